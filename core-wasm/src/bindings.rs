@@ -1,0 +1,64 @@
+//! The only file that knows about WebAssembly: exposes the core to the browser.
+
+use wasm_bindgen::prelude::*;
+
+use crate::{dates, limits, password, roles, UserRole};
+
+/// The core's version.
+#[wasm_bindgen(js_name = coreVersion)]
+pub fn core_version() -> String {
+    crate::VERSION.to_owned()
+}
+
+/// The password rule's message when `password` breaks it, `undefined` when it is fine.
+#[wasm_bindgen(js_name = passwordError)]
+pub fn password_error(password: &str) -> Option<String> {
+    password::check_password(password).err().map(str::to_owned)
+}
+
+/// Whether `role` passes a check that allows `allowed` (superadmin always passes).
+#[wasm_bindgen(js_name = hasRole)]
+pub fn has_role(role: &str, allowed: Vec<String>) -> Result<bool, JsError> {
+    let role: UserRole = role.parse()?;
+    let allowed = allowed
+        .iter()
+        .map(|r| r.parse::<UserRole>())
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(roles::has_role(role, &allowed))
+}
+
+/// Formats a JavaScript time (ms since 1970, already in local time) as dd/MM/yyyy[, HH:mm].
+#[wasm_bindgen(js_name = formatDate)]
+pub fn format_date(millis: f64, with_time: bool) -> Result<String, JsError> {
+    dates::format_millis(millis as i64, with_time).ok_or_else(|| JsError::new("Date out of range"))
+}
+
+/// The upload limit's message when `bytes` is too many, `undefined` when it is fine.
+#[wasm_bindgen(js_name = uploadSizeError)]
+pub fn upload_size_error(bytes: f64) -> Option<String> {
+    limits::check_upload_size(bytes as u64).err().map(|e| e.to_string())
+}
+
+/// The business limits the app needs, as one object.
+#[wasm_bindgen(js_name = limits)]
+pub fn limits_object() -> Result<JsValue, JsError> {
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Limits {
+        max_upload_bytes: u64,
+        max_photos_per_analysis: usize,
+        dictation_limit_seconds: u32,
+        feedback_hub_poll_seconds: u32,
+        toast_duration_ms: u32,
+        toast_limit: usize,
+    }
+    let value = Limits {
+        max_upload_bytes: limits::MAX_UPLOAD_BYTES,
+        max_photos_per_analysis: limits::MAX_PHOTOS_PER_ANALYSIS,
+        dictation_limit_seconds: limits::DICTATION_LIMIT_SECONDS,
+        feedback_hub_poll_seconds: limits::FEEDBACK_HUB_POLL_SECONDS,
+        toast_duration_ms: limits::TOAST_DURATION_MS,
+        toast_limit: limits::TOAST_LIMIT,
+    };
+    Ok(serde_wasm_bindgen::to_value(&value)?)
+}

@@ -1,0 +1,26 @@
+//! Voicemark's domain core: the rules that the browser and the server must agree on.
+//!
+//! Plain Rust, tested natively with `cargo test`. The server depends on it as a normal
+//! crate; the browser loads it as WebAssembly through the thin layer in `bindings.rs`,
+//! the only file that knows about wasm.
+
+pub mod dates;
+pub mod enums;
+pub mod limits;
+pub mod password;
+pub mod plan;
+pub mod roles;
+
+#[cfg(feature = "diesel")]
+mod sql;
+
+#[cfg(target_arch = "wasm32")]
+mod bindings;
+
+pub use enums::{
+    FeedbackSentiment, NotificationFrequency, NotificationType, OrgType, QuestionType,
+    TemplateVisibility, UserRole,
+};
+
+/// The core's version, shown by the app so that a stale wasm bundle is easy to spot.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

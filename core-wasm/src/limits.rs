@@ -1,0 +1,68 @@
+//! Business limits of spec section 9, checked by the browser before it sends and by the
+//! server before it accepts.
+
+/// Largest upload accepted, in bytes (50 MB).
+pub const MAX_UPLOAD_BYTES: u64 = 52_428_800;
+/// Most photos sent to one AI analysis.
+pub const MAX_PHOTOS_PER_ANALYSIS: usize = 10;
+/// Longest live dictation, in seconds (15 minutes).
+pub const DICTATION_LIMIT_SECONDS: u32 = 15 * 60;
+/// Interval between keep-alive messages on the live speech socket, in seconds.
+pub const DICTATION_KEEPALIVE_SECONDS: u32 = 10;
+/// Interval between Feedback Hub badge refreshes, in seconds.
+pub const FEEDBACK_HUB_POLL_SECONDS: u32 = 60;
+/// Toasts close after this many milliseconds.
+pub const TOAST_DURATION_MS: u32 = 4_000;
+/// At most this many toasts are shown at once.
+pub const TOAST_LIMIT: usize = 5;
+
+/// Why an upload was refused, with the text shown to the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UploadError {
+    TooLarge { bytes: u64 },
+    Empty,
+}
+
+impl std::fmt::Display for UploadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UploadError::TooLarge { .. } => write!(f, "Files must be 50 MB or smaller."),
+            UploadError::Empty => write!(f, "The file is empty."),
+        }
+    }
+}
+
+/// Checks an upload's total size against [`MAX_UPLOAD_BYTES`].
+pub fn check_upload_size(bytes: u64) -> Result<(), UploadError> {
+    match bytes {
+        0 => Err(UploadError::Empty),
+        b if b > MAX_UPLOAD_BYTES => Err(UploadError::TooLarge { bytes }),
+        _ => Ok(()),
+    }
+}
+
+/// Whether another photo may be taken when `taken` photos are already held.
+pub fn can_take_photo(taken: usize) -> bool {
+    taken < MAX_PHOTOS_PER_ANALYSIS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upload_limit_is_inclusive() {
+        assert_eq!(check_upload_size(MAX_UPLOAD_BYTES), Ok(()));
+        assert_eq!(
+            check_upload_size(MAX_UPLOAD_BYTES + 1),
+            Err(UploadError::TooLarge { bytes: MAX_UPLOAD_BYTES + 1 })
+        );
+        assert_eq!(check_upload_size(0), Err(UploadError::Empty));
+    }
+
+    #[test]
+    fn photo_capture_stops_at_ten() {
+        assert!(can_take_photo(9));
+        assert!(!can_take_photo(10));
+    }
+}

@@ -1,0 +1,92 @@
+//! Router assembly: every route and the layers around them.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, HeaderValue, Request, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use tower::ServiceBuilder;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tracing::Level;
+
+use crate::config::Config;
+use crate::db::Db;
+use crate::error::AppError;
+use crate::http;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+}
+
+/// The whole application as one router, ready to serve or to drive in tests with `oneshot`.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/health", get(http::health::health))
+        .fallback(api_not_found);
+
+    let request_id = header::HeaderName::from_static("x-request-id");
+    let layers = ServiceBuilder::new()
+        .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|req: &Request<Body>| {
+                    let id = req
+                        .headers()
+                        .get("x-request-id")
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("-");
+                    tracing::info_span!("request", request_id = %id, method = %req.method(), path = %req.uri().path())
+                })
+                .on_response(DefaultOnResponse::new().level(Level::INFO)),
+        )
+        .layer(PropagateRequestIdLayer::new(request_id))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(CompressionLayer::new())
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(60),
+        ));
+
+    Router::new()
+        .nest("/api", api)
+        .fallback(http::web::serve_web)
+        .layer(layers)
+        .with_state(state)
+}
+
+async fn api_not_found() -> AppError {
+    AppError::NotFound
+}
+
+/// A panic becomes a plain 500: its text goes to the log, never to the client.
+fn panic_response(err: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let detail = err
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".into());
+    tracing::error!(%detail, "handler panicked");
+    AppError::Internal(detail).into_response()
+}

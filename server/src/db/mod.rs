@@ -1,0 +1,254 @@
+//! The data layer: one diesel code path over SQLite (the embedded default) and PostgreSQL.
+//!
+//! `Db` holds a pool of either backend, picked by the URL scheme. Query bodies are
+//! written once and expanded per backend by [`with_conn!`] and [`transaction!`]
+//! (see `../shared/reference/data-layer.md` for why this shape and not MultiConnection).
+
+pub mod schema;
+mod url;
+
+use std::time::Duration;
+
+use diesel::SqliteConnection;
+use diesel_async::pooled_connection::deadpool::{Object, Pool};
+use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
+use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+use diesel_migrations::{embed_migrations, EmbeddedMigrations};
+use futures_util::FutureExt;
+
+pub use url::{Backend, DatabaseUrl, DatabaseUrlError};
+
+/// The SQLite connection type used through diesel_async.
+pub type SqliteConn = SyncConnectionWrapper<SqliteConnection>;
+
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/postgres");
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/sqlite");
+
+/// Set on every SQLite connection, in this order: busy_timeout first so that switching to
+/// WAL does not fail when several connections start at once.
+const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
+     PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;";
+
+/// A failure of the data layer, in words fit for an operator (never shown to users).
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error(transparent)]
+    Query(#[from] diesel::result::Error),
+    #[error("could not get a database connection: {0}")]
+    Pool(String),
+    #[error("could not apply migrations: {0}")]
+    Migration(String),
+}
+
+impl From<diesel_async::pooled_connection::deadpool::PoolError> for DbError {
+    fn from(err: diesel_async::pooled_connection::deadpool::PoolError) -> Self {
+        DbError::Pool(err.to_string())
+    }
+}
+
+/// Why the database could not be opened, as one sentence for the command line.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    #[error(transparent)]
+    Url(#[from] DatabaseUrlError),
+    #[error("Cannot reach the database at {target}: {reason}.")]
+    Unreachable { target: String, reason: String },
+    #[error("Cannot prepare the database at {target}: {reason}.")]
+    Migration { target: String, reason: String },
+}
+
+/// A pool of connections to one backend.
+#[derive(Clone)]
+pub enum Db {
+    Postgres(Pool<AsyncPgConnection>),
+    Sqlite(Pool<SqliteConn>),
+}
+
+/// A connection checked out of the pool; `.db()` lends it to queries.
+pub enum PooledConn {
+    Postgres(Object<AsyncPgConnection>),
+    Sqlite(Object<SqliteConn>),
+}
+
+impl PooledConn {
+    /// Borrows the connection for model functions.
+    pub fn db(&mut self) -> DbConn<'_> {
+        match self {
+            PooledConn::Postgres(obj) => DbConn::Postgres(obj),
+            PooledConn::Sqlite(obj) => DbConn::Sqlite(obj),
+        }
+    }
+}
+
+/// A borrowed connection of either backend: what every model function takes, inside a
+/// transaction or not.
+pub enum DbConn<'a> {
+    Postgres(&'a mut AsyncPgConnection),
+    Sqlite(&'a mut SqliteConn),
+}
+
+/// Runs `$body` with `$c` bound to the concrete connection behind `$conn` (a `&mut DbConn`).
+/// The body is compiled once per backend, so it may use the full diesel DSL.
+#[macro_export]
+macro_rules! with_conn {
+    ($conn:expr, |$c:ident| $body:expr) => {
+        match $conn {
+            $crate::db::DbConn::Postgres(ref mut pg) => {
+                let $c: &mut ::diesel_async::AsyncPgConnection = &mut **pg;
+                $body
+            }
+            $crate::db::DbConn::Sqlite(ref mut sq) => {
+                let $c: &mut $crate::db::SqliteConn = &mut **sq;
+                $body
+            }
+        }
+    };
+}
+
+/// Runs `$body` with `$c: &mut DbConn` inside one transaction on `$conn` (a `&mut DbConn`).
+/// The body returns `Result<_, E>` with `E: From<diesel::result::Error>`; an `Err` rolls
+/// back. SQLite begins with `BEGIN IMMEDIATE`, so read-then-write work never fails with
+/// "database is locked" half-way (data-layer.md, gotcha 1).
+#[macro_export]
+macro_rules! transaction {
+    ($conn:expr, |$c:ident| $body:expr) => {
+        match $conn {
+            $crate::db::DbConn::Postgres(ref mut pg) => {
+                use ::diesel_async::AsyncConnection as _;
+                let pg: &mut ::diesel_async::AsyncPgConnection = &mut **pg;
+                pg.transaction(async |inner| {
+                    let mut tx = $crate::db::DbConn::Postgres(inner);
+                    let $c = &mut tx;
+                    $body
+                })
+                .await
+            }
+            $crate::db::DbConn::Sqlite(ref mut sq) => {
+                let sq: &mut $crate::db::SqliteConn = &mut **sq;
+                sq.immediate_transaction(async |inner| {
+                    let mut tx = $crate::db::DbConn::Sqlite(inner);
+                    let $c = &mut tx;
+                    $body
+                })
+                .await
+            }
+        }
+    };
+}
+
+impl Db {
+    /// Opens a pool for `url` and checks that the database answers.
+    pub async fn connect(url: &DatabaseUrl, pool_size: usize) -> Result<Db, ConnectError> {
+        let unreachable = |reason: String| ConnectError::Unreachable {
+            target: url.display_target(),
+            reason,
+        };
+        let db = match url.backend() {
+            Backend::Postgres => {
+                let mut config = ManagerConfig::<AsyncPgConnection>::default();
+                config.recycling_method = RecyclingMethod::Fast;
+                let manager = AsyncDieselConnectionManager::new_with_config(url.as_str(), config);
+                let pool = Pool::builder(manager)
+                    .max_size(pool_size)
+                    .wait_timeout(Some(Duration::from_secs(10)))
+                    .create_timeout(Some(Duration::from_secs(5)))
+                    .runtime(deadpool::Runtime::Tokio1)
+                    .build()
+                    .map_err(|e| unreachable(e.to_string()))?;
+                Db::Postgres(pool)
+            }
+            Backend::Sqlite => {
+                let path = url.sqlite_path();
+                if let Some(parent) = path.as_deref().and_then(|p| p.parent()) {
+                    if !parent.as_os_str().is_empty() {
+                        std::fs::create_dir_all(parent).map_err(|e| {
+                            unreachable(format!("cannot create the folder {}: {e}", parent.display()))
+                        })?;
+                    }
+                }
+                let mut config = ManagerConfig::<SqliteConn>::default();
+                config.recycling_method = RecyclingMethod::Fast;
+                config.custom_setup = Box::new(|url| {
+                    async move {
+                        let mut conn = SqliteConn::establish(url).await?;
+                        conn.batch_execute(SQLITE_PRAGMAS)
+                            .await
+                            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                        Ok(conn)
+                    }
+                    .boxed()
+                });
+                let manager =
+                    AsyncDieselConnectionManager::new_with_config(url.sqlite_target(), config);
+                // An in-memory database exists once per connection: keep exactly one.
+                let size = if url.is_memory() { 1 } else { pool_size };
+                let pool = Pool::builder(manager)
+                    .max_size(size)
+                    .wait_timeout(Some(Duration::from_secs(10)))
+                    .runtime(deadpool::Runtime::Tokio1)
+                    .build()
+                    .map_err(|e| unreachable(e.to_string()))?;
+                Db::Sqlite(pool)
+            }
+        };
+        db.ping().await.map_err(|e| unreachable(e.to_string()))?;
+        Ok(db)
+    }
+
+    /// Which backend this pool talks to.
+    pub fn backend(&self) -> Backend {
+        match self {
+            Db::Postgres(_) => Backend::Postgres,
+            Db::Sqlite(_) => Backend::Sqlite,
+        }
+    }
+
+    /// Checks out a connection.
+    pub async fn conn(&self) -> Result<PooledConn, DbError> {
+        Ok(match self {
+            Db::Postgres(pool) => PooledConn::Postgres(pool.get().await?),
+            Db::Sqlite(pool) => PooledConn::Sqlite(pool.get().await?),
+        })
+    }
+
+    /// Runs `SELECT 1`: proves that a connection can be had and the database answers.
+    pub async fn ping(&self) -> Result<(), DbError> {
+        let mut pooled = self.conn().await?;
+        with_conn!(pooled.db(), |c| c.batch_execute("SELECT 1").await)?;
+        Ok(())
+    }
+
+    /// Applies every pending migration of this backend; returns how many ran.
+    pub async fn migrate(&self) -> Result<usize, DbError> {
+        use diesel_async::AsyncMigrationHarness;
+        use diesel_migrations::MigrationHarness;
+        let conn = self.conn().await?;
+        // The harness drives the async connection with block_in_place: keep it off the
+        // caller's task so the multi-thread runtime can lend it a thread.
+        let ran = match conn {
+            PooledConn::Postgres(obj) => {
+                let mut harness = AsyncMigrationHarness::new(obj);
+                tokio::task::block_in_place(|| {
+                    harness.run_pending_migrations(POSTGRES_MIGRATIONS).map(|v| v.len())
+                })
+            }
+            PooledConn::Sqlite(obj) => {
+                let mut harness = AsyncMigrationHarness::new(obj);
+                tokio::task::block_in_place(|| {
+                    harness.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len())
+                })
+            }
+        };
+        ran.map_err(|e| DbError::Migration(e.to_string()))
+    }
+
+    /// The pool's size and the connections in use, for the health report.
+    pub fn pool_status(&self) -> (usize, usize) {
+        let status = match self {
+            Db::Postgres(pool) => pool.status(),
+            Db::Sqlite(pool) => pool.status(),
+        };
+        (status.max_size, status.size.saturating_sub(status.available))
+    }
+}

@@ -1,0 +1,470 @@
+//! The database schema, hand-written: one definition serves SQLite and PostgreSQL (migrations/ keeps the two in step).
+//!
+//! Each `table!` lists its columns in the order of the SQL in
+//! `migrations/{postgres,sqlite}/*/up.sql`. Enumerations are `Text` columns with a
+//! CHECK constraint in SQL; JSON values (`filters`, `tags`, `payload`) are `Text`.
+//! Timestamps are `Timestamp` (no time zone, UTC by convention). A column that SQL
+//! calls `type` is `type_` here. See `docs/data-model.md`.
+
+diesel::table! {
+    trusts (id) {
+        id -> Text,
+        name -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    schools (id) {
+        id -> Text,
+        trust_id -> Nullable<Text>,
+        wonde_id -> Nullable<Text>,
+        wonde_token -> Nullable<Text>,
+        groupcall_id -> Nullable<Text>,
+        groupcall_secret -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        last_full_sync -> Nullable<Timestamp>,
+        name -> Text,
+        postcode -> Nullable<Text>,
+        #[sql_name = "type"]
+        type_ -> Text,
+        stripe_customer_id -> Nullable<Text>,
+        stripe_subscription_id -> Nullable<Text>,
+        stripe_product_id -> Nullable<Text>,
+        seats -> Nullable<Integer>,
+        subscription_last_updated_at -> Nullable<Timestamp>,
+        redirect_to_leaders -> Bool,
+        notify_parents_general -> Bool,
+        notify_parents_assignment -> Bool,
+        notifications_frequency -> Text,
+    }
+}
+
+diesel::table! {
+    users (id) {
+        id -> Text,
+        groupcall_id -> Nullable<Text>,
+        wonde_id -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        forename -> Text,
+        surname -> Text,
+        title -> Nullable<Text>,
+        email -> Text,
+        email_verified -> Nullable<Timestamp>,
+        staff_code -> Nullable<Text>,
+        password_updated_at -> Nullable<Timestamp>,
+        password -> Nullable<Text>,
+        pro -> Bool,
+        activated -> Bool,
+        send_all_cohorts -> Bool,
+        has_completed_tutorial -> Bool,
+        leader -> Bool,
+        disabled -> Bool,
+        last_active -> Nullable<Timestamp>,
+        school_id -> Nullable<Text>,
+        role -> Text,
+    }
+}
+
+diesel::table! {
+    organisation_memberships (user_id, school_id) {
+        user_id -> Text,
+        school_id -> Text,
+        role -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    year_groups (id) {
+        id -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        name -> Text,
+    }
+}
+
+diesel::table! {
+    form_groups (id) {
+        id -> Text,
+        wonde_id -> Nullable<Text>,
+        groupcall_id -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        name -> Text,
+        school_id -> Text,
+    }
+}
+
+diesel::table! {
+    classes (id) {
+        id -> Text,
+        wonde_id -> Nullable<Text>,
+        groupcall_id -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        name -> Text,
+        school_id -> Text,
+    }
+}
+
+diesel::table! {
+    students (id) {
+        id -> Text,
+        wonde_id -> Nullable<Text>,
+        groupcall_id -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        forename -> Text,
+        surname -> Text,
+        email -> Nullable<Text>,
+        parent_email -> Nullable<Text>,
+        upn -> Nullable<Text>,
+        school_id -> Text,
+        year_group_id -> Nullable<Text>,
+        form_group_id -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    class_students (class_id, student_id) {
+        class_id -> Text,
+        student_id -> Text,
+    }
+}
+
+diesel::table! {
+    class_staff (class_id, user_id) {
+        class_id -> Text,
+        user_id -> Text,
+    }
+}
+
+diesel::table! {
+    student_comments (id) {
+        id -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        user_id -> Text,
+        student_id -> Text,
+        comment -> Text,
+    }
+}
+
+diesel::table! {
+    notifications (id) {
+        id -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        #[sql_name = "type"]
+        type_ -> Text,
+        title -> Text,
+        custom_title -> Nullable<Text>,
+        body -> Text,
+        send_date -> Nullable<Timestamp>,
+        submission_due_date -> Nullable<Timestamp>,
+        send_to_parent -> Bool,
+        send_to_pupil -> Bool,
+        filters -> Text,
+        sender_id -> Text,
+        school_id -> Text,
+    }
+}
+
+diesel::table! {
+    notification_receipts (notification_id, student_id) {
+        notification_id -> Text,
+        student_id -> Text,
+        sent_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    submissions (id) {
+        id -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        received_at -> Nullable<Timestamp>,
+        marked_at -> Nullable<Timestamp>,
+        content -> Nullable<Text>,
+        s3_key -> Nullable<Text>,
+        feedback -> Nullable<Text>,
+        feedback_sentiment -> Nullable<Text>,
+        token -> Text,
+        notification_id -> Text,
+        student_id -> Text,
+    }
+}
+
+diesel::table! {
+    accounts (provider, provider_account_id) {
+        user_id -> Text,
+        #[sql_name = "type"]
+        type_ -> Text,
+        provider -> Text,
+        provider_account_id -> Text,
+        refresh_token -> Nullable<Text>,
+        access_token -> Nullable<Text>,
+        expires_at -> Nullable<BigInt>,
+        ext_expires_in -> Nullable<Integer>,
+        token_type -> Nullable<Text>,
+        scope -> Nullable<Text>,
+        id_token -> Nullable<Text>,
+        session_state -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    email_preferences (email) {
+        email -> Text,
+        language -> Text,
+        general -> Bool,
+        assignment -> Bool,
+        frequency -> Text,
+        token -> Text,
+        last_digest_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    assistant_queries (id) {
+        id -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        filter_id -> Nullable<Text>,
+        query -> Text,
+        response -> Nullable<Text>,
+        user_id -> Text,
+    }
+}
+
+diesel::table! {
+    tasks (id) {
+        id -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        title -> Text,
+        visibility -> Text,
+        tags -> Text,
+        user_id -> Text,
+        school_id -> Text,
+    }
+}
+
+diesel::table! {
+    questions (id) {
+        id -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        text -> Text,
+        #[sql_name = "type"]
+        type_ -> Text,
+        required -> Bool,
+        position -> Integer,
+        task_id -> Text,
+    }
+}
+
+diesel::table! {
+    task_submissions (id) {
+        id -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        draft -> Bool,
+        title -> Text,
+        submitted_at -> Nullable<Timestamp>,
+        tags -> Text,
+        task_id -> Text,
+        user_id -> Text,
+    }
+}
+
+diesel::table! {
+    question_responses (id) {
+        id -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        submission_id -> Text,
+        question_id -> Text,
+        answer -> Text,
+    }
+}
+
+diesel::table! {
+    resource_transcripts (key) {
+        key -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        transcript -> Text,
+    }
+}
+
+diesel::table! {
+    sessions (token_hash) {
+        token_hash -> Text,
+        user_id -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        last_seen_at -> Timestamp,
+        ip_address -> Nullable<Text>,
+        user_agent -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    verification_tokens (token_hash) {
+        token_hash -> Text,
+        identifier -> Text,
+        purpose -> Text,
+        user_id -> Nullable<Text>,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    stored_files (id) {
+        id -> Text,
+        key -> Text,
+        school_id -> Nullable<Text>,
+        user_id -> Nullable<Text>,
+        task_id -> Nullable<Text>,
+        submission_id -> Nullable<Text>,
+        filename -> Text,
+        content_type -> Text,
+        size_bytes -> Nullable<BigInt>,
+        expires_at -> Nullable<Timestamp>,
+        uploaded_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    voice_notes (id) {
+        id -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+        user_id -> Text,
+        school_id -> Nullable<Text>,
+        file_id -> Text,
+        filename -> Text,
+        personal_folder -> Bool,
+        task_id -> Nullable<Text>,
+        duration_ms -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    jobs (id) {
+        id -> Text,
+        kind -> Text,
+        payload -> Text,
+        status -> Text,
+        run_at -> Timestamp,
+        attempts -> Integer,
+        max_attempts -> Integer,
+        locked_at -> Nullable<Timestamp>,
+        locked_by -> Nullable<Text>,
+        last_error -> Nullable<Text>,
+        finished_at -> Nullable<Timestamp>,
+        idempotency_key -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    audit_log (id) {
+        id -> Text,
+        at -> Timestamp,
+        user_id -> Nullable<Text>,
+        school_id -> Nullable<Text>,
+        action -> Text,
+        entity -> Text,
+        entity_id -> Text,
+        detail -> Nullable<Text>,
+        request_id -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(schools -> trusts (trust_id));
+diesel::joinable!(users -> schools (school_id));
+diesel::joinable!(organisation_memberships -> users (user_id));
+diesel::joinable!(organisation_memberships -> schools (school_id));
+diesel::joinable!(form_groups -> schools (school_id));
+diesel::joinable!(classes -> schools (school_id));
+diesel::joinable!(students -> schools (school_id));
+diesel::joinable!(students -> year_groups (year_group_id));
+diesel::joinable!(students -> form_groups (form_group_id));
+diesel::joinable!(class_students -> classes (class_id));
+diesel::joinable!(class_students -> students (student_id));
+diesel::joinable!(class_staff -> classes (class_id));
+diesel::joinable!(class_staff -> users (user_id));
+diesel::joinable!(student_comments -> users (user_id));
+diesel::joinable!(student_comments -> students (student_id));
+diesel::joinable!(notifications -> users (sender_id));
+diesel::joinable!(notifications -> schools (school_id));
+diesel::joinable!(notification_receipts -> notifications (notification_id));
+diesel::joinable!(notification_receipts -> students (student_id));
+diesel::joinable!(submissions -> notifications (notification_id));
+diesel::joinable!(submissions -> students (student_id));
+diesel::joinable!(accounts -> users (user_id));
+diesel::joinable!(assistant_queries -> users (user_id));
+diesel::joinable!(tasks -> users (user_id));
+diesel::joinable!(tasks -> schools (school_id));
+diesel::joinable!(questions -> tasks (task_id));
+diesel::joinable!(task_submissions -> tasks (task_id));
+diesel::joinable!(task_submissions -> users (user_id));
+diesel::joinable!(question_responses -> task_submissions (submission_id));
+diesel::joinable!(question_responses -> questions (question_id));
+diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(verification_tokens -> users (user_id));
+diesel::joinable!(stored_files -> schools (school_id));
+diesel::joinable!(stored_files -> users (user_id));
+diesel::joinable!(stored_files -> tasks (task_id));
+diesel::joinable!(stored_files -> submissions (submission_id));
+diesel::joinable!(voice_notes -> users (user_id));
+diesel::joinable!(voice_notes -> schools (school_id));
+diesel::joinable!(voice_notes -> stored_files (file_id));
+diesel::joinable!(voice_notes -> tasks (task_id));
+diesel::joinable!(audit_log -> users (user_id));
+diesel::joinable!(audit_log -> schools (school_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    trusts,
+    schools,
+    users,
+    organisation_memberships,
+    year_groups,
+    form_groups,
+    classes,
+    students,
+    class_students,
+    class_staff,
+    student_comments,
+    notifications,
+    notification_receipts,
+    submissions,
+    accounts,
+    email_preferences,
+    assistant_queries,
+    tasks,
+    questions,
+    task_submissions,
+    question_responses,
+    resource_transcripts,
+    sessions,
+    verification_tokens,
+    stored_files,
+    voice_notes,
+    jobs,
+    audit_log,
+);

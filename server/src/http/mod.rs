@@ -1,0 +1,4 @@
+//! Plain HTTP endpoints (the RPC and auth transports live in their own modules).
+
+pub mod health;
+pub mod web;

@@ -1,0 +1,15 @@
+//! Voicemark's server: the HTTP API, data access, background work and the embedded web app.
+//! `main.rs` is only the command line; everything else lives here so tests can drive it.
+
+pub mod app;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod http;
+pub mod ids;
+pub mod models;
+pub mod password;
+pub mod seed;
+pub mod serve;
+pub mod telemetry;
+pub mod user_admin;

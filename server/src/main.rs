@@ -1,0 +1,143 @@
+//! The `voicemark` command line: serve, migrate, seed, user add.
+//!
+//! Every failure ends with one sentence on stderr and exit code 1.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use core_wasm::UserRole;
+use voicemark::config;
+use voicemark::seed::{self, SeedOutcome};
+use voicemark::user_admin::{self, AddUser};
+
+#[derive(Parser)]
+#[command(name = "voicemark", version, about = "Feedback and communication for schools and businesses")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the app and the API (applies pending migrations first).
+    Serve {
+        /// Address to listen on (overrides VOICEMARK_BIND).
+        #[arg(long, value_name = "ADDR")]
+        bind: Option<SocketAddr>,
+    },
+    /// Apply pending database migrations.
+    Migrate,
+    /// Fill an empty database.
+    Seed {
+        /// Seed the demo organisation and print its sign-in accounts.
+        #[arg(long, required = true)]
+        demo: bool,
+    },
+    /// Manage users.
+    #[command(subcommand)]
+    User(UserCommand),
+}
+
+#[derive(Subcommand)]
+enum UserCommand {
+    /// Create an activated user (and the school, if it does not exist).
+    Add(AddUserArgs),
+}
+
+#[derive(Args)]
+struct AddUserArgs {
+    #[arg(long)]
+    email: String,
+    #[arg(long)]
+    password: String,
+    /// TEACHER, ADMIN, SUPERADMIN, ORG_ADMIN or MAT_USER.
+    #[arg(long, value_parser = parse_role)]
+    role: UserRole,
+    /// The school's name; created if it does not exist.
+    #[arg(long, value_name = "NAME")]
+    school: Option<String>,
+    /// Mark the user as a leader (gives the leaders area).
+    #[arg(long)]
+    leader: bool,
+    #[arg(long, default_value = "New")]
+    forename: String,
+    #[arg(long, default_value = "User")]
+    surname: String,
+}
+
+fn parse_role(value: &str) -> Result<UserRole, String> {
+    value.trim().to_uppercase().replace('-', "_").parse::<UserRole>().map_err(|_| {
+        "expected one of TEACHER, ADMIN, SUPERADMIN, ORG_ADMIN, MAT_USER".to_owned()
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start the async runtime: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli.command)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(command: Command) -> anyhow::Result<()> {
+    let bind = match &command {
+        Command::Serve { bind } => *bind,
+        _ => None,
+    };
+    let config = config::from_env(bind)?;
+    voicemark::telemetry::init(config.log_json);
+    match command {
+        Command::Serve { .. } => voicemark::serve::run(config).await,
+        Command::Migrate => {
+            let db = voicemark::db::Db::connect(&config.database.url, 1).await?;
+            let applied = db.migrate().await?;
+            println!("Applied {applied} migration(s) to {}.", config.database.url.display_target());
+            Ok(())
+        }
+        Command::Seed { .. } => {
+            let db = voicemark::serve::open_database(&config).await?;
+            match seed::seed_demo(&db).await? {
+                SeedOutcome::Seeded => {
+                    println!("Seeded the demo organisation ({}).", seed::DEMO_SCHOOL);
+                    print!("{}", seed::demo_accounts_text(&config.public_url));
+                }
+                SeedOutcome::AlreadyPopulated { demo_present: true } => {
+                    println!("The database already holds the demo organisation.");
+                    print!("{}", seed::demo_accounts_text(&config.public_url));
+                }
+                SeedOutcome::AlreadyPopulated { demo_present: false } => {
+                    println!("The database already holds users; the demo was not added.");
+                }
+            }
+            Ok(())
+        }
+        Command::User(UserCommand::Add(args)) => {
+            let db = voicemark::serve::open_database(&config).await?;
+            let role = args.role;
+            let email = args.email.clone();
+            user_admin::add_user(&db, AddUser {
+                email: args.email,
+                password: args.password,
+                role,
+                school: args.school,
+                leader: args.leader,
+                forename: args.forename,
+                surname: args.surname,
+            })
+            .await?;
+            println!("Created {role} {email}.");
+            Ok(())
+        }
+    }
+}

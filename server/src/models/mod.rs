@@ -1,0 +1,16 @@
+//! Row types, insert forms and reusable queries, one file per concern. Every function takes
+//! a `&mut DbConn` so that it runs the same inside a transaction or outside one.
+
+pub mod email_preferences;
+pub mod groups;
+pub mod notifications;
+pub mod organisations;
+pub mod students;
+pub mod users;
+
+use chrono::{NaiveDateTime, SubsecRound, Utc};
+
+/// The current UTC time, truncated to microseconds so it round-trips through both backends.
+pub fn now() -> NaiveDateTime {
+    Utc::now().naive_utc().trunc_subsecs(6)
+}

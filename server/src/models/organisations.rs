@@ -1,0 +1,86 @@
+//! Trusts (multi-academy trusts) and the schools or businesses they group.
+
+use chrono::NaiveDateTime;
+use core_wasm::{NotificationFrequency, OrgType};
+use diesel::prelude::*;
+use diesel::result::QueryResult;
+use diesel_async::RunQueryDsl;
+
+use crate::db::schema::{schools, trusts};
+use crate::db::DbConn;
+use crate::with_conn;
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = trusts)]
+pub struct NewTrust {
+    pub id: String,
+    pub name: String,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// The fields a new school needs; the rest take their defaults.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = schools)]
+pub struct NewSchool {
+    pub id: String,
+    pub trust_id: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+    pub name: String,
+    pub postcode: Option<String>,
+    #[diesel(column_name = type_)]
+    pub org_type: OrgType,
+    pub notifications_frequency: NotificationFrequency,
+}
+
+/// A school as most screens need it.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = schools)]
+pub struct SchoolSummary {
+    pub id: String,
+    pub trust_id: Option<String>,
+    pub name: String,
+    pub postcode: Option<String>,
+    #[diesel(column_name = type_)]
+    pub org_type: OrgType,
+}
+
+pub async fn insert_trust(conn: &mut DbConn<'_>, trust: &NewTrust) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::insert_into(trusts::table).values(trust).execute(c).await)?;
+    Ok(())
+}
+
+pub async fn insert_school(conn: &mut DbConn<'_>, school: &NewSchool) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::insert_into(schools::table).values(school).execute(c).await)?;
+    Ok(())
+}
+
+/// The school with exactly this name, if any.
+pub async fn find_school_by_name(
+    conn: &mut DbConn<'_>,
+    name: &str,
+) -> QueryResult<Option<SchoolSummary>> {
+    with_conn!(conn, |c| schools::table
+        .filter(schools::name.eq(name))
+        .select(SchoolSummary::as_select())
+        .first(c)
+        .await
+        .optional())
+}
+
+/// Gives a user (a MAT user or an organisation admin) access to one more school.
+pub async fn add_membership(
+    conn: &mut DbConn<'_>,
+    user_id: &str,
+    school_id: &str,
+    role: core_wasm::UserRole,
+    at: NaiveDateTime,
+) -> QueryResult<()> {
+    use crate::db::schema::organisation_memberships as m;
+    with_conn!(conn, |c| diesel::insert_into(m::table)
+        .values((m::user_id.eq(user_id), m::school_id.eq(school_id), m::role.eq(role), m::created_at.eq(at)))
+        .execute(c)
+        .await)?;
+    Ok(())
+}

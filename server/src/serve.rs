@@ -1,0 +1,73 @@
+//! `voicemark serve`: open the database, apply migrations, listen, and stop gracefully.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+
+use crate::app::{router, AppState};
+use crate::config::Config;
+use crate::db::Db;
+
+/// Opens the database named by the configuration and brings its schema up to date.
+pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
+    let db = Db::connect(&config.database.url, config.database.pool_size).await?;
+    let applied = db.migrate().await.map_err(|e| crate::db::ConnectError::Migration {
+        target: config.database.url.display_target(),
+        reason: e.to_string(),
+    })?;
+    if applied > 0 {
+        tracing::info!(applied, "applied database migrations");
+    }
+    Ok(db)
+}
+
+/// Serves until SIGTERM or Ctrl-C, then finishes the requests in flight.
+pub async fn run(config: Config) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let db = open_database(&config).await?;
+    let listener = TcpListener::bind(config.bind)
+        .await
+        .with_context(|| format!("Cannot listen on {}: is another server using that address?", config.bind))?;
+    let address = listener.local_addr()?;
+    tracing::info!(
+        %address,
+        backend = db.backend().as_str(),
+        database = %config.database.url.display_target(),
+        startup_ms = started.elapsed().as_millis() as u64,
+        "Voicemark is listening on http://{address}"
+    );
+    let state = AppState { db, config: Arc::new(config) };
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .context("the server stopped unexpectedly")?;
+    tracing::info!("Voicemark stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::warn!(%err, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: finishing requests in flight");
+}
