@@ -33,7 +33,12 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/health", get(http::health::health))
         .fallback(api_not_found);
+    with_layers(Router::new().nest("/api", api).fallback(http::web::serve_web)).with_state(state)
+}
 
+/// Wraps routes in what every response needs: a request id on each log line and response,
+/// request logs, panics turned into plain 500s, security headers, compression, a timeout.
+pub fn with_layers(routes: Router<AppState>) -> Router<AppState> {
     let request_id = header::HeaderName::from_static("x-request-id");
     let layers = ServiceBuilder::new()
         .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
@@ -69,11 +74,7 @@ pub fn router(state: AppState) -> Router {
             Duration::from_secs(60),
         ));
 
-    Router::new()
-        .nest("/api", api)
-        .fallback(http::web::serve_web)
-        .layer(layers)
-        .with_state(state)
+    routes.layer(layers)
 }
 
 async fn api_not_found() -> AppError {

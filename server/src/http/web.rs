@@ -25,6 +25,10 @@ pub async fn serve_web(method: Method, uri: Uri) -> Response {
         return AppError::NotFound.into_response();
     }
     let path = uri.path().trim_start_matches('/');
+    // Whatever the API router did not match (`/api`, `/api/`) is an API 404, never the app.
+    if path == "api" || path.starts_with("api/") {
+        return AppError::NotFound.into_response();
+    }
     if !path.is_empty() {
         if let Some(file) = AppDist::get(path).or_else(|| Public::get(path)) {
             return file_response(path, file);

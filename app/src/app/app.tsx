@@ -1,0 +1,14 @@
+//! The app: providers around the router.
+
+import { RouterProvider } from 'react-router'
+
+import { AppProviders } from './providers'
+import { router } from './router'
+
+export function App() {
+  return (
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>
+  )
+}

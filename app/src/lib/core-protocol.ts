@@ -1,0 +1,37 @@
+//! The messages between the app and the core worker (src/workers/core.worker.ts).
+
+/** The business limits the core exports (spec section 9). */
+export interface CoreLimits {
+  maxUploadBytes: number
+  maxPhotosPerAnalysis: number
+  dictationLimitSeconds: number
+  feedbackHubPollSeconds: number
+  toastDurationMs: number
+  toastLimit: number
+}
+
+/**
+ * What the worker can do: one entry per binding in core-wasm/src/bindings.rs, with the
+ * synchronous signature it has inside the worker. The app calls it through `CoreClient`,
+ * where every method returns a promise.
+ */
+export interface CoreApi {
+  coreVersion(): string
+  passwordError(password: string): string | undefined
+  hasRole(role: string, allowed: string[]): boolean
+  formatDate(millis: number, withTime: boolean): string
+  uploadSizeError(bytes: number): string | undefined
+  limits(): CoreLimits
+}
+
+export type CoreMethod = keyof CoreApi
+
+/** A call sent to the worker; `id` pairs it with its answer. */
+export type CoreRequest = {
+  [M in CoreMethod]: { id: number; method: M; args: Parameters<CoreApi[M]> }
+}[CoreMethod]
+
+/** The worker's answer to the request with the same `id`. */
+export type CoreResponse =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: string }

@@ -1,0 +1,61 @@
+// End-to-end tests in headless Debian Chromium against the real release server
+// (`voicemark serve`), which embeds the built app: run scripts/build-web.sh and
+// `cargo build --release` first, then ./run.sh.
+//
+// Environment:
+//   VOICEMARK_BIN  the server binary (default ../target/release/voicemark)
+//   E2E_PORT       the port it listens on (default 3107)
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+const port = Number(process.env.E2E_PORT ?? 3107)
+const baseURL = `http://127.0.0.1:${port}`
+const serverBin = process.env.VOICEMARK_BIN ?? '../target/release/voicemark'
+
+// A fresh, empty data folder for each run. Playwright loads this file again in every
+// worker process; those inherit the variable, so the folder is made once per run.
+process.env.VOICEMARK_E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'voicemark-e2e-'))
+const dataDir = process.env.VOICEMARK_E2E_DATA_DIR
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results/artifacts',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: process.env.CI ? 2 : undefined,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: './test-results/results.json' }]],
+  globalTeardown: './global-teardown.ts',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+  webServer: {
+    command: `${serverBin} serve --bind 127.0.0.1:${port}`,
+    env: { VOICEMARK_DATA_DIR: dataDir },
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+})

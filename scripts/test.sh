@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs every test: Rust (core-wasm natively, the server's unit and integration tests on
+# SQLite and PostgreSQL), the front end's unit tests (Vitest), and Playwright end to end
+# against the release server. Ends with one line: "N passed, N failed".
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+bash scripts/setup.sh --test || exit 1
+bash scripts/build-web.sh || exit 1
+cargo build --release --bin voicemark || exit 1
+
+export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+mkdir -p target/test-logs
+passed=0
+failed=0
+status=0
+
+# Rust: sum every "test result:" line (unit tests, the integration binary, doc tests).
+cargo test --workspace 2>&1 | tee target/test-logs/cargo.log
+[[ ${PIPESTATUS[0]} == 0 ]] || status=1
+read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' target/test-logs/cargo.log)
+passed=$((passed + p)); failed=$((failed + f))
+
+# Front-end unit tests.
+rm -f app/test-results/vitest.json
+(cd app && npm test --silent) || status=1
+if [[ -f app/test-results/vitest.json ]]; then
+  read -r p f < <(node -e 'const r = require("./app/test-results/vitest.json"); console.log(r.numPassedTests, r.numFailedTests)')
+  passed=$((passed + p)); failed=$((failed + f))
+else
+  echo "vitest wrote no report" >&2; failed=$((failed + 1))
+fi
+
+# End to end in headless Chromium against target/release/voicemark.
+bash playwright/run.sh || status=1
+if [[ -f playwright/test-results/results.json ]]; then
+  read -r p f < <(node -e 'const s = require("./playwright/test-results/results.json").stats ?? {}; console.log((s.expected ?? 0) + (s.flaky ?? 0), s.unexpected ?? 0)')
+  passed=$((passed + p)); failed=$((failed + f))
+else
+  echo "playwright wrote no report" >&2; failed=$((failed + 1))
+fi
+
+[[ $failed == 0 ]] || status=1
+echo "$passed passed, $failed failed"
+exit "$status"

@@ -1,0 +1,177 @@
+//! `TestApp`: a fresh database of one backend, migrated, with the app's router on top.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use axum::Router;
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+use http_body_util::BodyExt;
+use tower::ServiceExt;
+use voicemark::app::{router, AppState};
+use voicemark::config;
+use voicemark::db::{Backend, DatabaseUrl, Db};
+
+/// Declares a test that runs once per backend: `name::sqlite` and `name::postgres`.
+/// The body receives a fresh, migrated `TestApp`.
+#[macro_export]
+macro_rules! dual_test {
+    (async fn $name:ident($app:ident: TestApp) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            async fn run($app: $crate::support::TestApp) $body
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                run($crate::support::TestApp::new($crate::support::TestBackend::Sqlite).await).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if $crate::support::postgres_admin_url().is_none() {
+                    eprintln!("skipped: TEST_DATABASE_URL is not set");
+                    return;
+                }
+                run($crate::support::TestApp::new($crate::support::TestBackend::Postgres).await).await;
+            }
+        }
+    };
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestBackend {
+    Sqlite,
+    Postgres,
+}
+
+/// `TEST_DATABASE_URL`: a PostgreSQL URL whose user may create databases.
+pub fn postgres_admin_url() -> Option<String> {
+    std::env::var("TEST_DATABASE_URL").ok().filter(|u| !u.trim().is_empty())
+}
+
+/// A fresh database and the app serving it. The database is removed when this is dropped.
+pub struct TestApp {
+    pub db: Db,
+    pub url: DatabaseUrl,
+    pub router: Router,
+    /// A folder of this test's own (data dir; holds the SQLite file).
+    pub dir: PathBuf,
+    _guard: DatabaseGuard,
+}
+
+pub enum DatabaseGuard {
+    Sqlite(#[allow(dead_code)] tempfile::TempDir),
+    Postgres { admin_url: String, name: String, _dir: tempfile::TempDir },
+}
+
+impl TestApp {
+    pub async fn new(backend: TestBackend) -> TestApp {
+        let (url, dir, guard) = fresh_database(backend).await;
+        let db = Db::connect(&url, 4).await.expect("connect to the test database");
+        db.migrate().await.expect("migrate the test database");
+        let config = config::from_lookup(
+            |name| match name {
+                "VOICEMARK_DATA_DIR" => Some(dir.to_string_lossy().into_owned()),
+                "DATABASE_URL" => Some(url.as_str().to_owned()),
+                _ => None,
+            },
+            None,
+        )
+        .expect("test configuration");
+        let router = router(AppState { db: db.clone(), config: Arc::new(config) });
+        TestApp { db, url, router, dir, _guard: guard }
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.db.backend()
+    }
+
+    /// Sends one request through the whole router.
+    pub async fn request(&self, request: Request<Body>) -> TestResponse {
+        send(self.router.clone(), request).await
+    }
+
+    pub async fn get(&self, path: &str) -> TestResponse {
+        self.request(Request::get(path).body(Body::empty()).expect("request")).await
+    }
+}
+
+/// Sends one request through `router`.
+pub async fn send(router: Router, request: Request<Body>) -> TestResponse {
+    let response = router.oneshot(request).await.expect("the router answers");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.expect("read the body").to_bytes().to_vec();
+    TestResponse { status, headers, body }
+}
+
+/// A response, read whole.
+pub struct TestResponse {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl TestResponse {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("expected JSON ({e}), got: {}", self.text()))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+/// Makes an empty database: a SQLite file in a temporary folder, or a new PostgreSQL
+/// database with a random name next to `TEST_DATABASE_URL`'s.
+pub async fn fresh_database(backend: TestBackend) -> (DatabaseUrl, PathBuf, DatabaseGuard) {
+    let dir = tempfile::Builder::new().prefix("voicemark-test-").tempdir().expect("temp dir");
+    let path = dir.path().to_path_buf();
+    match backend {
+        TestBackend::Sqlite => {
+            let url = DatabaseUrl::sqlite_file(&path.join("voicemark.db"));
+            (url, path, DatabaseGuard::Sqlite(dir))
+        }
+        TestBackend::Postgres => {
+            let admin_url = postgres_admin_url().expect("TEST_DATABASE_URL");
+            let name = format!("vm_test_{}", uuid_simple());
+            let mut admin = AsyncPgConnection::establish(&admin_url).await.expect("connect to TEST_DATABASE_URL");
+            admin.batch_execute(&format!("CREATE DATABASE {name}")).await.expect("create a test database");
+            let mut url = url::Url::parse(&admin_url).expect("TEST_DATABASE_URL is a URL");
+            url.set_path(&name);
+            let url = DatabaseUrl::parse(url.as_str()).expect("test database URL");
+            (url, path, DatabaseGuard::Postgres { admin_url, name, _dir: dir })
+        }
+    }
+}
+
+impl Drop for DatabaseGuard {
+    fn drop(&mut self) {
+        if let DatabaseGuard::Postgres { admin_url, name, .. } = self {
+            let (admin_url, name) = (admin_url.clone(), name.clone());
+            // Drop runs outside async code: use a runtime of its own on a plain thread.
+            let _ = std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+                runtime.block_on(async {
+                    if let Ok(mut admin) = AsyncPgConnection::establish(&admin_url).await {
+                        let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+                    }
+                });
+                Ok::<(), std::io::Error>(())
+            })
+            .join();
+        }
+    }
+}
+
+fn uuid_simple() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
