@@ -2,6 +2,7 @@
 //! `main.rs` is only the command line; everything else lives here so tests can drive it.
 
 pub mod app;
+pub mod auth;
 pub mod config;
 pub mod db;
 pub mod error;

@@ -41,7 +41,7 @@ enum Command {
 
 #[derive(Subcommand)]
 enum UserCommand {
-    /// Create an activated user (and the school, if it does not exist).
+    /// Create a user, activated unless --not-activated (and the school, if it does not exist).
     Add(AddUserArgs),
 }
 
@@ -60,6 +60,12 @@ struct AddUserArgs {
     /// Mark the user as a leader (gives the leaders area).
     #[arg(long)]
     leader: bool,
+    /// Leave the account waiting for activation by a school administrator.
+    #[arg(long)]
+    not_activated: bool,
+    /// Create the account disabled.
+    #[arg(long)]
+    disabled: bool,
     #[arg(long, default_value = "New")]
     forename: String,
     #[arg(long, default_value = "User")]
@@ -134,6 +140,8 @@ async fn run(command: Command) -> anyhow::Result<()> {
                 leader: args.leader,
                 forename: args.forename,
                 surname: args.surname,
+                not_activated: args.not_activated,
+                disabled: args.disabled,
             })
             .await?;
             println!("Created {role} {email}.");

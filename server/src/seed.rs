@@ -17,14 +17,20 @@ use crate::transaction;
 /// Every demo account signs in with this password (it meets the password rule).
 pub const DEMO_PASSWORD: &str = "Voicemark1";
 
-/// The demo accounts: e-mail, role, leader flag, forename, surname.
+/// The demo accounts: e-mail, role, leader flag, forename, surname. One per role at
+/// Northbridge Academy, plus a leader at Riverside Primary, a school that sends its users
+/// straight to the leaders area (`redirectToLeaders`).
 pub const DEMO_ACCOUNTS: &[(&str, UserRole, bool, &str, &str)] = &[
     ("superadmin@voicemark.test", UserRole::Superadmin, false, "Sam", "Super"),
     ("admin@northbridge.test", UserRole::Admin, true, "Alex", "Morgan"),
     ("teacher@northbridge.test", UserRole::Teacher, false, "Taylor", "Reid"),
     ("orgadmin@northbridge.test", UserRole::OrgAdmin, true, "Olive", "Grant"),
     ("matuser@northbridge.test", UserRole::MatUser, true, "Morgan", "Hale"),
+    (DEMO_RIVERSIDE_LEADER, UserRole::Admin, true, "Rowan", "Ellis"),
 ];
+
+/// The demo account whose school redirects it to the leaders area.
+pub const DEMO_RIVERSIDE_LEADER: &str = "leader@riverside.test";
 
 pub const DEMO_SCHOOL: &str = "Northbridge Academy";
 const DEMO_SECOND_SCHOOL: &str = "Riverside Primary";
@@ -79,9 +85,9 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
     organisations::insert_trust(c, &trust).await?;
     let school_id = new_id();
     let second_school_id = new_id();
-    for (id, name, postcode) in [
-        (&school_id, DEMO_SCHOOL, "NB1 2AB"),
-        (&second_school_id, DEMO_SECOND_SCHOOL, "NB3 4CD"),
+    for (id, name, postcode, redirect_to_leaders) in [
+        (&school_id, DEMO_SCHOOL, "NB1 2AB", false),
+        (&second_school_id, DEMO_SECOND_SCHOOL, "NB3 4CD", true),
     ] {
         organisations::insert_school(c, &organisations::NewSchool {
             id: id.clone(),
@@ -91,6 +97,7 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
             name: name.into(),
             postcode: Some(postcode.into()),
             org_type: OrgType::School,
+            redirect_to_leaders,
             notifications_frequency: NotificationFrequency::Immediately,
         })
         .await?;
@@ -112,13 +119,19 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
             password_updated_at: Some(at),
             password: Some(password_hash.to_owned()),
             activated: true,
+            disabled: false,
             leader: *leader,
-            school_id: (*role != UserRole::Superadmin).then(|| school_id.clone()),
+            school_id: match (*role, *email) {
+                (UserRole::Superadmin, _) => None,
+                (_, DEMO_RIVERSIDE_LEADER) => Some(second_school_id.clone()),
+                _ => Some(school_id.clone()),
+            },
             role: *role,
         })
         .await?;
         staff_ids.push((id, *role));
     }
+    // The first account of each role (the Northbridge one).
     let staff = |role: UserRole| {
         staff_ids.iter().find(|(_, r)| *r == role).map(|(id, _)| id.clone()).unwrap_or_default()
     };

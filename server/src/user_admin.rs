@@ -18,6 +18,10 @@ pub struct AddUser {
     pub leader: bool,
     pub forename: String,
     pub surname: String,
+    /// Leave the account waiting for activation (for test and demo accounts).
+    pub not_activated: bool,
+    /// Create the account disabled.
+    pub disabled: bool,
 }
 
 /// Why a user could not be added, as one sentence.
@@ -41,7 +45,8 @@ impl From<diesel::result::Error> for AddUserError {
     }
 }
 
-/// Creates the user (activated, e-mail verified), and the school if it does not exist yet.
+/// Creates the user (activated and e-mail verified unless asked otherwise), and the school
+/// if it does not exist yet.
 /// Returns the new user's id.
 pub async fn add_user(db: &Db, request: AddUser) -> Result<String, AddUserError> {
     let email = users::normalise_email(&request.email);
@@ -75,6 +80,7 @@ pub async fn add_user(db: &Db, request: AddUser) -> Result<String, AddUserError>
                         name: name.trim().to_owned(),
                         postcode: None,
                         org_type: OrgType::School,
+                        redirect_to_leaders: false,
                         notifications_frequency: NotificationFrequency::Immediately,
                     };
                     organisations::insert_school(c, &school).await?;
@@ -93,7 +99,8 @@ pub async fn add_user(db: &Db, request: AddUser) -> Result<String, AddUserError>
             email_verified: Some(at),
             password_updated_at: Some(at),
             password: Some(hash.clone()),
-            activated: true,
+            activated: !request.not_activated,
+            disabled: request.disabled,
             leader: request.leader,
             school_id,
             role: request.role,

@@ -31,6 +31,8 @@ pub struct NewSchool {
     pub postcode: Option<String>,
     #[diesel(column_name = type_)]
     pub org_type: OrgType,
+    /// Sends the school's users straight to the leaders area.
+    pub redirect_to_leaders: bool,
     pub notifications_frequency: NotificationFrequency,
 }
 

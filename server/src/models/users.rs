@@ -27,6 +27,7 @@ pub struct NewUser {
     /// The argon2id hash.
     pub password: Option<String>,
     pub activated: bool,
+    pub disabled: bool,
     pub leader: bool,
     pub school_id: Option<String>,
     pub role: UserRole,

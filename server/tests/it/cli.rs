@@ -69,6 +69,12 @@ dual_test!(async fn user_add_creates_an_activated_user_and_the_school(app: TestA
     let school = organisations::find_school_by_name(&mut conn, "Hilltop School").await.expect("query").expect("school");
     assert_eq!(user.school_id.as_deref(), Some(school.id.as_str()));
 
+    // Test accounts can start disabled or waiting for activation.
+    let output = voicemark(&app, &["user", "add", "--email", "off@example.org", "--password", "Teacher123", "--role", "TEACHER", "--school", "Hilltop School", "--disabled", "--not-activated"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let off = users::find_by_email(&mut conn, "off@example.org").await.expect("query").expect("user");
+    assert!(off.disabled && !off.activated);
+
     // A second user joins the same school rather than creating another.
     let output = voicemark(&app, &["user", "add", "--email", "t@example.org", "--password", "Teacher123", "--role", "TEACHER", "--school", "Hilltop School"]);
     assert!(output.status.success(), "{}", stderr(&output));

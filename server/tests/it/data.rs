@@ -18,6 +18,7 @@ fn school(name: &str) -> organisations::NewSchool {
         name: name.into(),
         postcode: None,
         org_type: OrgType::School,
+        redirect_to_leaders: false,
         notifications_frequency: NotificationFrequency::Immediately,
     }
 }

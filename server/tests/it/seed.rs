@@ -35,7 +35,15 @@ dual_test!(async fn demo_seed_fills_an_empty_database_once(app: TestApp) {
 
     // One account per role, each activated, with a password that verifies.
     let roles: Vec<String> = with_conn!(&mut conn, |c| users::table.select(users::role).order(users::role).load(c).await).expect("roles");
-    assert_eq!(roles, ["ADMIN", "MAT_USER", "ORG_ADMIN", "SUPERADMIN", "TEACHER"]);
+    assert_eq!(roles, ["ADMIN", "ADMIN", "MAT_USER", "ORG_ADMIN", "SUPERADMIN", "TEACHER"]);
+    let riverside = user_model::find_by_email(&mut conn, voicemark::seed::DEMO_RIVERSIDE_LEADER).await.expect("query").expect("leader");
+    let redirect: bool = with_conn!(&mut conn, |c| voicemark::db::schema::schools::table
+        .filter(voicemark::db::schema::schools::id.eq(riverside.school_id.clone().unwrap_or_default()))
+        .select(voicemark::db::schema::schools::redirect_to_leaders)
+        .first(c)
+        .await)
+    .expect("school");
+    assert!(redirect, "Riverside sends its users to the leaders area");
     for (email, role, leader, _, _) in DEMO_ACCOUNTS {
         let user = user_model::find_by_email(&mut conn, email).await.expect("query").expect("account");
         assert_eq!(user.role, *role);
