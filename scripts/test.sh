@@ -10,7 +10,16 @@ bash scripts/setup.sh --test || exit 1
 bash scripts/build-web.sh || exit 1
 cargo build --release --bin voicemark || exit 1
 
-export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+# PostgreSQL for the Rust tests: trust auth where the machine has it (this one does); on a
+# cluster that setup.sh has just installed, give the postgres user a password instead.
+if [[ -z "${TEST_DATABASE_URL:-}" ]]; then
+  TEST_DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres"
+  if ! psql "$TEST_DATABASE_URL" -qtAc 'SELECT 1' >/dev/null 2>&1; then
+    su postgres -c "psql -qc \"ALTER USER postgres PASSWORD 'voicemark'\"" >/dev/null
+    TEST_DATABASE_URL="postgres://postgres:voicemark@127.0.0.1:5432/postgres"
+  fi
+fi
+export TEST_DATABASE_URL
 mkdir -p target/test-logs
 passed=0
 failed=0
