@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: Rust (core-wasm natively, the server's unit and integration tests on
-# SQLite and PostgreSQL), the front end's unit tests (Vitest), and Playwright end to end
-# against the release server. Ends with one line: "N passed, N failed".
+# SQLite and PostgreSQL), the front end's unit tests (Vitest), the real @trpc/client
+# against the server, and Playwright end to end against the release server. Ends with one line: "N passed, N failed".
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -40,6 +40,13 @@ if [[ -f app/test-results/vitest.json ]]; then
 else
   echo "vitest wrote no report" >&2; failed=$((failed + 1))
 fi
+
+# The real @trpc/client (httpBatchLink + superjson) against the release server.
+(cd playwright && VOICEMARK_BIN=../target/release/voicemark node --test --test-reporter=tap interop/*.test.mjs) 2>&1 | tee target/test-logs/interop.log
+[[ ${PIPESTATUS[0]} == 0 ]] || status=1
+read -r p f < <(awk '/^# pass / { p = $3 } /^# fail / { f = $3 } END { print p + 0, f + 0 }' target/test-logs/interop.log)
+passed=$((passed + p)); failed=$((failed + f))
+grep -q '^# pass ' target/test-logs/interop.log || { echo "the interop test printed no summary" >&2; failed=$((failed + 1)); }
 
 # End to end in headless Chromium against target/release/voicemark.
 bash playwright/run.sh || status=1

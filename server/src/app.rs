@@ -16,22 +16,49 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
+use crate::auth::AuthServices;
 use crate::config::Config;
 use crate::db::Db;
 use crate::error::AppError;
 use crate::http;
+use crate::mail::Mailer;
 
 /// What every handler can reach.
 #[derive(Clone)]
 pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
+    /// Sends e-mail (outbox folder or SMTP).
+    pub mailer: Arc<Mailer>,
+    /// The CSRF secret and the sign-in attempt counters.
+    pub auth: Arc<AuthServices>,
+}
+
+/// Why the state could not be assembled at start-up.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("Cannot set up e-mail: {0}.")]
+    Mail(#[from] crate::mail::MailError),
+    #[error("Cannot read or create the secret in {dir}: {source}.")]
+    Secret { dir: String, source: std::io::Error },
+}
+
+impl AppState {
+    /// Builds the mailer and the auth services from `config` around an open database.
+    pub fn new(db: Db, config: Config) -> Result<AppState, StateError> {
+        let mailer = Mailer::from_config(&config)?;
+        let auth = AuthServices::from_config(&config)
+            .map_err(|source| StateError::Secret { dir: config.data_dir.display().to_string(), source })?;
+        Ok(AppState { db, config: Arc::new(config), mailer: Arc::new(mailer), auth: Arc::new(auth) })
+    }
 }
 
 /// The whole application as one router, ready to serve or to drive in tests with `oneshot`.
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/health", get(http::health::health))
+        .nest("/auth", crate::auth::routes())
+        .nest("/trpc", crate::rpc::routes())
         .fallback(api_not_found);
     with_layers(Router::new().nest("/api", api).fallback(http::web::serve_web)).with_state(state)
 }

@@ -21,6 +21,49 @@ pub struct Config {
     pub support_email: String,
     /// `VOICEMARK_LOG_FORMAT`: `text` (default) or `json`.
     pub log_json: bool,
+    pub mail: MailConfig,
+    pub auth: AuthConfig,
+}
+
+/// How e-mail leaves the server.
+#[derive(Clone)]
+pub struct MailConfig {
+    /// `VOICEMARK_SMTP_URL` (`smtp://user:pass@host:587`, `smtps://…:465`): unset writes every
+    /// message to `{data_dir}/outbox/*.eml` instead.
+    pub smtp_url: Option<String>,
+    /// `VOICEMARK_MAIL_FROM`, default `Voicemark <no-reply@voicemark.app>`.
+    pub from: String,
+}
+
+/// Sign-in settings.
+#[derive(Clone)]
+pub struct AuthConfig {
+    /// `VOICEMARK_SECRET`: keys the CSRF tokens. Unset: a random secret kept in
+    /// `{data_dir}/secret` (made on first start, mode 0600).
+    pub secret: Option<String>,
+    /// `VOICEMARK_TRUST_PROXY=1`: take the client address from `X-Forwarded-For` (only
+    /// behind a proxy that sets it), not from the socket.
+    pub trust_proxy: bool,
+}
+
+impl std::fmt::Debug for MailConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The SMTP URL may carry a password: show only its scheme and host.
+        let smtp = self.smtp_url.as_deref().map(|u| match url::Url::parse(u) {
+            Ok(parsed) => format!("{}://{}", parsed.scheme(), parsed.host_str().unwrap_or("?")),
+            Err(_) => "<invalid>".to_owned(),
+        });
+        f.debug_struct("MailConfig").field("smtp_url", &smtp).field("from", &self.from).finish()
+    }
+}
+
+impl std::fmt::Debug for AuthConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuthConfig")
+            .field("secret", &self.secret.as_ref().map(|_| "<set>"))
+            .field("trust_proxy", &self.trust_proxy)
+            .finish()
+    }
 }
 
 /// Which database and how many connections.
@@ -84,6 +127,17 @@ pub fn from_lookup(
             })
         }
     };
+    let trust_proxy = match get("VOICEMARK_TRUST_PROXY").as_deref() {
+        None | Some("0") | Some("false") => false,
+        Some("1") | Some("true") => true,
+        Some(other) => {
+            return Err(ConfigError::Invalid {
+                name: "VOICEMARK_TRUST_PROXY",
+                expected: "1 or 0",
+                value: other.to_owned(),
+            })
+        }
+    };
     Ok(Config {
         bind,
         public_url: get("VOICEMARK_PUBLIC_URL")
@@ -93,6 +147,11 @@ pub fn from_lookup(
         database: DatabaseConfig { url, pool_size },
         support_email: get("VOICEMARK_SUPPORT_EMAIL").unwrap_or_else(|| "support@voicemark.app".into()),
         log_json,
+        mail: MailConfig {
+            smtp_url: get("VOICEMARK_SMTP_URL"),
+            from: get("VOICEMARK_MAIL_FROM").unwrap_or_else(|| "Voicemark <no-reply@voicemark.app>".into()),
+        },
+        auth: AuthConfig { secret: get("VOICEMARK_SECRET"), trust_proxy },
     })
 }
 
@@ -119,6 +178,8 @@ mod tests {
         assert_eq!(c.public_url, "http://127.0.0.1:3000");
         assert_eq!(c.database.url.sqlite_target(), "data/voicemark.db");
         assert_eq!(c.database.pool_size, 8);
+        assert_eq!(c.mail.from, "Voicemark <no-reply@voicemark.app>");
+        assert!(c.mail.smtp_url.is_none() && c.auth.secret.is_none() && !c.auth.trust_proxy);
     }
 
     #[test]

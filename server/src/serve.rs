@@ -1,6 +1,5 @@
 //! `voicemark serve`: open the database, apply migrations, listen, and stop gracefully.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -38,8 +37,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         startup_ms = started.elapsed().as_millis() as u64,
         "Voicemark is listening on http://{address}"
     );
-    let state = AppState { db, config: Arc::new(config) };
-    axum::serve(listener, router(state))
+    let state = AppState::new(db, config)?;
+    axum::serve(listener, router(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
         .await
         .context("the server stopped unexpectedly")?;

@@ -5,11 +5,12 @@
 use axum::http::{header, HeaderMap};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
+use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 use sha2::{Digest, Sha256};
 
 use crate::db::schema::{sessions, users};
-use crate::db::{Db, DbError};
+use crate::db::{Db, DbConn, DbError};
 use crate::models::now;
 use crate::models::users::User;
 use crate::with_conn;
@@ -18,6 +19,86 @@ use crate::with_conn;
 pub const SESSION_COOKIE: &str = "next-auth.session-token";
 /// The name used when the public URL is https (browsers then insist on `Secure`).
 pub const SECURE_SESSION_COOKIE: &str = "__Secure-next-auth.session-token";
+
+/// How long a session lasts without use: 30 days (Auth.js's `maxAge`).
+pub const SESSION_MAX_AGE: chrono::Duration = chrono::Duration::days(30);
+/// A session's expiry moves forward at most this often (Auth.js's `updateAge`).
+pub const SESSION_UPDATE_AGE: chrono::Duration = chrono::Duration::hours(24);
+
+/// The session cookie's name for this deployment (`secure`: the public URL is https).
+pub fn session_cookie_name(secure: bool) -> &'static str {
+    if secure { SECURE_SESSION_COOKIE } else { SESSION_COOKIE }
+}
+
+/// The raw session token the request carries, if any.
+pub fn session_token(headers: &HeaderMap) -> Option<&str> {
+    cookie(headers, SESSION_COOKIE).or_else(|| cookie(headers, SECURE_SESSION_COOKIE))
+}
+
+/// Opens a session for `user_id`: stores the token's hash and returns the raw token (for the
+/// cookie) and its expiry.
+pub async fn create_session(
+    conn: &mut DbConn<'_>,
+    user_id: &str,
+    ip_address: Option<&str>,
+    user_agent: Option<&str>,
+) -> QueryResult<(String, NaiveDateTime)> {
+    let token = crate::ids::new_token();
+    let at = now();
+    let expires_at = at + SESSION_MAX_AGE;
+    let user_agent = user_agent.map(|ua| ua.chars().take(500).collect::<String>());
+    let row = (
+        sessions::token_hash.eq(hash_token(&token)),
+        sessions::user_id.eq(user_id),
+        sessions::created_at.eq(at),
+        sessions::expires_at.eq(expires_at),
+        sessions::last_seen_at.eq(at),
+        sessions::ip_address.eq(ip_address),
+        sessions::user_agent.eq(user_agent),
+    );
+    with_conn!(conn, |c| diesel::insert_into(sessions::table).values(row.clone()).execute(c).await)?;
+    Ok((token, expires_at))
+}
+
+/// Ends one session (sign-out).
+pub async fn delete_session(conn: &mut DbConn<'_>, token_hash: &str) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::delete(sessions::table.find(token_hash)).execute(c).await)?;
+    Ok(())
+}
+
+/// Ends every session of a user.
+pub async fn delete_user_sessions(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::delete(sessions::table.filter(sessions::user_id.eq(user_id))).execute(c).await)?;
+    Ok(())
+}
+
+/// Pushes a session's expiry to 30 days from now when it was last pushed more than a day
+/// ago; returns the new expiry when it moved (the cookie must then be re-set).
+pub async fn extend_session(conn: &mut DbConn<'_>, session: &SessionUser) -> QueryResult<Option<NaiveDateTime>> {
+    let at = now();
+    if session.expires_at - at > SESSION_MAX_AGE - SESSION_UPDATE_AGE {
+        return Ok(None);
+    }
+    let expires_at = at + SESSION_MAX_AGE;
+    with_conn!(conn, |c| diesel::update(sessions::table.find(&session.token_hash))
+        .set((sessions::expires_at.eq(expires_at), sessions::last_seen_at.eq(at)))
+        .execute(c)
+        .await)?;
+    Ok(Some(expires_at))
+}
+
+/// The `Set-Cookie` value that stores a session token until `expires_at`.
+pub fn session_set_cookie(token: &str, expires_at: NaiveDateTime, secure: bool) -> String {
+    let expires = expires_at.and_utc().format("%a, %d %b %Y %H:%M:%S GMT");
+    let secure_attr = if secure { "; Secure" } else { "" };
+    format!("{}={token}; Path=/; Expires={expires}; HttpOnly; SameSite=Lax{secure_attr}", session_cookie_name(secure))
+}
+
+/// The `Set-Cookie` value that removes the session cookie.
+pub fn session_clear_cookie(secure: bool) -> String {
+    let secure_attr = if secure { "; Secure" } else { "" };
+    format!("{}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax{secure_attr}", session_cookie_name(secure))
+}
 
 /// The signed-in user behind a request.
 #[derive(Debug, Clone)]
@@ -48,7 +129,7 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// The user whose unexpired session cookie the request carries, disabled or not (the caller
 /// decides what a disabled user may do). `None` without a valid session.
 pub async fn current_user(db: &Db, headers: &HeaderMap) -> Result<Option<SessionUser>, DbError> {
-    let Some(token) = cookie(headers, SESSION_COOKIE).or_else(|| cookie(headers, SECURE_SESSION_COOKIE)) else {
+    let Some(token) = session_token(headers) else {
         return Ok(None);
     };
     let token_hash = hash_token(token);
@@ -76,6 +157,18 @@ mod tests {
         headers.insert(header::COOKIE, HeaderValue::from_static("a=1; next-auth.session-token=abc; b=2"));
         assert_eq!(cookie(&headers, SESSION_COOKIE), Some("abc"));
         assert_eq!(cookie(&headers, "missing"), None);
+    }
+
+    #[test]
+    fn cookies_are_secure_under_https() {
+        let at = chrono::NaiveDate::from_ymd_opt(2026, 12, 21).and_then(|d| d.and_hms_opt(22, 24, 52)).expect("date");
+        assert_eq!(
+            session_set_cookie("t", at, false),
+            "next-auth.session-token=t; Path=/; Expires=Mon, 21 Dec 2026 22:24:52 GMT; HttpOnly; SameSite=Lax"
+        );
+        let secure = session_set_cookie("t", at, true);
+        assert!(secure.starts_with("__Secure-next-auth.session-token=t;") && secure.ends_with("; Secure"));
+        assert_eq!(session_clear_cookie(true), "__Secure-next-auth.session-token=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure");
     }
 
     #[test]

@@ -83,3 +83,23 @@ pub async fn add_to_class(conn: &mut DbConn<'_>, user_id: &str, class_id: &str) 
         .await)?;
     Ok(())
 }
+
+/// Changes a user's name.
+pub async fn update_name(conn: &mut DbConn<'_>, user_id: &str, forename: &str, surname: &str) -> QueryResult<()> {
+    let at = crate::models::now();
+    with_conn!(conn, |c| diesel::update(users::table.find(user_id))
+        .set((users::forename.eq(forename), users::surname.eq(surname), users::updated_at.eq(at)))
+        .execute(c)
+        .await)?;
+    Ok(())
+}
+
+/// Records that the user has finished (or skipped) the onboarding tour.
+pub async fn mark_tutorial_complete(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> {
+    let at = crate::models::now();
+    with_conn!(conn, |c| diesel::update(users::table.find(user_id))
+        .set((users::has_completed_tutorial.eq(true), users::updated_at.eq(at)))
+        .execute(c)
+        .await)?;
+    Ok(())
+}

@@ -44,7 +44,7 @@ dual_test!(async fn every_response_carries_a_request_id(app: TestApp) {
 });
 
 dual_test!(async fn a_panic_becomes_a_plain_500_without_its_text(app: TestApp) {
-    let state = AppState { db: app.db.clone(), config: std::sync::Arc::new(voicemark::config::from_lookup(|_| None, None).expect("config")) };
+    let state: AppState = app.state.clone();
     let routes: Router<AppState> = Router::new().route(
         "/boom",
         get(boom),

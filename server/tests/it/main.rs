@@ -4,9 +4,11 @@
 
 mod support;
 
+mod auth;
 mod cli;
 mod data;
 mod health;
+mod rpc;
 mod schema;
 mod seed;
 mod web;

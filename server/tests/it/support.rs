@@ -1,7 +1,6 @@
 //! `TestApp`: a fresh database of one backend, migrated, with the app's router on top.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode};
@@ -57,6 +56,8 @@ pub struct TestApp {
     pub db: Db,
     pub url: DatabaseUrl,
     pub router: Router,
+    /// The state behind `router` (mailer, auth counters, configuration).
+    pub state: AppState,
     /// A folder of this test's own (data dir; holds the SQLite file).
     pub dir: PathBuf,
     _guard: DatabaseGuard,
@@ -81,8 +82,9 @@ impl TestApp {
             None,
         )
         .expect("test configuration");
-        let router = router(AppState { db: db.clone(), config: Arc::new(config) });
-        TestApp { db, url, router, dir, _guard: guard }
+        let state = AppState::new(db.clone(), config).expect("app state");
+        let router = router(state.clone());
+        TestApp { db, url, router, state, dir, _guard: guard }
     }
 
     pub fn backend(&self) -> Backend {

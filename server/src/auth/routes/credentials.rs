@@ -1,0 +1,168 @@
+//! `POST /api/auth/callback/credentials`: e-mail and password sign-in (`signIn('credentials')`).
+//! Success sets the session cookie and answers the callback URL; failure answers
+//! `<public>/login?error=<Code>`.
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+
+use super::csrf::csrf_verified;
+use super::{is_secure, login_error_url, redirect_answer, safe_callback_url, user_agent, AuthForm, ClientAddress};
+use crate::app::AppState;
+use crate::auth::accounts::verify_password;
+use crate::auth::rate_limit::{ACCOUNT_LIMIT, ADDRESS_LIMIT};
+use crate::auth::session::{create_session, session_set_cookie};
+use crate::db::schema::users;
+use crate::db::DbError;
+use crate::models::now;
+use crate::models::users::{find_by_email, normalise_email};
+use crate::with_conn;
+
+/// Why a sign-in failed; each is an error code the sign-in page maps to a message.
+#[derive(Debug)]
+pub(crate) enum SignInFailure {
+    UserNotFound,
+    UserNotActivated,
+    AccountDisabled,
+    CredentialsSignin,
+    TooManyAttempts,
+    /// Something unexpected; the detail is logged.
+    Default(String),
+}
+
+impl SignInFailure {
+    pub fn code(&self) -> &'static str {
+        match self {
+            SignInFailure::UserNotFound => "UserNotFound",
+            SignInFailure::UserNotActivated => "UserNotActivated",
+            SignInFailure::AccountDisabled => "AccountDisabled",
+            SignInFailure::CredentialsSignin => "CredentialsSignin",
+            SignInFailure::TooManyAttempts => "TooManyAttempts",
+            SignInFailure::Default(_) => "Default",
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            SignInFailure::TooManyAttempts => StatusCode::TOO_MANY_REQUESTS,
+            _ => StatusCode::UNAUTHORIZED,
+        }
+    }
+}
+
+impl From<DbError> for SignInFailure {
+    fn from(err: DbError) -> Self {
+        SignInFailure::Default(err.to_string())
+    }
+}
+
+impl From<diesel::result::Error> for SignInFailure {
+    fn from(err: diesel::result::Error) -> Self {
+        SignInFailure::Default(err.to_string())
+    }
+}
+
+pub async fn sign_in_with_password(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let form = AuthForm::parse(&headers, &body);
+    let json = form.wants_json();
+    if !csrf_verified(&state, &headers, &form) {
+        let url = format!("{}/api/auth/signin?csrf=true", state.config.public_url);
+        return redirect_answer(json, StatusCode::OK, &url, &[]);
+    }
+    let callback = safe_callback_url(&state.config, form.get("callbackUrl"));
+    let outcome = authorize(
+        &state,
+        form.get("email").unwrap_or(""),
+        form.get("password").unwrap_or(""),
+        address.as_deref(),
+        user_agent(&headers),
+    )
+    .await;
+    match outcome {
+        Ok((token, expires_at)) => {
+            let cookie = session_set_cookie(&token, expires_at, is_secure(&state.config));
+            redirect_answer(json, StatusCode::OK, &callback, &[cookie])
+        }
+        Err(failure) => {
+            if let SignInFailure::Default(detail) = &failure {
+                tracing::error!(%detail, "sign-in failed unexpectedly");
+            }
+            redirect_answer(json, failure.status(), &login_error_url(&state.config, failure.code()), &[])
+        }
+    }
+}
+
+/// Checks the limits, the password and the account's state; opens a session.
+async fn authorize(
+    state: &AppState,
+    email: &str,
+    password: &str,
+    address: Option<&str>,
+    user_agent: Option<&str>,
+) -> Result<(String, NaiveDateTime), SignInFailure> {
+    let email = normalise_email(email);
+    let limiter = &state.auth.limiter;
+    let account_key = format!("account:{email}");
+    let address_key = address.map(|a| format!("ip:{a}"));
+    if limiter.is_limited(&account_key, ACCOUNT_LIMIT)
+        || address_key.as_deref().is_some_and(|key| limiter.is_limited(key, ADDRESS_LIMIT))
+    {
+        return Err(SignInFailure::TooManyAttempts);
+    }
+    let record_failure = || {
+        limiter.record(&account_key);
+        if let Some(key) = &address_key {
+            limiter.record(key);
+        }
+    };
+    let mut pooled = state.db.conn().await?;
+    let mut conn = pooled.db();
+    let Some(user) = find_by_email(&mut conn, &email).await? else {
+        record_failure();
+        return Err(SignInFailure::UserNotFound);
+    };
+    // The password is checked first, so only its holder learns the account's state.
+    let matches = match user.password.clone() {
+        Some(hash) => verify_password(password.to_owned(), hash)
+            .await
+            .map_err(|e| SignInFailure::Default(e.to_string()))?,
+        None => false,
+    };
+    if !matches {
+        record_failure();
+        return Err(SignInFailure::CredentialsSignin);
+    }
+    if !user.activated {
+        return Err(SignInFailure::UserNotActivated);
+    }
+    if user.disabled {
+        return Err(SignInFailure::AccountDisabled);
+    }
+    limiter.clear(&account_key);
+    Ok(open_session(&mut conn, &user.id, address, user_agent).await?)
+}
+
+/// Creates the session row and records the sign-in as the user's latest activity.
+pub(super) async fn open_session(
+    conn: &mut crate::db::DbConn<'_>,
+    user_id: &str,
+    address: Option<&str>,
+    user_agent: Option<&str>,
+) -> Result<(String, NaiveDateTime), DbError> {
+    let opened = create_session(conn, user_id, address, user_agent).await?;
+    let at = now();
+    with_conn!(conn, |c| diesel::update(users::table.find(user_id))
+        .set(users::last_active.eq(at))
+        .execute(c)
+        .await)?;
+    Ok(opened)
+}

@@ -1,0 +1,14 @@
+//! `POST /api/auth/_log`: the browser logger's beacon. It changes nothing, so it needs no
+//! CSRF token (`sendBeacon` sends none); fields are logged cut short.
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, StatusCode};
+
+use super::AuthForm;
+
+pub async fn client_log(headers: HeaderMap, body: Bytes) -> StatusCode {
+    let form = AuthForm::parse(&headers, &body);
+    let field = |name: &str| form.get(name).unwrap_or("").chars().take(500).collect::<String>();
+    tracing::warn!(level = %field("level"), code = %field("code"), message = %field("message"), "auth client log");
+    StatusCode::OK
+}

@@ -1,0 +1,97 @@
+//! `GET /api/auth/session` (the current session or `{}`) and `POST /api/auth/session`
+//! (`update()`: CSRF-checked, answers the refreshed session). A disabled user's session is
+//! deleted here and the answer is `{}`.
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use chrono::SecondsFormat;
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+
+use super::csrf::csrf_verified;
+use super::{is_secure, json_answer, AuthForm};
+use crate::app::AppState;
+use crate::auth::session::{
+    current_user, delete_session, extend_session, session_clear_cookie, session_set_cookie, session_token,
+};
+use crate::db::schema::schools;
+use crate::db::DbError;
+use crate::error::AppError;
+use crate::with_conn;
+
+pub async fn get_session(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    session_answer(&state, &headers, true).await
+}
+
+pub async fn update_session(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let form = AuthForm::parse(&headers, &body);
+    if !csrf_verified(&state, &headers, &form) {
+        return json_answer(StatusCode::BAD_REQUEST, serde_json::json!({}), &[], false);
+    }
+    session_answer(&state, &headers, false).await
+}
+
+async fn session_answer(state: &AppState, headers: &HeaderMap, no_store: bool) -> Response {
+    match build_session(state, headers).await {
+        Ok((value, cookies)) => json_answer(StatusCode::OK, value, &cookies, no_store),
+        Err(err) => AppError::from(err).into_response(),
+    }
+}
+
+/// The session JSON and the cookies to set.
+async fn build_session(state: &AppState, headers: &HeaderMap) -> Result<(serde_json::Value, Vec<String>), DbError> {
+    let secure = is_secure(&state.config);
+    let empty = serde_json::json!({});
+    let Some(session) = current_user(&state.db, headers).await? else {
+        // A stale or unknown cookie is cleared so the browser stops sending it.
+        let cookies = session_token(headers).map(|_| vec![session_clear_cookie(secure)]).unwrap_or_default();
+        return Ok((empty, cookies));
+    };
+    let mut pooled = state.db.conn().await?;
+    let mut conn = pooled.db();
+    if session.user.disabled {
+        delete_session(&mut conn, &session.token_hash).await?;
+        return Ok((empty, vec![session_clear_cookie(secure)]));
+    }
+    let school: Option<(bool, Option<String>)> = match &session.user.school_id {
+        Some(school_id) => with_conn!(conn, |c| schools::table
+            .find(school_id)
+            .select((schools::redirect_to_leaders, schools::stripe_product_id))
+            .first(c)
+            .await
+            .optional())?,
+        None => None,
+    };
+    let (redirect_to_leaders, stripe_product_id) = school.unwrap_or((false, None));
+    let mut cookies = Vec::new();
+    let expires_at = match extend_session(&mut conn, &session).await? {
+        Some(extended) => {
+            if let Some(token) = session_token(headers) {
+                cookies.push(session_set_cookie(token, extended, secure));
+            }
+            extended
+        }
+        None => session.expires_at,
+    };
+    let user = &session.user;
+    let value = serde_json::json!({
+        "user": {
+            "id": user.id,
+            "forename": user.forename,
+            "surname": user.surname,
+            "name": format!("{} {}", user.forename, user.surname).trim(),
+            "email": user.email,
+            "role": user.role.as_str(),
+            "disabled": user.disabled,
+            "redirectToLeaders": redirect_to_leaders,
+            "leader": user.leader,
+            "hasCompletedTutorial": user.has_completed_tutorial,
+            "stripeProductId": stripe_product_id,
+            "pro": user.pro,
+        },
+        "expires": expires_at.and_utc().to_rfc3339_opts(SecondsFormat::Millis, true),
+    });
+    Ok((value, cookies))
+}

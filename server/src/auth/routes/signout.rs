@@ -1,0 +1,34 @@
+//! `POST /api/auth/signout`: deletes the session row and clears the cookie.
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use super::csrf::csrf_verified;
+use super::{is_secure, redirect_answer, safe_callback_url, AuthForm};
+use crate::app::AppState;
+use crate::auth::session::{delete_session, hash_token, session_clear_cookie, session_token};
+
+pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let form = AuthForm::parse(&headers, &body);
+    let json = form.wants_json();
+    if !csrf_verified(&state, &headers, &form) {
+        let url = format!("{}/api/auth/signout?csrf=true", state.config.public_url);
+        return redirect_answer(json, StatusCode::OK, &url, &[]);
+    }
+    let callback = safe_callback_url(&state.config, form.get("callbackUrl"));
+    let Some(token) = session_token(&headers) else {
+        return redirect_answer(json, StatusCode::OK, &callback, &[]);
+    };
+    let deleted = async {
+        let mut pooled = state.db.conn().await?;
+        delete_session(&mut pooled.db(), &hash_token(token)).await?;
+        Ok::<_, crate::db::DbError>(())
+    }
+    .await;
+    if let Err(err) = deleted {
+        return crate::error::AppError::from(err).into_response();
+    }
+    redirect_answer(json, StatusCode::OK, &callback, &[session_clear_cookie(is_secure(&state.config))])
+}

@@ -1,0 +1,150 @@
+//! Outgoing e-mail: a [`Mailer`] that writes each message to the outbox folder (the default,
+//! one `.eml` file per message) or hands it to an SMTP server, and the templates it fills.
+//! Sending is direct for now; the job queue will call the same [`Mailer::send`].
+
+pub mod templates;
+
+use std::path::PathBuf;
+
+use lettre::message::{Mailbox, MultiPart};
+use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+pub use templates::{Email, Template};
+
+use crate::config::{Config, MailConfig};
+
+/// Why a message could not be sent, in words for the log.
+#[derive(Debug, thiserror::Error)]
+pub enum MailError {
+    #[error("invalid address {address:?}: {reason}")]
+    Address { address: String, reason: String },
+    #[error("could not build the message: {0}")]
+    Build(String),
+    #[error("could not send the message: {0}")]
+    Transport(String),
+    #[error("cannot set up mail: {0}")]
+    Setup(String),
+}
+
+enum Transport {
+    Outbox { dir: PathBuf, files: AsyncFileTransport<Tokio1Executor> },
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+}
+
+/// Sends e-mail through the configured transport.
+pub struct Mailer {
+    from: Mailbox,
+    transport: Transport,
+}
+
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let transport = match &self.transport {
+            Transport::Outbox { dir, .. } => format!("outbox {}", dir.display()),
+            Transport::Smtp(_) => "smtp".to_owned(),
+        };
+        f.debug_struct("Mailer").field("from", &self.from.to_string()).field("transport", &transport).finish()
+    }
+}
+
+impl Mailer {
+    /// SMTP when `VOICEMARK_SMTP_URL` is set, else the outbox folder `{data_dir}/outbox`
+    /// (created here).
+    pub fn from_config(config: &Config) -> Result<Mailer, MailError> {
+        let from = parse_mailbox(&config.mail.from)?;
+        let transport = match &config.mail.smtp_url {
+            Some(url) => Transport::Smtp(smtp_transport(url)?),
+            None => {
+                let dir = outbox_dir(config);
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| MailError::Setup(format!("cannot create {}: {e}", dir.display())))?;
+                Transport::Outbox { files: AsyncFileTransport::new(&dir), dir }
+            }
+        };
+        Ok(Mailer { from, transport })
+    }
+
+    /// The outbox folder, when messages are written to files.
+    pub fn outbox(&self) -> Option<&std::path::Path> {
+        match &self.transport {
+            Transport::Outbox { dir, .. } => Some(dir),
+            Transport::Smtp(_) => None,
+        }
+    }
+
+    /// Sends `email` to `to` as a plain-text and HTML alternative.
+    pub async fn send(&self, to: &str, email: Email) -> Result<(), MailError> {
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(parse_mailbox(to)?)
+            .subject(email.subject)
+            .multipart(MultiPart::alternative_plain_html(email.text, email.html))
+            .map_err(|e| MailError::Build(e.to_string()))?;
+        match &self.transport {
+            Transport::Outbox { files, .. } => {
+                files.send(message).await.map(drop).map_err(|e| MailError::Transport(e.to_string()))
+            }
+            Transport::Smtp(smtp) => {
+                smtp.send(message).await.map(drop).map_err(|e| MailError::Transport(e.to_string()))
+            }
+        }
+    }
+}
+
+/// Where the file transport writes: `{data_dir}/outbox`.
+pub fn outbox_dir(config: &Config) -> PathBuf {
+    config.data_dir.join("outbox")
+}
+
+fn parse_mailbox(address: &str) -> Result<Mailbox, MailError> {
+    address
+        .parse()
+        .map_err(|e: lettre::address::AddressError| MailError::Address { address: address.to_owned(), reason: e.to_string() })
+}
+
+/// `smtp://` upgrades with STARTTLS when the server offers it (unless the URL says
+/// `?tls=required`); `smtps://` is TLS from the start. Credentials come from the URL.
+fn smtp_transport(url: &str) -> Result<AsyncSmtpTransport<Tokio1Executor>, MailError> {
+    let url = smtp_url_with_tls(url);
+    AsyncSmtpTransport::<Tokio1Executor>::from_url(&url)
+        .map(|builder| builder.build())
+        .map_err(|e| MailError::Setup(format!("VOICEMARK_SMTP_URL: {e}")))
+}
+
+fn smtp_url_with_tls(url: &str) -> String {
+    if url.starts_with("smtp://") && !url.contains("tls=") {
+        let separator = if url.contains('?') { '&' } else { '?' };
+        format!("{url}{separator}tls=opportunistic")
+    } else {
+        url.to_owned()
+    }
+}
+
+/// Checks `VOICEMARK_SMTP_URL` and `VOICEMARK_MAIL_FROM` at start-up.
+pub fn validate(mail: &MailConfig) -> Result<(), MailError> {
+    parse_mailbox(&mail.from)?;
+    if let Some(url) = &mail.smtp_url {
+        smtp_transport(url)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_smtp_asks_for_starttls_when_offered() {
+        assert_eq!(smtp_url_with_tls("smtp://mail:25"), "smtp://mail:25?tls=opportunistic");
+        assert_eq!(smtp_url_with_tls("smtp://mail:587?tls=required"), "smtp://mail:587?tls=required");
+        assert_eq!(smtp_url_with_tls("smtps://u:p@mail:465"), "smtps://u:p@mail:465");
+    }
+
+    #[tokio::test]
+    async fn smtp_urls_build_transports() {
+        let mail = MailConfig { smtp_url: Some("smtps://user:secret@mail.example:465".into()), from: "Voicemark <no-reply@voicemark.app>".into() };
+        validate(&mail).expect("valid");
+        let bad = MailConfig { smtp_url: Some("http://x".into()), from: "Voicemark <no-reply@voicemark.app>".into() };
+        assert!(validate(&bad).is_err());
+    }
+}

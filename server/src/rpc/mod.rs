@@ -1,0 +1,27 @@
+//! The typed remote-procedure interface at `/api/trpc`, wire-compatible with tRPC v11 and
+//! superjson: the transport, the registry, and one file per procedure under `<router>/`.
+
+pub mod context;
+pub mod error;
+pub mod registry;
+pub mod superjson;
+pub mod transport;
+pub mod typescript;
+
+pub mod account;
+pub mod school;
+pub mod system;
+pub mod user;
+
+use axum::routing::any;
+use axum::Router;
+
+use crate::app::AppState;
+
+pub use context::Ctx;
+pub use error::{ErrorCode, FieldErrors, RpcError, RpcResult};
+
+/// The routes under `/api/trpc`.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/{*path}", any(transport::handle))
+}

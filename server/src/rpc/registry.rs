@@ -1,0 +1,187 @@
+//! The registry: every procedure's path, kind, handler and wire types, in path order.
+//! Adding a procedure is one file under `rpc/<router>/` and one line here.
+
+use futures_util::future::BoxFuture;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use crate::rpc::context::Ctx;
+use crate::rpc::error::{FieldErrors, RpcError, RpcResult};
+use crate::rpc::typescript::{Ts, TsGen};
+use crate::rpc::{account, school, system, user};
+
+/// Queries answer GET; mutations answer POST.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Query,
+    Mutation,
+}
+
+impl Kind {
+    /// tRPC's name for the kind, as error messages spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Query => "query",
+            Kind::Mutation => "mutation",
+        }
+    }
+
+    /// The one HTTP method that may call this kind.
+    pub fn method(self) -> &'static str {
+        match self {
+            Kind::Query => "GET",
+            Kind::Mutation => "POST",
+        }
+    }
+}
+
+/// A call with its input already decoded from superjson; answers superjson text.
+pub type Call = for<'a> fn(&'a Ctx, Value) -> BoxFuture<'a, RpcResult<String>>;
+
+/// One entry of the registry.
+pub struct Procedure {
+    pub path: &'static str,
+    pub kind: Kind,
+    pub call: Call,
+    /// The TypeScript of (input, output).
+    pub types: fn(&mut TsGen) -> (String, String),
+}
+
+/// Registers `$module::handler` under `$path`.
+macro_rules! procedure {
+    ($kind:ident $path:literal => $($module:ident)::+) => {{
+        fn call(
+            ctx: &$crate::rpc::Ctx,
+            input: ::serde_json::Value,
+        ) -> ::futures_util::future::BoxFuture<'_, $crate::rpc::RpcResult<String>> {
+            Box::pin($crate::rpc::registry::run(ctx, input, $($module)::+::handler))
+        }
+        fn types(gen: &mut $crate::rpc::typescript::TsGen) -> (String, String) {
+            $crate::rpc::registry::ts_of(gen, $($module)::+::handler)
+        }
+        $crate::rpc::registry::Procedure {
+            path: $path,
+            kind: $crate::rpc::registry::Kind::$kind,
+            call,
+            types,
+        }
+    }};
+}
+pub(crate) use procedure;
+
+/// Every procedure, sorted by path.
+pub fn procedures() -> &'static [Procedure] {
+    static PROCEDURES: std::sync::OnceLock<Vec<Procedure>> = std::sync::OnceLock::new();
+    PROCEDURES.get_or_init(|| {
+        let mut all = vec![
+            procedure!(Query "school.listStudents" => school::list_students),
+            procedure!(Query "system.time" => system::time),
+            procedure!(Query "user.feedbackHubCount" => user::feedback_hub_count),
+            procedure!(Mutation "user.markTutorialComplete" => user::mark_tutorial_complete),
+            procedure!(Query "user.settings" => user::settings),
+            procedure!(Mutation "user.updateEmailPreferences" => user::update_email_preferences),
+            procedure!(Mutation "user.updateProfile" => user::update_profile),
+        ];
+        all.extend(account::procedures());
+        all.sort_by_key(|p| p.path);
+        all
+    })
+}
+
+/// The procedure at `path`, if any.
+pub fn find(path: &str) -> Option<&'static Procedure> {
+    procedures().iter().find(|p| p.path == path)
+}
+
+/// Reads the typed input, runs the handler, encodes its output.
+pub(crate) async fn run<'a, In, Out, Fut>(ctx: &'a Ctx, input: Value, handler: impl FnOnce(&'a Ctx, In) -> Fut) -> RpcResult<String>
+where
+    In: DeserializeOwned,
+    Out: Serialize,
+    Fut: std::future::Future<Output = RpcResult<Out>>,
+{
+    let input = parse_input(input)?;
+    let output = handler(ctx, input).await?;
+    super::superjson::encode(&output).map_err(|e| RpcError::internal(format!("encoding the output: {e}")))
+}
+
+/// An input that does not fit its type: BAD_REQUEST naming the field that failed.
+pub fn parse_input<In: DeserializeOwned>(input: Value) -> RpcResult<In> {
+    serde_path_to_error::deserialize(input).map_err(|err| {
+        let path = err.path().to_string();
+        let message = err.into_inner().to_string();
+        let mut fields = FieldErrors::default();
+        if path == "." || path.is_empty() {
+            fields.form_errors.push(message);
+        } else {
+            fields.add(&path, message);
+        }
+        match fields.into_result() {
+            Err(err) => err,
+            Ok(()) => RpcError::bad_request("Invalid input"),
+        }
+    })
+}
+
+pub(crate) fn ts_of<'a, In: Ts, Out: Ts, Fut>(gen: &mut TsGen, _handler: impl FnOnce(&'a Ctx, In) -> Fut) -> (String, String)
+where
+    Fut: std::future::Future<Output = RpcResult<Out>>,
+{
+    (In::ts(gen), Out::ts(gen))
+}
+
+
+/// The input of a procedure that takes none: accepts anything (`undefined`, `{}`), typed `void`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoInput;
+
+impl<'de> Deserialize<'de> for NoInput {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(deserializer)?;
+        Ok(NoInput)
+    }
+}
+
+impl Ts for NoInput {
+    fn ts(_: &mut TsGen) -> String {
+        "void".into()
+    }
+}
+
+/// The literal `true`: typed `true`, and no other value is accepted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct True;
+
+impl Serialize for True {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bool(true)
+    }
+}
+
+impl<'de> Deserialize<'de> for True {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        if bool::deserialize(deserializer)? {
+            Ok(True)
+        } else {
+            Err(serde::de::Error::custom("expected true"))
+        }
+    }
+}
+
+impl Ts for True {
+    fn ts(_: &mut TsGen) -> String {
+        "true".into()
+    }
+}
+
+crate::rpc::typescript::rpc_type! {
+    /// `{ ok: true }`: the answer of a mutation with nothing else to say.
+    pub struct Done {
+        pub ok: True,
+    }
+}
+
+impl Done {
+    pub const OK: Done = Done { ok: True };
+}

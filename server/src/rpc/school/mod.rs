@@ -1,0 +1,3 @@
+//! `school.*`: the caller's own school's data (always scoped by `ctx.school_id()`).
+
+pub mod list_students;

@@ -1,0 +1,3 @@
+//! `system.*`: public procedures about the service itself.
+
+pub mod time;

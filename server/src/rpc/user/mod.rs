@@ -1,0 +1,7 @@
+//! `user.*`: the signed-in user's own account, settings and counters.
+
+pub mod feedback_hub_count;
+pub mod mark_tutorial_complete;
+pub mod settings;
+pub mod update_email_preferences;
+pub mod update_profile;
