@@ -386,10 +386,13 @@ dual_test!(async fn a_disabled_users_session_ends_at_the_next_request(app: TestA
     assert_eq!(browser.session().await["user"]["id"], id.as_str());
 
     set_disabled(&app, &id, true).await;
+    // The next request signs the user out and says why, once, so the app can show
+    // AccountDisabled; after that there is no session.
     let response = browser.get("/api/auth/session").await;
-    assert_eq!(response.json(), serde_json::json!({}));
+    assert_eq!(response.json()["user"]["disabled"], true);
     assert!(response.header("set-cookie").expect("cleared").contains("Max-Age=0"));
     assert_eq!(session_count(&app, &id).await, 0, "the session row is deleted");
+    assert_eq!(browser.session().await, serde_json::json!({}));
     // Enabled again, the old session stays gone.
     set_disabled(&app, &id, false).await;
     assert_eq!(browser.session().await, serde_json::json!({}));

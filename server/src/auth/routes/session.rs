@@ -1,6 +1,7 @@
 //! `GET /api/auth/session` (the current session or `{}`) and `POST /api/auth/session`
 //! (`update()`: CSRF-checked, answers the refreshed session). A disabled user's session is
-//! deleted here and the answer is `{}`.
+//! deleted here: that answer is the last one, with `disabled: true`, so the app can send the
+//! user to `/login?error=AccountDisabled` (spec section 4); the next one is `{}`.
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -14,7 +15,8 @@ use super::csrf::csrf_verified;
 use super::{is_secure, json_answer, AuthForm};
 use crate::app::AppState;
 use crate::auth::session::{
-    current_user, delete_session, extend_session, session_clear_cookie, session_set_cookie, session_token,
+    current_user, delete_session, extend_session, session_clear_cookie, session_set_cookie,
+    session_token,
 };
 use crate::db::schema::schools;
 use crate::db::DbError;
@@ -25,7 +27,11 @@ pub async fn get_session(State(state): State<AppState>, headers: HeaderMap) -> R
     session_answer(&state, &headers, true).await
 }
 
-pub async fn update_session(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+pub async fn update_session(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
     let form = AuthForm::parse(&headers, &body);
     if !csrf_verified(&state, &headers, &form) {
         return json_answer(StatusCode::BAD_REQUEST, serde_json::json!({}), &[], false);
@@ -41,20 +47,21 @@ async fn session_answer(state: &AppState, headers: &HeaderMap, no_store: bool) -
 }
 
 /// The session JSON and the cookies to set.
-async fn build_session(state: &AppState, headers: &HeaderMap) -> Result<(serde_json::Value, Vec<String>), DbError> {
+async fn build_session(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<(serde_json::Value, Vec<String>), DbError> {
     let secure = is_secure(&state.config);
     let empty = serde_json::json!({});
     let Some(session) = current_user(&state.db, headers).await? else {
         // A stale or unknown cookie is cleared so the browser stops sending it.
-        let cookies = session_token(headers).map(|_| vec![session_clear_cookie(secure)]).unwrap_or_default();
+        let cookies = session_token(headers)
+            .map(|_| vec![session_clear_cookie(secure)])
+            .unwrap_or_default();
         return Ok((empty, cookies));
     };
     let mut pooled = state.db.conn().await?;
     let mut conn = pooled.db();
-    if session.user.disabled {
-        delete_session(&mut conn, &session.token_hash).await?;
-        return Ok((empty, vec![session_clear_cookie(secure)]));
-    }
     let school: Option<(bool, Option<String>)> = match &session.user.school_id {
         Some(school_id) => with_conn!(conn, |c| schools::table
             .find(school_id)
@@ -66,14 +73,20 @@ async fn build_session(state: &AppState, headers: &HeaderMap) -> Result<(serde_j
     };
     let (redirect_to_leaders, stripe_product_id) = school.unwrap_or((false, None));
     let mut cookies = Vec::new();
-    let expires_at = match extend_session(&mut conn, &session).await? {
-        Some(extended) => {
-            if let Some(token) = session_token(headers) {
-                cookies.push(session_set_cookie(token, extended, secure));
+    let expires_at = if session.user.disabled {
+        delete_session(&mut conn, &session.token_hash).await?;
+        cookies.push(session_clear_cookie(secure));
+        crate::models::now()
+    } else {
+        match extend_session(&mut conn, &session).await? {
+            Some(extended) => {
+                if let Some(token) = session_token(headers) {
+                    cookies.push(session_set_cookie(token, extended, secure));
+                }
+                extended
             }
-            extended
+            None => session.expires_at,
         }
-        None => session.expires_at,
     };
     let user = &session.user;
     let value = serde_json::json!({
