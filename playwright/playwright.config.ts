@@ -2,6 +2,9 @@
 // (`voicemark serve`), which embeds the built app: run scripts/build-web.sh and
 // `cargo build --release` first, then ./run.sh.
 //
+// The server starts on an empty data folder with the demo data and two extra accounts (see
+// `setup` below and fixtures/users.ts).
+//
 // Environment:
 //   VOICEMARK_BIN  the server binary (default ../target/release/voicemark)
 //   E2E_PORT       the port it listens on (default 3107)
@@ -9,6 +12,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
+
+import { EXTRA_ACCOUNTS, PASSWORD } from './fixtures/users'
 
 const port = Number(process.env.E2E_PORT ?? 3107)
 const baseURL = `http://127.0.0.1:${port}`
@@ -18,6 +23,18 @@ const serverBin = process.env.VOICEMARK_BIN ?? '../target/release/voicemark'
 // worker process; those inherit the variable, so the folder is made once per run.
 process.env.VOICEMARK_E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'voicemark-e2e-'))
 const dataDir = process.env.VOICEMARK_E2E_DATA_DIR
+
+// Before serving: the demo data (`seed --demo`), then a disabled and a not-activated
+// account for the sign-in error tests.
+const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`
+const setup = [
+  `${serverBin} seed --demo`,
+  ...EXTRA_ACCOUNTS.map(
+    ({ email, flag }) =>
+      `${serverBin} user add --email ${quote(email)} --password ${quote(PASSWORD)} --role TEACHER --school 'Northbridge Academy' ${flag}`,
+  ),
+  `exec ${serverBin} serve --bind 127.0.0.1:${port}`,
+].join(' && ')
 
 export default defineConfig({
   testDir: './tests',
@@ -50,7 +67,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium' }],
   webServer: {
-    command: `${serverBin} serve --bind 127.0.0.1:${port}`,
+    command: `sh -c ${quote(setup)}`,
     env: { VOICEMARK_DATA_DIR: dataDir },
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,

@@ -1,20 +1,113 @@
-//! The routes. Until sign-in and the full shell land, every path but `/` shows a
-//! "coming soon" page inside the layout, so deep links never render a blank screen.
+//! The routes of spec section 2. Public pages sit in the plain frame; every other page sits
+//! in the signed-in shell behind the session guard. Pages other than /login are loaded on
+//! demand (route `lazy`), so the first download stays small.
 
-import { createBrowserRouter } from 'react-router'
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router'
 
+import { LoginPage } from '@/features/auth/components/login-page'
+import type { UserRole } from '@/lib/auth-client'
+import { SessionProvider } from '@/lib/session'
+
+import { ProtectedShell } from './guards'
 import { AppLayout } from './layout'
-import { ComingSoonPage } from './routes/coming-soon'
-import { HomePage } from './routes/home'
 import { RouteErrorPage } from './routes/route-error'
 
-export const router = createBrowserRouter([
+/** A page that only shows its name and that it is coming (optionally for some roles only). */
+function placeholder(path: string, title: string, roles?: UserRole[]): RouteObject {
+  return {
+    path,
+    lazy: async () => {
+      const { PlaceholderPage } = await import('./routes/placeholder')
+      return { Component: () => <PlaceholderPage title={title} roles={roles} /> }
+    },
+  }
+}
+
+const settings = async () => {
+  const { SettingsPage } = await import('@/features/settings/components/settings-page')
+  return { Component: SettingsPage }
+}
+
+const ADMIN: UserRole[] = ['ADMIN']
+const ADMINS: UserRole[] = ['ADMIN', 'ORG_ADMIN']
+
+export const routes: RouteObject[] = [
   {
-    element: <AppLayout />,
+    element: (
+      <SessionProvider>
+        <Outlet />
+      </SessionProvider>
+    ),
     errorElement: <RouteErrorPage />,
     children: [
-      { index: true, element: <HomePage /> },
-      { path: '*', element: <ComingSoonPage /> },
+      {
+        element: <AppLayout />,
+        children: [
+          { path: '/login', element: <LoginPage /> },
+          {
+            path: '/account/forgot',
+            lazy: async () => ({ Component: (await import('@/features/account/components/forgot-page')).ForgotPasswordPage }),
+          },
+          {
+            path: '/account/reset',
+            lazy: async () => ({ Component: (await import('@/features/account/components/reset-page')).ResetPasswordPage }),
+          },
+          {
+            path: '/account/confirm',
+            lazy: async () => ({ Component: (await import('@/features/account/components/confirm-page')).ConfirmEmailPage }),
+          },
+          {
+            path: '/account/register',
+            lazy: async () => ({ Component: (await import('@/features/account/components/register-page')).RegisterPage }),
+          },
+          placeholder('/preferences/:token', 'E-mail preferences'),
+          placeholder('/submissions/:id/:token', 'Submission'),
+        ],
+      },
+      {
+        element: <ProtectedShell />,
+        children: [
+          { path: '/', lazy: async () => ({ Component: (await import('./routes/home')).DashboardPage }) },
+          placeholder('/notifications', 'Activity'),
+          placeholder('/notifications/create', 'New notification'),
+          placeholder('/notifications/:id/edit', 'Edit notification'),
+          placeholder('/notifications/:id/:activeTab', 'Notification'),
+          placeholder('/feedback', 'Feedback Hub'),
+          placeholder('/voice-notes', 'Voice notes'),
+          placeholder('/admin', 'Manage School', ADMIN),
+          placeholder('/admin/:activeTab', 'Manage School', ADMIN),
+          placeholder('/support', 'Help & Support', ADMIN),
+          placeholder('/students/:id', 'Pupil profile'),
+          { path: '/settings', lazy: settings },
+          placeholder('/leaders', 'Tasks'),
+          placeholder('/leaders/tasks', 'Tasks'),
+          placeholder('/leaders/tasks/create', 'New task'),
+          placeholder('/leaders/tasks/:id/edit', 'Edit task'),
+          placeholder('/leaders/templates', 'Templates', ADMINS),
+          placeholder('/leaders/templates/create', 'New template', ADMINS),
+          placeholder('/leaders/templates/:id', 'Template', ADMINS),
+          placeholder('/leaders/templates/:id/edit', 'Edit template', ADMINS),
+          placeholder('/leaders/voice-notes', 'Voice notes'),
+          placeholder('/leaders/report-generator', 'Report generator'),
+          placeholder('/leaders/users', 'Manage Users', ADMINS),
+          placeholder('/leaders/support', 'Support'),
+          placeholder('/leaders/organisations', 'Switch Organisations', ['MAT_USER']),
+          { path: '/leaders/settings', lazy: settings },
+          placeholder('/users', 'Manage users', ['SUPERADMIN']),
+          placeholder('/schools', 'Manage organisations', ['SUPERADMIN']),
+        ],
+      },
+      {
+        element: <AppLayout />,
+        children: [
+          {
+            path: '*',
+            lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundPage }),
+          },
+        ],
+      },
     ],
   },
-])
+]
+
+export const router = createBrowserRouter(routes)

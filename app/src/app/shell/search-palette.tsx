@@ -1,0 +1,86 @@
+//! The quick-action palette (mod+K): actions and the Pupil Profiles group, on cmdk inside a
+//! Radix Dialog. Loaded on first open (React.lazy), so cmdk stays out of the initial bundle.
+
+import { Command } from 'cmdk'
+import { useNavigate } from 'react-router'
+
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
+import { useToast } from '@/components/ui/toaster'
+import type { StudentSummary } from '@/generated/rpc-types'
+import { useRpcQuery } from '@/lib/rpc'
+import { useSession } from '@/lib/session'
+
+const itemClass =
+  'flex cursor-pointer items-center justify-between gap-3 rounded-md px-3 py-2 text-sm data-[selected=true]:bg-muted'
+
+/** "Year 7 · 7A", or what of it is known. */
+export function studentGroups(student: Pick<StudentSummary, 'yearGroup' | 'formGroup'>): string {
+  return [student.yearGroup?.name, student.formGroup?.name].filter(Boolean).join(' · ')
+}
+
+export default function SearchPalette({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+  const navigate = useNavigate()
+  const { toast } = useToast()
+  const { status } = useSession()
+  const students = useRpcQuery('school.listStudents', undefined, {
+    enabled: open && status === 'authenticated',
+    staleTime: 60_000,
+  })
+
+  const run = (action: () => void) => {
+    onOpenChange(false)
+    action()
+  }
+  const comingSoon = (title: string) => () => toast({ title, description: 'This is coming soon.' })
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="top-[15%] max-w-xl translate-y-0 overflow-hidden p-0">
+        <DialogTitle className="sr-only">Search</DialogTitle>
+        <DialogDescription className="sr-only">Search for actions and pupils</DialogDescription>
+        <Command label="Search" className="flex max-h-[min(650px,80dvh)] flex-col">
+          <Command.Input
+            placeholder="Search..."
+            aria-label="Search"
+            className="h-12 w-full border-b border-border bg-background px-4 text-sm outline-none"
+          />
+          <Command.List className="min-h-0 overflow-y-auto p-2">
+            <Command.Empty className="px-3 py-6 text-center text-sm text-muted-foreground">
+              Nothing found...
+            </Command.Empty>
+            <Command.Group heading="Actions" className="text-xs text-muted-foreground [&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5">
+              <Command.Item className={itemClass} onSelect={() => run(() => navigate('/notifications/create'))}>
+                New message
+              </Command.Item>
+              <Command.Item className={itemClass} onSelect={() => run(comingSoon('New voice note'))}>
+                New voice note
+              </Command.Item>
+              <Command.Item className={itemClass} onSelect={() => run(comingSoon('New photo'))}>
+                New photo
+              </Command.Item>
+            </Command.Group>
+            {students.data && students.data.length > 0 && (
+              <Command.Group heading="Pupil Profiles" className="text-xs text-muted-foreground [&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5">
+                {students.data.map((student) => {
+                  const name = `${student.forename} ${student.surname}`
+                  const groups = studentGroups(student)
+                  return (
+                    <Command.Item
+                      key={student.id}
+                      value={`${name} ${groups} ${student.id}`}
+                      className={itemClass}
+                      onSelect={() => run(() => navigate(`/students/${encodeURIComponent(student.id)}`))}
+                    >
+                      <span className="text-foreground">{name}</span>
+                      {groups && <span className="text-xs text-muted-foreground">{groups}</span>}
+                    </Command.Item>
+                  )
+                })}
+              </Command.Group>
+            )}
+          </Command.List>
+        </Command>
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,131 @@
+//! The signed-in frame: skip link, 60 px header (logo, Upgrade to Pro, Settings, user
+//! menu), 300 px sidebar (a sheet behind a burger button under 768 px), the routed page in
+//! `main`, and the mod+K search palette.
+
+import { lazy, Suspense, useEffect, useState } from 'react'
+import { Link, Outlet, useLocation } from 'react-router'
+
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
+import type { SessionUser } from '@/lib/auth-client'
+import { isLeadersPath } from '@/lib/callback-url'
+import { isPro } from '@/lib/session'
+
+import { isPaletteShortcut } from './navigation'
+import { SidebarContent } from './sidebar'
+import { UpgradeDialog } from './upgrade-dialog'
+import { useRoleCheck } from './use-role-check'
+import { UserMenu } from './user-menu'
+
+const SearchPalette = lazy(() => import('./search-palette'))
+
+export function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="absolute top-2 left-2 z-50 -translate-y-[200%] rounded-md bg-primary px-4 py-2 text-primary-foreground focus:translate-y-0"
+    >
+      Skip to main content
+    </a>
+  )
+}
+
+export function Shell({ user }: { user: SessionUser }) {
+  const { pathname } = useLocation()
+  const leadersArea = isLeadersPath(pathname)
+  const allowed = useRoleCheck(user.role)
+  const [menuOpen, setMenuOpen] = useState(false)
+  const [upgradeOpen, setUpgradeOpen] = useState(false)
+  const [paletteOpen, setPaletteOpen] = useState(false)
+  const [paletteLoaded, setPaletteLoaded] = useState(false)
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!isPaletteShortcut(event)) return
+      event.preventDefault()
+      setPaletteLoaded(true)
+      setPaletteOpen((open) => !open)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  const showUpgrade = leadersArea && !!allowed?.(['ADMIN', 'ORG_ADMIN']) && !isPro(user)
+  const settingsPath = leadersArea ? '/leaders/settings' : '/settings'
+
+  return (
+    <div className="relative flex h-dvh flex-col">
+      <SkipLink />
+      <header className="flex h-[60px] shrink-0 items-center gap-2 border-b border-border px-3 sm:px-4">
+        <Button
+          variant="ghost"
+          size="sm"
+          className="md:hidden"
+          aria-label="Open menu"
+          onClick={() => setMenuOpen(true)}
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
+            <path d="M4 6h16M4 12h16M4 18h16" />
+          </svg>
+        </Button>
+        <Link
+          to={leadersArea ? '/leaders/tasks' : '/'}
+          className="flex items-center gap-2 rounded-md text-lg font-semibold text-foreground"
+        >
+          <img src="/logo.svg" alt="" width={32} height={32} className="size-8" />
+          <span>Voicemark</span>
+        </Link>
+        <div className="flex-1" />
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => {
+            setPaletteLoaded(true)
+            setPaletteOpen(true)
+          }}
+          aria-keyshortcuts="Control+K Meta+K"
+          className="hidden text-muted-foreground sm:inline-flex"
+        >
+          Search <kbd className="rounded border border-border px-1 text-xs">Ctrl K</kbd>
+        </Button>
+        {showUpgrade && (
+          <Button size="sm" onClick={() => setUpgradeOpen(true)}>
+            Upgrade to Pro
+          </Button>
+        )}
+        <Button variant="ghost" size="sm" asChild>
+          <Link to={settingsPath} aria-label="Settings">
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
+              <circle cx="12" cy="12" r="3" />
+              <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z" />
+            </svg>
+          </Link>
+        </Button>
+        <UserMenu user={user} settingsPath={settingsPath} onUpgrade={() => setUpgradeOpen(true)} />
+      </header>
+      <div className="flex min-h-0 flex-1">
+        <div className="hidden w-[300px] shrink-0 border-r border-border md:block">
+          <SidebarContent user={user} leadersArea={leadersArea} />
+        </div>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto px-4 py-8 outline-none sm:px-8">
+          <div className="mx-auto max-w-4xl">
+            <Outlet />
+          </div>
+        </main>
+      </div>
+      <Dialog open={menuOpen} onOpenChange={setMenuOpen}>
+        <SheetContent>
+          <DialogTitle className="sr-only">Menu</DialogTitle>
+          <DialogDescription className="sr-only">Site navigation</DialogDescription>
+          <SidebarContent user={user} leadersArea={leadersArea} onNavigate={() => setMenuOpen(false)} />
+        </SheetContent>
+      </Dialog>
+      <UpgradeDialog open={upgradeOpen} onOpenChange={setUpgradeOpen} />
+      {paletteLoaded && (
+        <Suspense fallback={null}>
+          <SearchPalette open={paletteOpen} onOpenChange={setPaletteOpen} />
+        </Suspense>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,113 @@
+//! The sidebar's contents: the area's navigation, the superadmin menu and the area switch.
+
+import { Link, useLocation } from 'react-router'
+
+import type { SessionUser } from '@/lib/auth-client'
+import { useRpcQuery } from '@/lib/rpc'
+import { useCoreLimits } from '@/lib/use-core'
+import { cn } from '@/lib/utils'
+
+import {
+  feedbackBadgeText,
+  isNavItemActive,
+  LEADERS_NAV,
+  PUPIL_NAV,
+  showsAreaSwitch,
+  SUPERADMIN_NAV,
+  visibleNavItems,
+  type NavItem,
+} from './navigation'
+import { useRoleCheck } from './use-role-check'
+
+const linkClass =
+  'flex items-center justify-between gap-2 rounded-md px-3 py-2 text-sm font-medium text-foreground hover:bg-muted aria-[current=page]:bg-primary aria-[current=page]:text-primary-foreground'
+
+function FeedbackBadge() {
+  const { feedbackHubPollSeconds } = useCoreLimits()
+  const { data } = useRpcQuery('user.feedbackHubCount', undefined, {
+    refetchInterval: feedbackHubPollSeconds * 1000,
+    staleTime: 0,
+  })
+  const text = feedbackBadgeText(data)
+  if (!text) return null
+  return (
+    <span
+      className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-destructive text-xs font-semibold text-white"
+      data-testid="feedback-badge"
+    >
+      <span className="sr-only">, </span>
+      {text}
+      <span className="sr-only"> new</span>
+    </span>
+  )
+}
+
+function NavList({ items, label, onNavigate }: { items: NavItem[]; label: string; onNavigate?: () => void }) {
+  const { pathname, search } = useLocation()
+  if (items.length === 0) return null
+  return (
+    <nav aria-label={label}>
+      <ul className="space-y-1">
+        {items.map((item) => (
+          <li key={item.to}>
+            {item.external ? (
+              <a href={item.to} target="_blank" rel="noopener noreferrer" className={linkClass}>
+                <span>
+                  {item.label}
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </span>
+              </a>
+            ) : (
+              <Link
+                to={item.to}
+                onClick={onNavigate}
+                aria-current={isNavItemActive(item, pathname, search) ? 'page' : undefined}
+                className={linkClass}
+              >
+                <span>{item.label}</span>
+                {item.badge === 'feedbackHub' && <FeedbackBadge />}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
+
+export function SidebarContent({
+  user,
+  leadersArea,
+  onNavigate,
+}: {
+  user: SessionUser
+  leadersArea: boolean
+  onNavigate?: () => void
+}) {
+  const allowed = useRoleCheck(user.role)
+  if (!allowed) return <div className="p-4" aria-busy="true" />
+  const main = visibleNavItems(leadersArea ? LEADERS_NAV : PUPIL_NAV, allowed)
+  const superadmin = visibleNavItems(SUPERADMIN_NAV, allowed)
+  return (
+    <div className="flex h-full flex-col gap-6 overflow-y-auto p-4">
+      <NavList items={main} label={leadersArea ? 'Leaders' : 'Main'} onNavigate={onNavigate} />
+      {superadmin.length > 0 && (
+        <div className="space-y-2 border-t border-border pt-4">
+          <p className="px-3 text-xs font-semibold tracking-wide text-muted-foreground uppercase">Superadmin</p>
+          <NavList items={superadmin} label="Superadmin" onNavigate={onNavigate} />
+        </div>
+      )}
+      {showsAreaSwitch(user) && (
+        <div className="mt-auto border-t border-border pt-4">
+          <Link
+            to={leadersArea ? '/' : '/leaders/tasks'}
+            onClick={onNavigate}
+            className={cn(linkClass, 'justify-center border border-border')}
+          >
+            {leadersArea ? 'For pupils' : 'For leaders'}
+          </Link>
+        </div>
+      )}
+    </div>
+  )
+}

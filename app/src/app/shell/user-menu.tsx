@@ -1,0 +1,79 @@
+//! The header's user menu: Settings, Manage subscription or Upgrade to Pro, Log out.
+
+import { useNavigate } from 'react-router'
+
+import { Button } from '@/components/ui/button'
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu'
+import { useToast } from '@/components/ui/toaster'
+import type { SessionUser } from '@/lib/auth-client'
+import { isPro, useSession } from '@/lib/session'
+
+export function initials(user: Pick<SessionUser, 'forename' | 'surname' | 'email'>): string {
+  const letters = `${user.forename?.[0] ?? ''}${user.surname?.[0] ?? ''}`.toUpperCase()
+  return letters || user.email[0]?.toUpperCase() || '?'
+}
+
+export function UserMenu({
+  user,
+  settingsPath,
+  onUpgrade,
+}: {
+  user: SessionUser
+  settingsPath: string
+  onUpgrade(): void
+}) {
+  const navigate = useNavigate()
+  const { signOut } = useSession()
+  const { toast } = useToast()
+  const pro = isPro(user)
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" aria-label="User menu" className="gap-2 px-2">
+          <span
+            aria-hidden="true"
+            className="inline-flex size-8 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
+          >
+            {initials(user)}
+          </span>
+          <span className="hidden max-w-40 truncate sm:inline">{user.name || user.email}</span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent>
+        <DropdownMenuLabel className="px-3 py-2 text-xs text-muted-foreground">{user.email}</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => navigate(settingsPath)}>Settings</DropdownMenuItem>
+        {pro ? (
+          <DropdownMenuItem
+            onSelect={() =>
+              toast({
+                title: 'Manage subscription',
+                description: 'The billing portal is coming soon.',
+              })
+            }
+          >
+            Manage subscription
+          </DropdownMenuItem>
+        ) : (
+          <DropdownMenuItem onSelect={onUpgrade}>Upgrade to Pro</DropdownMenuItem>
+        )}
+        <DropdownMenuSeparator />
+        <DropdownMenuItem
+          onSelect={() => {
+            void signOut().finally(() => navigate('/login', { replace: true }))
+          }}
+        >
+          Log out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  )
+}

@@ -1,0 +1,34 @@
+//! /account/confirm?token=: confirms the e-mail address as soon as the page opens.
+
+import { useQuery } from '@tanstack/react-query'
+import { useSearchParams } from 'react-router'
+
+import { Alert } from '@/components/ui/alert'
+import { rpcMutation } from '@/lib/rpc'
+
+import { AccountFrame } from './account-frame'
+import { LINK_INVALID } from './reset-page'
+
+export const EMAIL_CONFIRMED =
+  'Your e-mail address is confirmed. You can sign in once your school administrator has activated your account.'
+
+export function ConfirmEmailPage() {
+  const [params] = useSearchParams()
+  const token = params.get('token') ?? ''
+  // A query, not a mutation: it runs once per token even under StrictMode's double effects.
+  const confirm = useQuery({
+    queryKey: ['account', 'confirmEmail', token],
+    queryFn: () => rpcMutation('account.confirmEmail', { token }),
+    enabled: !!token,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+  })
+
+  let body
+  if (!token || confirm.isError) body = <Alert>{LINK_INVALID}</Alert>
+  else if (confirm.isSuccess) body = <Alert tone="success">{EMAIL_CONFIRMED}</Alert>
+  else body = <p role="status">Confirming your e-mail address…</p>
+
+  return <AccountFrame title="Confirm e-mail address">{body}</AccountFrame>
+}

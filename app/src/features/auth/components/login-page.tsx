@@ -1,0 +1,126 @@
+//! /login: e-mail and password, the `?error=` message, then on to `callbackUrl` (same origin
+//! only), `/`, or `/leaders/tasks` for users kept in the leaders area.
+
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
+
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { FormField } from '@/components/ui/form-field'
+import { Input } from '@/components/ui/input'
+import { requestEmailLink, signInWithCredentials } from '@/lib/auth-client'
+import { afterSignInPath } from '@/lib/callback-url'
+import { useSession } from '@/lib/session'
+import { signInErrorMessage } from '@/lib/sign-in-errors'
+
+export const LINK_SENT = 'If an account exists for that address, we have sent a sign-in link to it.'
+
+interface LoginValues {
+  email: string
+  password: string
+}
+
+export function LoginPage() {
+  const [params] = useSearchParams()
+  const navigate = useNavigate()
+  const { status, session, refresh } = useSession()
+  const callbackUrl = params.get('callbackUrl')
+  const [error, setError] = useState(() => signInErrorMessage(params.get('error')))
+  const [linkSent, setLinkSent] = useState(false)
+  const [sendingLink, setSendingLink] = useState(false)
+  const {
+    register,
+    handleSubmit,
+    trigger,
+    getValues,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginValues>({ defaultValues: { email: '', password: '' } })
+
+  // The e-mail link needs only the address; the answer is the same for any address.
+  const sendLink = async () => {
+    setError(undefined)
+    setLinkSent(false)
+    if (!(await trigger('email'))) return
+    setSendingLink(true)
+    try {
+      const code = await requestEmailLink(getValues('email').trim(), callbackUrl ?? '/')
+      if (code) setError(signInErrorMessage(code))
+      else setLinkSent(true)
+    } catch {
+      setError(signInErrorMessage('Default'))
+    } finally {
+      setSendingLink(false)
+    }
+  }
+
+  const nextPath = (user: { redirectToLeaders: boolean; role: string }) =>
+    afterSignInPath(callbackUrl, window.location.origin, user.redirectToLeaders && user.role !== 'SUPERADMIN')
+
+  // Already signed in (and allowed in): straight on.
+  if (status === 'authenticated' && session && !session.user.disabled && !isSubmitting) {
+    return <Navigate to={nextPath(session.user)} replace />
+  }
+
+  const onSubmit = handleSubmit(async ({ email, password }) => {
+    setError(undefined)
+    const target = callbackUrl ?? '/'
+    const code = await signInWithCredentials(email.trim(), password, target)
+    if (code) {
+      setError(signInErrorMessage(code))
+      return
+    }
+    const fresh = await refresh()
+    if (!fresh) {
+      setError(signInErrorMessage('Default'))
+      return
+    }
+    if (fresh.user.disabled) {
+      setError(signInErrorMessage('AccountDisabled'))
+      return
+    }
+    navigate(nextPath(fresh.user), { replace: true })
+  })
+
+  return (
+    <div className="mx-auto w-full max-w-sm space-y-6">
+      <div className="space-y-2">
+        <h1 className="text-3xl font-bold tracking-tight">Sign in</h1>
+        <p className="text-muted-foreground">Sign in to Voicemark with your school account.</p>
+      </div>
+      {error && <Alert>{error}</Alert>}
+      {linkSent && <Alert tone="success">{LINK_SENT}</Alert>}
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <FormField label="Email" error={errors.email?.message}>
+          <Input
+            type="email"
+            autoComplete="username"
+            autoFocus
+            {...register('email', { required: 'Enter your e-mail address.' })}
+          />
+        </FormField>
+        <FormField label="Password" error={errors.password?.message}>
+          <Input
+            type="password"
+            autoComplete="current-password"
+            {...register('password', { required: 'Enter your password.' })}
+          />
+        </FormField>
+        <Button type="submit" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? 'Signing in…' : 'Sign in'}
+        </Button>
+        <Button type="button" variant="outline" className="w-full" disabled={sendingLink} onClick={sendLink}>
+          Email me a sign-in link
+        </Button>
+      </form>
+      <div className="flex justify-between text-sm">
+        <Link to="/account/forgot" className="text-primary underline-offset-4 hover:underline">
+          Forgot password?
+        </Link>
+        <Link to="/account/register" className="text-primary underline-offset-4 hover:underline">
+          Register
+        </Link>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,106 @@
+//! The session as the app sees it (loading / authenticated / unauthenticated), from
+//! GET /api/auth/session: refetched when the path changes and when the tab becomes visible.
+
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useLocation } from 'react-router'
+
+import { fetchSession, signOut as postSignOut, type Session } from './auth-client'
+
+export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated'
+
+interface SessionContextValue {
+  status: SessionStatus
+  session: Session | null
+  /** True once a disabled user was seen: a session that then disappears reads AccountDisabled. */
+  endedDisabled: boolean
+  /** True after the user chose Log out (so guards send them to plain /login). */
+  signedOutByUser: boolean
+  refresh(): Promise<Session | null>
+  signOut(): Promise<void>
+}
+
+const SessionContext = createContext<SessionContextValue | null>(null)
+
+export const SESSION_KEY = ['auth', 'session'] as const
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient()
+  const { pathname } = useLocation()
+  const query = useQuery({ queryKey: SESSION_KEY, queryFn: fetchSession, staleTime: 0, retry: 1 })
+  const { refetch } = query
+  const [signedOutByUser, setSignedOutByUser] = useState(false)
+  const [endedDisabled, setEndedDisabled] = useState(false)
+
+  // The path changed: check the session again (first render is the initial fetch).
+  const firstPath = useRef(true)
+  useEffect(() => {
+    // Back on the sign-in page: a later redirect should carry its way back again.
+    if (pathname === '/login') setSignedOutByUser(false)
+    if (firstPath.current) {
+      firstPath.current = false
+      return
+    }
+    void refetch()
+  }, [pathname, refetch])
+
+  // The tab became visible again.
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void refetch()
+    }
+    document.addEventListener('visibilitychange', onVisible)
+    return () => document.removeEventListener('visibilitychange', onVisible)
+  }, [refetch])
+
+  const session = query.data ?? null
+  const disabled = session?.user.disabled ?? false
+
+  // A disabled user is signed out on the server too.
+  useEffect(() => {
+    if (!disabled) return
+    setEndedDisabled(true)
+    void postSignOut()
+      .catch(() => undefined)
+      .then(() => queryClient.setQueryData(SESSION_KEY, null))
+  }, [disabled, queryClient])
+
+  const refresh = useCallback(async () => (await refetch()).data ?? null, [refetch])
+  const signOut = useCallback(async () => {
+    setSignedOutByUser(true)
+    try {
+      await postSignOut()
+    } finally {
+      queryClient.removeQueries({ queryKey: ['rpc'] })
+      queryClient.setQueryData(SESSION_KEY, null)
+    }
+  }, [queryClient])
+
+  // A failed first fetch counts as signed out: the sign-in page is the way forward.
+  const status: SessionStatus = query.isPending ? 'loading' : session ? 'authenticated' : 'unauthenticated'
+
+  // Signing in again starts afresh.
+  useEffect(() => {
+    if (status === 'authenticated' && !disabled) {
+      setSignedOutByUser(false)
+      setEndedDisabled(false)
+    }
+  }, [status, disabled])
+
+  const value = useMemo(
+    () => ({ status, session, endedDisabled, signedOutByUser, refresh, signOut }),
+    [status, session, endedDisabled, signedOutByUser, refresh, signOut],
+  )
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
+}
+
+export function useSession(): SessionContextValue {
+  const context = useContext(SessionContext)
+  if (!context) throw new Error('useSession needs <SessionProvider> above it')
+  return context
+}
+
+/** Whether the user counts as Pro (spec section 4: a superadmin always does). */
+export function isPro(user: Session['user']): boolean {
+  return user.role === 'SUPERADMIN' || user.pro
+}
