@@ -36,7 +36,9 @@ pub fn format_date(millis: f64, with_time: bool) -> Result<String, JsError> {
 /// The upload limit's message when `bytes` is too many, `undefined` when it is fine.
 #[wasm_bindgen(js_name = uploadSizeError)]
 pub fn upload_size_error(bytes: f64) -> Option<String> {
-    limits::check_upload_size(bytes as u64).err().map(|e| e.to_string())
+    limits::check_upload_size(bytes as u64)
+        .err()
+        .map(|e| e.to_string())
 }
 
 /// The business limits the app needs, as one object.

@@ -1,6 +1,6 @@
 //! Date display: dd/MM/yyyy, optionally with ', HH:mm' (spec section 9).
 
-use chrono::{NaiveDateTime, Timelike, Datelike};
+use chrono::{Datelike, NaiveDateTime, Timelike};
 
 /// Formats a date as `dd/MM/yyyy`.
 pub fn format_date(at: NaiveDateTime) -> String {
@@ -16,7 +16,11 @@ pub fn format_date_time(at: NaiveDateTime) -> String {
 /// to the viewer's local time by the caller. `None` when it is out of range.
 pub fn format_millis(millis: i64, with_time: bool) -> Option<String> {
     let at = chrono::DateTime::from_timestamp_millis(millis)?.naive_utc();
-    Some(if with_time { format_date_time(at) } else { format_date(at) })
+    Some(if with_time {
+        format_date_time(at)
+    } else {
+        format_date(at)
+    })
 }
 
 #[cfg(test)]
@@ -35,7 +39,10 @@ mod tests {
     #[test]
     fn millis_round_trip() {
         // 2026-11-21T23:55:00Z
-        assert_eq!(format_millis(1_795_305_300_000, true).as_deref(), Some("21/11/2026, 23:55"));
+        assert_eq!(
+            format_millis(1_795_305_300_000, true).as_deref(),
+            Some("21/11/2026, 23:55")
+        );
         assert_eq!(format_millis(i64::MAX, false), None);
     }
 }

@@ -117,7 +117,10 @@ mod tests {
         }
         assert_eq!(
             "teacher".parse::<UserRole>(),
-            Err(UnknownValue { kind: "UserRole", value: "teacher".into() })
+            Err(UnknownValue {
+                kind: "UserRole",
+                value: "teacher".into()
+            })
         );
     }
 

@@ -55,7 +55,9 @@ mod tests {
         assert_eq!(check_upload_size(MAX_UPLOAD_BYTES), Ok(()));
         assert_eq!(
             check_upload_size(MAX_UPLOAD_BYTES + 1),
-            Err(UploadError::TooLarge { bytes: MAX_UPLOAD_BYTES + 1 })
+            Err(UploadError::TooLarge {
+                bytes: MAX_UPLOAD_BYTES + 1
+            })
         );
         assert_eq!(check_upload_size(0), Err(UploadError::Empty));
     }

@@ -13,7 +13,11 @@ pub fn password_is_valid(password: &str) -> bool {
 
 /// `Err` with the rule's message when the password breaks it.
 pub fn check_password(password: &str) -> Result<(), &'static str> {
-    if password_is_valid(password) { Ok(()) } else { Err(PASSWORD_RULE_MESSAGE) }
+    if password_is_valid(password) {
+        Ok(())
+    } else {
+        Err(PASSWORD_RULE_MESSAGE)
+    }
 }
 
 #[cfg(test)]

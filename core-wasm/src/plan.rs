@@ -30,8 +30,17 @@ mod tests {
     #[test]
     fn plan_follows_the_product_id() {
         assert_eq!(plan_for(UserRole::Admin, None, "prod_basic"), Plan::Basic);
-        assert_eq!(plan_for(UserRole::Admin, Some("prod_basic"), "prod_basic"), Plan::Basic);
-        assert_eq!(plan_for(UserRole::Admin, Some("prod_pro"), "prod_basic"), Plan::Pro);
-        assert_eq!(plan_for(UserRole::Superadmin, None, "prod_basic"), Plan::Pro);
+        assert_eq!(
+            plan_for(UserRole::Admin, Some("prod_basic"), "prod_basic"),
+            Plan::Basic
+        );
+        assert_eq!(
+            plan_for(UserRole::Admin, Some("prod_pro"), "prod_basic"),
+            Plan::Pro
+        );
+        assert_eq!(
+            plan_for(UserRole::Superadmin, None, "prod_basic"),
+            Plan::Pro
+        );
     }
 }

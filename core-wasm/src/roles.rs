@@ -36,7 +36,10 @@ pub fn assignable_roles(include_privileged: bool) -> Vec<UserRole> {
         .copied()
         .filter(|r| {
             include_privileged
-                || !matches!(r, UserRole::Superadmin | UserRole::OrgAdmin | UserRole::MatUser)
+                || !matches!(
+                    r,
+                    UserRole::Superadmin | UserRole::OrgAdmin | UserRole::MatUser
+                )
         })
         .collect()
 }
@@ -53,14 +56,23 @@ mod tests {
 
     #[test]
     fn others_need_to_be_listed() {
-        assert!(has_role(UserRole::Admin, &[UserRole::Admin, UserRole::OrgAdmin]));
-        assert!(!has_role(UserRole::Teacher, &[UserRole::Admin, UserRole::OrgAdmin]));
+        assert!(has_role(
+            UserRole::Admin,
+            &[UserRole::Admin, UserRole::OrgAdmin]
+        ));
+        assert!(!has_role(
+            UserRole::Teacher,
+            &[UserRole::Admin, UserRole::OrgAdmin]
+        ));
         assert!(!has_role(UserRole::MatUser, &[]));
     }
 
     #[test]
     fn restricted_picker_leaves_out_privileged_roles() {
-        assert_eq!(assignable_roles(false), vec![UserRole::Teacher, UserRole::Admin]);
+        assert_eq!(
+            assignable_roles(false),
+            vec![UserRole::Teacher, UserRole::Admin]
+        );
         assert_eq!(assignable_roles(true).len(), 5);
     }
 }

@@ -9,7 +9,9 @@ use axum::Router;
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let address = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:3901".into());
+    let address = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "127.0.0.1:3901".into());
     let app = Router::new().route(
         "/api/trpc/{*path}",
         get(|| async {

@@ -47,9 +47,16 @@ impl AppState {
     /// Builds the mailer and the auth services from `config` around an open database.
     pub fn new(db: Db, config: Config) -> Result<AppState, StateError> {
         let mailer = Mailer::from_config(&config)?;
-        let auth = AuthServices::from_config(&config)
-            .map_err(|source| StateError::Secret { dir: config.data_dir.display().to_string(), source })?;
-        Ok(AppState { db, config: Arc::new(config), mailer: Arc::new(mailer), auth: Arc::new(auth) })
+        let auth = AuthServices::from_config(&config).map_err(|source| StateError::Secret {
+            dir: config.data_dir.display().to_string(),
+            source,
+        })?;
+        Ok(AppState {
+            db,
+            config: Arc::new(config),
+            mailer: Arc::new(mailer),
+            auth: Arc::new(auth),
+        })
     }
 }
 
@@ -60,7 +67,12 @@ pub fn router(state: AppState) -> Router {
         .nest("/auth", crate::auth::routes())
         .nest("/trpc", crate::rpc::routes())
         .fallback(api_not_found);
-    with_layers(Router::new().nest("/api", api).fallback(http::web::serve_web)).with_state(state)
+    with_layers(
+        Router::new()
+            .nest("/api", api)
+            .fallback(http::web::serve_web),
+    )
+    .with_state(state)
 }
 
 /// Wraps routes in what every response needs: a request id on each log line and response,

@@ -53,7 +53,10 @@ impl std::fmt::Debug for MailConfig {
             Ok(parsed) => format!("{}://{}", parsed.scheme(), parsed.host_str().unwrap_or("?")),
             Err(_) => "<invalid>".to_owned(),
         });
-        f.debug_struct("MailConfig").field("smtp_url", &smtp).field("from", &self.from).finish()
+        f.debug_struct("MailConfig")
+            .field("smtp_url", &smtp)
+            .field("from", &self.from)
+            .finish()
     }
 }
 
@@ -81,7 +84,11 @@ pub enum ConfigError {
     #[error(transparent)]
     DatabaseUrl(#[from] DatabaseUrlError),
     #[error("{name} must be {expected} (it is '{value}').")]
-    Invalid { name: &'static str, expected: &'static str, value: String },
+    Invalid {
+        name: &'static str,
+        expected: &'static str,
+        value: String,
+    },
 }
 
 /// Reads configuration through `lookup` (the process environment in production; a map in tests).
@@ -89,7 +96,11 @@ pub fn from_lookup(
     lookup: impl Fn(&str) -> Option<String>,
     bind_flag: Option<SocketAddr>,
 ) -> Result<Config, ConfigError> {
-    let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    let get = |name: &str| {
+        lookup(name)
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    };
     let bind = match bind_flag {
         Some(addr) => addr,
         None => match get("VOICEMARK_BIND") {
@@ -107,13 +118,15 @@ pub fn from_lookup(
         None => DatabaseUrl::sqlite_file(&data_dir.join("voicemark.db")),
     };
     let pool_size = match get("VOICEMARK_DB_POOL_SIZE") {
-        Some(v) => v.parse::<usize>().ok().filter(|n| (1..=1000).contains(n)).ok_or(
-            ConfigError::Invalid {
+        Some(v) => v
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=1000).contains(n))
+            .ok_or(ConfigError::Invalid {
                 name: "VOICEMARK_DB_POOL_SIZE",
                 expected: "a number from 1 to 1000",
                 value: v,
-            },
-        )?,
+            })?,
         None => 8,
     };
     let log_json = match get("VOICEMARK_LOG_FORMAT").as_deref() {
@@ -145,13 +158,18 @@ pub fn from_lookup(
             .unwrap_or_else(|| format!("http://{bind}")),
         data_dir,
         database: DatabaseConfig { url, pool_size },
-        support_email: get("VOICEMARK_SUPPORT_EMAIL").unwrap_or_else(|| "support@voicemark.app".into()),
+        support_email: get("VOICEMARK_SUPPORT_EMAIL")
+            .unwrap_or_else(|| "support@voicemark.app".into()),
         log_json,
         mail: MailConfig {
             smtp_url: get("VOICEMARK_SMTP_URL"),
-            from: get("VOICEMARK_MAIL_FROM").unwrap_or_else(|| "Voicemark <no-reply@voicemark.app>".into()),
+            from: get("VOICEMARK_MAIL_FROM")
+                .unwrap_or_else(|| "Voicemark <no-reply@voicemark.app>".into()),
         },
-        auth: AuthConfig { secret: get("VOICEMARK_SECRET"), trust_proxy },
+        auth: AuthConfig {
+            secret: get("VOICEMARK_SECRET"),
+            trust_proxy,
+        },
     })
 }
 
@@ -166,8 +184,10 @@ mod tests {
     use std::collections::HashMap;
 
     fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
-        let map: HashMap<String, String> =
-            vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         from_lookup(|k| map.get(k).cloned(), None)
     }
 
@@ -185,7 +205,10 @@ mod tests {
     #[test]
     fn bad_values_name_the_setting() {
         let err = config(&[("VOICEMARK_DB_POOL_SIZE", "lots")]).unwrap_err();
-        assert_eq!(err.to_string(), "VOICEMARK_DB_POOL_SIZE must be a number from 1 to 1000 (it is 'lots').");
+        assert_eq!(
+            err.to_string(),
+            "VOICEMARK_DB_POOL_SIZE must be a number from 1 to 1000 (it is 'lots')."
+        );
         let err = config(&[("DATABASE_URL", "mysql://x")]).unwrap_err();
         assert!(err.to_string().starts_with("DATABASE_URL must start with"));
     }

@@ -12,7 +12,11 @@ use voicemark::seed::{self, SeedOutcome};
 use voicemark::user_admin::{self, AddUser};
 
 #[derive(Parser)]
-#[command(name = "voicemark", version, about = "Feedback and communication for schools and businesses")]
+#[command(
+    name = "voicemark",
+    version,
+    about = "Feedback and communication for schools and businesses"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -73,14 +77,20 @@ struct AddUserArgs {
 }
 
 fn parse_role(value: &str) -> Result<UserRole, String> {
-    value.trim().to_uppercase().replace('-', "_").parse::<UserRole>().map_err(|_| {
-        "expected one of TEACHER, ADMIN, SUPERADMIN, ORG_ADMIN, MAT_USER".to_owned()
-    })
+    value
+        .trim()
+        .to_uppercase()
+        .replace('-', "_")
+        .parse::<UserRole>()
+        .map_err(|_| "expected one of TEACHER, ADMIN, SUPERADMIN, ORG_ADMIN, MAT_USER".to_owned())
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("error: cannot start the async runtime: {err}");
@@ -108,7 +118,10 @@ async fn run(command: Command) -> anyhow::Result<()> {
         Command::Migrate => {
             let db = voicemark::db::Db::connect(&config.database.url, 1).await?;
             let applied = db.migrate().await?;
-            println!("Applied {applied} migration(s) to {}.", config.database.url.display_target());
+            println!(
+                "Applied {applied} migration(s) to {}.",
+                config.database.url.display_target()
+            );
             Ok(())
         }
         Command::Seed { .. } => {
@@ -122,7 +135,9 @@ async fn run(command: Command) -> anyhow::Result<()> {
                     println!("The database already holds the demo organisation.");
                     print!("{}", seed::demo_accounts_text(&config.public_url));
                 }
-                SeedOutcome::AlreadyPopulated { demo_present: false } => {
+                SeedOutcome::AlreadyPopulated {
+                    demo_present: false,
+                } => {
                     println!("The database already holds users; the demo was not added.");
                 }
             }
@@ -132,17 +147,20 @@ async fn run(command: Command) -> anyhow::Result<()> {
             let db = voicemark::serve::open_database(&config).await?;
             let role = args.role;
             let email = args.email.clone();
-            user_admin::add_user(&db, AddUser {
-                email: args.email,
-                password: args.password,
-                role,
-                school: args.school,
-                leader: args.leader,
-                forename: args.forename,
-                surname: args.surname,
-                not_activated: args.not_activated,
-                disabled: args.disabled,
-            })
+            user_admin::add_user(
+                &db,
+                AddUser {
+                    email: args.email,
+                    password: args.password,
+                    role,
+                    school: args.school,
+                    leader: args.leader,
+                    forename: args.forename,
+                    surname: args.surname,
+                    not_activated: args.not_activated,
+                    disabled: args.disabled,
+                },
+            )
             .await?;
             println!("Created {role} {email}.");
             Ok(())

@@ -10,7 +10,9 @@ use core_wasm::{FeedbackSentiment, NotificationFrequency, NotificationType, OrgT
 
 use crate::db::{Db, DbConn, DbError};
 use crate::ids::{new_id, new_token};
-use crate::models::{email_preferences, groups, notifications, now, organisations, students, users};
+use crate::models::{
+    email_preferences, groups, notifications, now, organisations, students, users,
+};
 use crate::password::hash_password;
 use crate::transaction;
 
@@ -21,12 +23,48 @@ pub const DEMO_PASSWORD: &str = "Voicemark1";
 /// Northbridge Academy, plus a leader at Riverside Primary, a school that sends its users
 /// straight to the leaders area (`redirectToLeaders`).
 pub const DEMO_ACCOUNTS: &[(&str, UserRole, bool, &str, &str)] = &[
-    ("superadmin@voicemark.test", UserRole::Superadmin, false, "Sam", "Super"),
-    ("admin@northbridge.test", UserRole::Admin, true, "Alex", "Morgan"),
-    ("teacher@northbridge.test", UserRole::Teacher, false, "Taylor", "Reid"),
-    ("orgadmin@northbridge.test", UserRole::OrgAdmin, true, "Olive", "Grant"),
-    ("matuser@northbridge.test", UserRole::MatUser, true, "Morgan", "Hale"),
-    (DEMO_RIVERSIDE_LEADER, UserRole::Admin, true, "Rowan", "Ellis"),
+    (
+        "superadmin@voicemark.test",
+        UserRole::Superadmin,
+        false,
+        "Sam",
+        "Super",
+    ),
+    (
+        "admin@northbridge.test",
+        UserRole::Admin,
+        true,
+        "Alex",
+        "Morgan",
+    ),
+    (
+        "teacher@northbridge.test",
+        UserRole::Teacher,
+        false,
+        "Taylor",
+        "Reid",
+    ),
+    (
+        "orgadmin@northbridge.test",
+        UserRole::OrgAdmin,
+        true,
+        "Olive",
+        "Grant",
+    ),
+    (
+        "matuser@northbridge.test",
+        UserRole::MatUser,
+        true,
+        "Morgan",
+        "Hale",
+    ),
+    (
+        DEMO_RIVERSIDE_LEADER,
+        UserRole::Admin,
+        true,
+        "Rowan",
+        "Ellis",
+    ),
 ];
 
 /// The demo account whose school redirects it to the leaders area.
@@ -38,8 +76,8 @@ const DEMO_TRUST: &str = "Northbridge Learning Trust";
 pub const DEMO_PUPILS: usize = 60;
 
 const FORENAMES: &[&str] = &[
-    "Amelia", "Oliver", "Isla", "George", "Ava", "Noah", "Mia", "Arthur", "Ivy", "Leo",
-    "Freya", "Oscar", "Lily", "Harry", "Sophia", "Jack", "Grace", "Theo", "Ella", "Finley",
+    "Amelia", "Oliver", "Isla", "George", "Ava", "Noah", "Mia", "Arthur", "Ivy", "Leo", "Freya",
+    "Oscar", "Lily", "Harry", "Sophia", "Jack", "Grace", "Theo", "Ella", "Finley",
 ];
 const SURNAMES: &[&str] = &[
     "Smith", "Jones", "Taylor", "Brown", "Williams", "Wilson", "Johnson", "Davies", "Patel",
@@ -61,18 +99,22 @@ pub async fn seed_demo(db: &Db) -> Result<SeedOutcome, DbError> {
     let mut pooled = db.conn().await?;
     let mut conn = pooled.db();
     if users::count(&mut conn).await? > 0 {
-        let demo_present = users::find_by_email(&mut conn, DEMO_ACCOUNTS[0].0).await?.is_some();
+        let demo_present = users::find_by_email(&mut conn, DEMO_ACCOUNTS[0].0)
+            .await?
+            .is_some();
         return Ok(SeedOutcome::AlreadyPopulated { demo_present });
     }
     // Hash before the transaction: it is slow on purpose and needs no lock.
-    let hash = hash_password(DEMO_PASSWORD).map_err(|e| DbError::Pool(format!("cannot hash: {e}")))?;
+    let hash =
+        hash_password(DEMO_PASSWORD).map_err(|e| DbError::Pool(format!("cannot hash: {e}")))?;
     transaction!(&mut conn, |c| write_demo(c, &hash).await)?;
     Ok(SeedOutcome::Seeded)
 }
 
 /// The lines printed after seeding: where to go and how to sign in.
 pub fn demo_accounts_text(public_url: &str) -> String {
-    let mut text = format!("Demo sign-in accounts (password {DEMO_PASSWORD}) at {public_url}/login:\n");
+    let mut text =
+        format!("Demo sign-in accounts (password {DEMO_PASSWORD}) at {public_url}/login:\n");
     for (email, role, _, _, _) in DEMO_ACCOUNTS {
         text.push_str(&format!("  {:<11} {email}\n", role.as_str()));
     }
@@ -81,7 +123,12 @@ pub fn demo_accounts_text(public_url: &str) -> String {
 
 async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbError> {
     let at = now();
-    let trust = organisations::NewTrust { id: new_id(), name: DEMO_TRUST.into(), created_at: at, updated_at: at };
+    let trust = organisations::NewTrust {
+        id: new_id(),
+        name: DEMO_TRUST.into(),
+        created_at: at,
+        updated_at: at,
+    };
     organisations::insert_trust(c, &trust).await?;
     let school_id = new_id();
     let second_school_id = new_id();
@@ -89,17 +136,20 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
         (&school_id, DEMO_SCHOOL, "NB1 2AB", false),
         (&second_school_id, DEMO_SECOND_SCHOOL, "NB3 4CD", true),
     ] {
-        organisations::insert_school(c, &organisations::NewSchool {
-            id: id.clone(),
-            trust_id: Some(trust.id.clone()),
-            created_at: at,
-            updated_at: at,
-            name: name.into(),
-            postcode: Some(postcode.into()),
-            org_type: OrgType::School,
-            redirect_to_leaders,
-            notifications_frequency: NotificationFrequency::Immediately,
-        })
+        organisations::insert_school(
+            c,
+            &organisations::NewSchool {
+                id: id.clone(),
+                trust_id: Some(trust.id.clone()),
+                created_at: at,
+                updated_at: at,
+                name: name.into(),
+                postcode: Some(postcode.into()),
+                org_type: OrgType::School,
+                redirect_to_leaders,
+                notifications_frequency: NotificationFrequency::Immediately,
+            },
+        )
         .await?;
     }
 
@@ -107,39 +157,60 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
     let mut staff_ids = Vec::new();
     for (email, role, leader, forename, surname) in DEMO_ACCOUNTS {
         let id = new_id();
-        users::insert(c, &users::NewUser {
-            id: id.clone(),
-            created_at: at,
-            updated_at: at,
-            forename: (*forename).into(),
-            surname: (*surname).into(),
-            title: None,
-            email: (*email).into(),
-            email_verified: Some(at),
-            password_updated_at: Some(at),
-            password: Some(password_hash.to_owned()),
-            activated: true,
-            disabled: false,
-            leader: *leader,
-            school_id: match (*role, *email) {
-                (UserRole::Superadmin, _) => None,
-                (_, DEMO_RIVERSIDE_LEADER) => Some(second_school_id.clone()),
-                _ => Some(school_id.clone()),
+        users::insert(
+            c,
+            &users::NewUser {
+                id: id.clone(),
+                created_at: at,
+                updated_at: at,
+                forename: (*forename).into(),
+                surname: (*surname).into(),
+                title: None,
+                email: (*email).into(),
+                email_verified: Some(at),
+                password_updated_at: Some(at),
+                password: Some(password_hash.to_owned()),
+                activated: true,
+                disabled: false,
+                leader: *leader,
+                school_id: match (*role, *email) {
+                    (UserRole::Superadmin, _) => None,
+                    (_, DEMO_RIVERSIDE_LEADER) => Some(second_school_id.clone()),
+                    _ => Some(school_id.clone()),
+                },
+                role: *role,
             },
-            role: *role,
-        })
+        )
         .await?;
         staff_ids.push((id, *role));
     }
     // The first account of each role (the Northbridge one).
     let staff = |role: UserRole| {
-        staff_ids.iter().find(|(_, r)| *r == role).map(|(id, _)| id.clone()).unwrap_or_default()
+        staff_ids
+            .iter()
+            .find(|(_, r)| *r == role)
+            .map(|(id, _)| id.clone())
+            .unwrap_or_default()
     };
     let teacher_id = staff(UserRole::Teacher);
     let admin_id = staff(UserRole::Admin);
     // The MAT user works across both of the trust's schools.
-    crate::models::organisations::add_membership(c, &staff(UserRole::MatUser), &school_id, UserRole::MatUser, at).await?;
-    crate::models::organisations::add_membership(c, &staff(UserRole::MatUser), &second_school_id, UserRole::MatUser, at).await?;
+    crate::models::organisations::add_membership(
+        c,
+        &staff(UserRole::MatUser),
+        &school_id,
+        UserRole::MatUser,
+        at,
+    )
+    .await?;
+    crate::models::organisations::add_membership(
+        c,
+        &staff(UserRole::MatUser),
+        &second_school_id,
+        UserRole::MatUser,
+        at,
+    )
+    .await?;
 
     // Year groups, form groups and classes.
     let mut classes = Vec::new();
@@ -157,7 +228,11 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
             groups::insert_form_group(c, &form).await?;
             forms.push((year_group_id.clone(), form.id));
         }
-        let subject = match year { 7 => "English", 8 => "Maths", _ => "Science" };
+        let subject = match year {
+            7 => "English",
+            8 => "Maths",
+            _ => "Science",
+        };
         let class = groups::NewClass {
             id: new_id(),
             created_at: at,
@@ -179,33 +254,48 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
         let form_index = n / 10;
         let (year_group_id, form_group_id) = &forms[form_index];
         let id = new_id();
-        let handle = format!("{}.{}{}", forename.to_lowercase(), surname.to_lowercase(), n + 1);
+        let handle = format!(
+            "{}.{}{}",
+            forename.to_lowercase(),
+            surname.to_lowercase(),
+            n + 1
+        );
         let parent_email = format!("parent.{handle}@families.test");
-        students::insert(c, &students::NewStudent {
-            id: id.clone(),
-            created_at: at,
-            updated_at: at,
-            forename: forename.into(),
-            surname: surname.into(),
-            email: Some(format!("{handle}@pupils.northbridge.test")),
-            parent_email: Some(parent_email.clone()),
-            upn: Some(format!("N{:012}", 100_000 + n)),
-            school_id: school_id.clone(),
-            year_group_id: Some(year_group_id.clone()),
-            form_group_id: Some(form_group_id.clone()),
-        })
+        students::insert(
+            c,
+            &students::NewStudent {
+                id: id.clone(),
+                created_at: at,
+                updated_at: at,
+                forename: forename.into(),
+                surname: surname.into(),
+                email: Some(format!("{handle}@pupils.northbridge.test")),
+                parent_email: Some(parent_email.clone()),
+                upn: Some(format!("N{:012}", 100_000 + n)),
+                school_id: school_id.clone(),
+                year_group_id: Some(year_group_id.clone()),
+                form_group_id: Some(form_group_id.clone()),
+            },
+        )
         .await?;
         students::add_to_class(c, &id, &classes[form_index / 2]).await?;
-        email_preferences::insert(c, &email_preferences::NewEmailPreference {
-            email: parent_email,
-            language: "en".into(),
-            general: true,
-            assignment: n % 9 != 0,
-            frequency: if n % 5 == 0 { NotificationFrequency::Daily } else { NotificationFrequency::Immediately },
-            token: new_token(),
-            created_at: at,
-            updated_at: at,
-        })
+        email_preferences::insert(
+            c,
+            &email_preferences::NewEmailPreference {
+                email: parent_email,
+                language: "en".into(),
+                general: true,
+                assignment: n % 9 != 0,
+                frequency: if n % 5 == 0 {
+                    NotificationFrequency::Daily
+                } else {
+                    NotificationFrequency::Immediately
+                },
+                token: new_token(),
+                created_at: at,
+                updated_at: at,
+            },
+        )
         .await?;
         pupils.push((id, form_index / 2));
     }
@@ -221,12 +311,34 @@ async fn write_demo_notifications(
     teacher_id: &str,
     pupils: &[(String, usize)],
 ) -> Result<(), DbError> {
-    let year7: Vec<&String> = pupils.iter().filter(|(_, class)| *class == 0).map(|(id, _)| id).collect();
+    let year7: Vec<&String> = pupils
+        .iter()
+        .filter(|(_, class)| *class == 0)
+        .map(|(id, _)| id)
+        .collect();
     let week_ago = at - Duration::days(7);
     let demo = [
-        (NotificationType::General, "Welcome back", "Welcome back to the new term! Reading books are due on Friday.", Some(week_ago), None),
-        (NotificationType::Assignment, "Persuasive letter", "Write a one-page letter persuading the council to build a new library.", Some(at - Duration::days(3)), Some(at + Duration::days(4))),
-        (NotificationType::Assignment, "Poetry reading log", "Read three poems and write a short reflection on each.", Some(at + Duration::days(2)), Some(at + Duration::days(9))),
+        (
+            NotificationType::General,
+            "Welcome back",
+            "Welcome back to the new term! Reading books are due on Friday.",
+            Some(week_ago),
+            None,
+        ),
+        (
+            NotificationType::Assignment,
+            "Persuasive letter",
+            "Write a one-page letter persuading the council to build a new library.",
+            Some(at - Duration::days(3)),
+            Some(at + Duration::days(4)),
+        ),
+        (
+            NotificationType::Assignment,
+            "Poetry reading log",
+            "Read three poems and write a short reflection on each.",
+            Some(at + Duration::days(2)),
+            Some(at + Duration::days(9)),
+        ),
     ];
     for (index, (kind, title, body, send_date, due)) in demo.into_iter().enumerate() {
         let notification = notifications::NewNotification {
@@ -251,11 +363,14 @@ async fn write_demo_notifications(
             continue; // scheduled: no receipts yet
         }
         for student_id in &year7 {
-            notifications::insert_receipt(c, &notifications::NewReceipt {
-                notification_id: notification.id.clone(),
-                student_id: (*student_id).clone(),
-                sent_at: sent,
-            })
+            notifications::insert_receipt(
+                c,
+                &notifications::NewReceipt {
+                    notification_id: notification.id.clone(),
+                    student_id: (*student_id).clone(),
+                    sent_at: sent,
+                },
+            )
             .await?;
         }
         if index != 1 {
@@ -265,19 +380,30 @@ async fn write_demo_notifications(
         for (n, student_id) in year7.iter().take(5).enumerate() {
             let received = at - Duration::hours(30 - n as i64 * 4);
             let marked = n < 2;
-            notifications::insert_submission(c, &notifications::NewSubmission {
-                id: new_id(),
-                created_at: received,
-                updated_at: received,
-                received_at: Some(received),
-                marked_at: marked.then_some(at - Duration::hours(2)),
-                content: Some("Dear Councillor, our town needs a new library because...".into()),
-                feedback: marked.then(|| "A clear, well-argued letter. Add one more piece of evidence.".into()),
-                feedback_sentiment: marked.then_some(if n == 0 { FeedbackSentiment::Positive } else { FeedbackSentiment::Neutral }),
-                token: new_token(),
-                notification_id: notification.id.clone(),
-                student_id: (*student_id).clone(),
-            })
+            notifications::insert_submission(
+                c,
+                &notifications::NewSubmission {
+                    id: new_id(),
+                    created_at: received,
+                    updated_at: received,
+                    received_at: Some(received),
+                    marked_at: marked.then_some(at - Duration::hours(2)),
+                    content: Some(
+                        "Dear Councillor, our town needs a new library because...".into(),
+                    ),
+                    feedback: marked.then(|| {
+                        "A clear, well-argued letter. Add one more piece of evidence.".into()
+                    }),
+                    feedback_sentiment: marked.then_some(if n == 0 {
+                        FeedbackSentiment::Positive
+                    } else {
+                        FeedbackSentiment::Neutral
+                    }),
+                    token: new_token(),
+                    notification_id: notification.id.clone(),
+                    student_id: (*student_id).clone(),
+                },
+            )
             .await?;
         }
     }

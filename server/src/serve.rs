@@ -12,10 +12,13 @@ use crate::db::Db;
 /// Opens the database named by the configuration and brings its schema up to date.
 pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
     let db = Db::connect(&config.database.url, config.database.pool_size).await?;
-    let applied = db.migrate().await.map_err(|e| crate::db::ConnectError::Migration {
-        target: config.database.url.display_target(),
-        reason: e.to_string(),
-    })?;
+    let applied = db
+        .migrate()
+        .await
+        .map_err(|e| crate::db::ConnectError::Migration {
+            target: config.database.url.display_target(),
+            reason: e.to_string(),
+        })?;
     if applied > 0 {
         tracing::info!(applied, "applied database migrations");
     }
@@ -26,9 +29,12 @@ pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let started = Instant::now();
     let db = open_database(&config).await?;
-    let listener = TcpListener::bind(config.bind)
-        .await
-        .with_context(|| format!("Cannot listen on {}: is another server using that address?", config.bind))?;
+    let listener = TcpListener::bind(config.bind).await.with_context(|| {
+        format!(
+            "Cannot listen on {}: is another server using that address?",
+            config.bind
+        )
+    })?;
     let address = listener.local_addr()?;
     tracing::info!(
         %address,
@@ -38,10 +44,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         "Voicemark is listening on http://{address}"
     );
     let state = AppState::new(db, config)?;
-    axum::serve(listener, router(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .context("the server stopped unexpectedly")?;
+    axum::serve(
+        listener,
+        router(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await
+    .context("the server stopped unexpectedly")?;
     tracing::info!("Voicemark stopped");
     Ok(())
 }

@@ -14,5 +14,9 @@ pub fn init(json: bool) {
         .with_target(false)
         .with_writer(std::io::stderr)
         .with_ansi(ansi);
-    let _ = if json { builder.json().try_init() } else { builder.try_init() };
+    let _ = if json {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
 }

@@ -69,24 +69,26 @@ pub async fn add_user(db: &Db, request: AddUser) -> Result<String, AddUserError>
         let at = now();
         let school_id = match &request.school {
             None => None,
-            Some(name) => Some(match organisations::find_school_by_name(c, name.trim()).await? {
-                Some(school) => school.id,
-                None => {
-                    let school = organisations::NewSchool {
-                        id: new_id(),
-                        trust_id: None,
-                        created_at: at,
-                        updated_at: at,
-                        name: name.trim().to_owned(),
-                        postcode: None,
-                        org_type: OrgType::School,
-                        redirect_to_leaders: false,
-                        notifications_frequency: NotificationFrequency::Immediately,
-                    };
-                    organisations::insert_school(c, &school).await?;
-                    school.id
-                }
-            }),
+            Some(name) => Some(
+                match organisations::find_school_by_name(c, name.trim()).await? {
+                    Some(school) => school.id,
+                    None => {
+                        let school = organisations::NewSchool {
+                            id: new_id(),
+                            trust_id: None,
+                            created_at: at,
+                            updated_at: at,
+                            name: name.trim().to_owned(),
+                            postcode: None,
+                            org_type: OrgType::School,
+                            redirect_to_leaders: false,
+                            notifications_frequency: NotificationFrequency::Immediately,
+                        };
+                        organisations::insert_school(c, &school).await?;
+                        school.id
+                    }
+                },
+            ),
         };
         let user = users::NewUser {
             id: new_id(),

@@ -9,7 +9,7 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel_async::RunQueryDsl;
 
 use crate::app::AppState;
-use crate::auth::rate_limit::{RESET_LIMIT};
+use crate::auth::rate_limit::RESET_LIMIT;
 use crate::auth::tokens::{self, Purpose};
 use crate::db::schema::{sessions, users};
 use crate::db::{DbConn, DbError};
@@ -40,7 +40,10 @@ pub struct RegisterForm {
 pub enum AccountError {
     /// A field the user can correct; `field` is the form's field name.
     #[error("{field}: {message}")]
-    Field { field: &'static str, message: String },
+    Field {
+        field: &'static str,
+        message: String,
+    },
     /// The link is unknown, used or expired.
     #[error("This link is invalid or has expired.")]
     InvalidToken,
@@ -66,7 +69,9 @@ impl From<DieselError> for AccountError {
 
 /// The text shown to a disabled user (spec section 8, `AccountDisabled`).
 pub fn account_disabled_message(support_email: &str) -> String {
-    format!("Your account is currently disabled. Please email {support_email} for more information.")
+    format!(
+        "Your account is currently disabled. Please email {support_email} for more information."
+    )
 }
 
 /// Creates a teacher account that waits for activation and e-mails a confirmation link.
@@ -103,8 +108,18 @@ pub async fn register(state: &AppState, form: RegisterForm) -> Result<(), Accoun
             users::activated.eq(false),
             users::role.eq(UserRole::Teacher),
         );
-        with_conn!(c, |cc| diesel::insert_into(users::table).values(row).execute(cc).await)?;
-        tokens::issue(c, Purpose::VerifyEmail, &email, Some(&id), CONFIRM_LINK_VALIDITY).await
+        with_conn!(c, |cc| diesel::insert_into(users::table)
+            .values(row)
+            .execute(cc)
+            .await)?;
+        tokens::issue(
+            c,
+            Purpose::VerifyEmail,
+            &email,
+            Some(&id),
+            CONFIRM_LINK_VALIDITY,
+        )
+        .await
     });
     let token = match created {
         Ok(token) => token,
@@ -128,7 +143,11 @@ pub async fn register(state: &AppState, form: RegisterForm) -> Result<(), Accoun
 /// answers `Ok(())` either way.
 pub async fn request_password_reset(state: &AppState, email: &str) -> Result<(), AccountError> {
     let email = valid_email(email)?;
-    if !state.auth.limiter.try_acquire(&format!("reset:{email}"), RESET_LIMIT) {
+    if !state
+        .auth
+        .limiter
+        .try_acquire(&format!("reset:{email}"), RESET_LIMIT)
+    {
         return Err(AccountError::RateLimited);
     }
     let mut pooled = state.db.conn().await?;
@@ -139,7 +158,14 @@ pub async fn request_password_reset(state: &AppState, email: &str) -> Result<(),
     if user.disabled {
         return Ok(());
     }
-    let token = tokens::issue(&mut conn, Purpose::ResetPassword, &email, Some(&user.id), RESET_LINK_VALIDITY).await?;
+    let token = tokens::issue(
+        &mut conn,
+        Purpose::ResetPassword,
+        &email,
+        Some(&user.id),
+        RESET_LINK_VALIDITY,
+    )
+    .await?;
     let link = format!("{}/account/reset?token={token}", state.config.public_url);
     let message = Template::PasswordReset.render(&[("forename", &user.forename), ("link", &link)]);
     state
@@ -151,7 +177,11 @@ pub async fn request_password_reset(state: &AppState, email: &str) -> Result<(),
 
 /// Sets a new password through a reset link: uses the link (and every other reset link of
 /// the account) and signs the account out everywhere.
-pub async fn reset_password(state: &AppState, token: &str, password: &str) -> Result<(), AccountError> {
+pub async fn reset_password(
+    state: &AppState,
+    token: &str,
+    password: &str,
+) -> Result<(), AccountError> {
     check_rule("password", password)?;
     let password_hash = hash_password(password.to_owned()).await?;
     let mut pooled = state.db.conn().await?;
@@ -169,9 +199,11 @@ pub async fn reset_password(state: &AppState, token: &str, password: &str) -> Re
             .set(users::email_verified.eq(at))
             .execute(cc)
             .await)?;
-        with_conn!(c, |cc| diesel::delete(sessions::table.filter(sessions::user_id.eq(&user_id)))
-            .execute(cc)
-            .await)?;
+        with_conn!(c, |cc| diesel::delete(
+            sessions::table.filter(sessions::user_id.eq(&user_id))
+        )
+        .execute(cc)
+        .await)?;
         tokens::spend_all(c, Purpose::ResetPassword, &user_id).await?;
         Ok(())
     })
@@ -213,7 +245,9 @@ pub async fn change_password(
         .await
         .optional())?;
     let Some(stored) = stored else {
-        return Err(AccountError::Internal(format!("change_password: no user {user_id}")));
+        return Err(AccountError::Internal(format!(
+            "change_password: no user {user_id}"
+        )));
     };
     let matches = match stored {
         Some(hash) => verify_password(current.to_owned(), hash).await?,
@@ -232,9 +266,18 @@ pub async fn change_password(
     Ok(at)
 }
 
-async fn set_password(conn: &mut DbConn<'_>, user_id: &str, hash: &str, at: NaiveDateTime) -> QueryResult<()> {
+async fn set_password(
+    conn: &mut DbConn<'_>,
+    user_id: &str,
+    hash: &str,
+    at: NaiveDateTime,
+) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::update(users::table.find(user_id))
-        .set((users::password.eq(hash), users::password_updated_at.eq(at), users::updated_at.eq(at)))
+        .set((
+            users::password.eq(hash),
+            users::password_updated_at.eq(at),
+            users::updated_at.eq(at)
+        ))
         .execute(c)
         .await)?;
     Ok(())
@@ -251,17 +294,25 @@ async fn send_account_exists(state: &AppState, email: &str, forename: &str) {
 
 fn required(field: &'static str, value: &str, message: &str) -> Result<(), AccountError> {
     if value.is_empty() {
-        return Err(AccountError::Field { field, message: message.into() });
+        return Err(AccountError::Field {
+            field,
+            message: message.into(),
+        });
     }
     if value.chars().count() > 100 {
-        return Err(AccountError::Field { field, message: "Use at most 100 characters.".into() });
+        return Err(AccountError::Field {
+            field,
+            message: "Use at most 100 characters.".into(),
+        });
     }
     Ok(())
 }
 
 fn check_rule(field: &'static str, password: &str) -> Result<(), AccountError> {
-    core_wasm::password::check_password(password)
-        .map_err(|message| AccountError::Field { field, message: message.to_owned() })
+    core_wasm::password::check_password(password).map_err(|message| AccountError::Field {
+        field,
+        message: message.to_owned(),
+    })
 }
 
 /// The normalised address when it looks deliverable.
@@ -270,20 +321,27 @@ pub(crate) fn valid_email(email: &str) -> Result<String, AccountError> {
     if is_plausible_email(&email) {
         Ok(email)
     } else {
-        Err(AccountError::Field { field: "email", message: INVALID_EMAIL.into() })
+        Err(AccountError::Field {
+            field: "email",
+            message: INVALID_EMAIL.into(),
+        })
     }
 }
 
 /// One `@`, something before it, a dot in the domain, no spaces or quotes (as Auth.js checks).
 pub(crate) fn is_plausible_email(email: &str) -> bool {
-    let Some((local, domain)) = email.split_once('@') else { return false };
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
     !local.is_empty()
         && domain.contains('.')
         && !domain.starts_with('.')
         && !domain.ends_with('.')
         && !domain.contains('@')
         && email.len() <= 254
-        && !email.chars().any(|c| c.is_whitespace() || c == '"' || c.is_control())
+        && !email
+            .chars()
+            .any(|c| c.is_whitespace() || c == '"' || c.is_control())
 }
 
 /// argon2 takes tens of milliseconds of CPU: keep it off the async workers.
@@ -315,7 +373,15 @@ mod tests {
     #[test]
     fn plausible_addresses() {
         assert!(is_plausible_email("ada@school.org"));
-        for bad in ["", "ada", "ada@school", "@school.org", "a@b@c.org", "a b@c.org", "a@.org"] {
+        for bad in [
+            "",
+            "ada",
+            "ada@school",
+            "@school.org",
+            "a@b@c.org",
+            "a b@c.org",
+            "a@.org",
+        ] {
             assert!(!is_plausible_email(bad), "{bad}");
         }
     }

@@ -14,7 +14,11 @@ pub const SECURE_CSRF_COOKIE: &str = "__Host-next-auth.csrf-token";
 
 /// The cookie's name for this deployment.
 pub fn cookie_name(secure: bool) -> &'static str {
-    if secure { SECURE_CSRF_COOKIE } else { CSRF_COOKIE }
+    if secure {
+        SECURE_CSRF_COOKIE
+    } else {
+        CSRF_COOKIE
+    }
 }
 
 /// `sha256_hex(token + secret)`.
@@ -36,11 +40,17 @@ pub fn verified_cookie_token(headers: &HeaderMap, secret: &str, secure: bool) ->
     let raw = cookie(headers, cookie_name(secure))?;
     let value = raw.replace("%7C", "|").replace("%7c", "|");
     let (token, hash) = value.split_once('|')?;
-    (!token.is_empty() && constant_time_eq(&token_hash(token, secret), hash)).then(|| token.to_owned())
+    (!token.is_empty() && constant_time_eq(&token_hash(token, secret), hash))
+        .then(|| token.to_owned())
 }
 
 /// Whether a POST passes: a verified cookie whose token equals the body's `csrfToken`.
-pub fn is_verified(headers: &HeaderMap, body_token: Option<&str>, secret: &str, secure: bool) -> bool {
+pub fn is_verified(
+    headers: &HeaderMap,
+    body_token: Option<&str>,
+    secret: &str,
+    secure: bool,
+) -> bool {
     match (verified_cookie_token(headers, secret, secure), body_token) {
         (Some(expected), Some(given)) => constant_time_eq(&expected, given),
         _ => false,
@@ -50,11 +60,19 @@ pub fn is_verified(headers: &HeaderMap, body_token: Option<&str>, secret: &str, 
 /// The `Set-Cookie` value for a CSRF cookie (a session cookie: no expiry).
 pub fn set_cookie(value: &str, secure: bool) -> String {
     let secure_attr = if secure { "; Secure" } else { "" };
-    format!("{}={}; Path=/; HttpOnly; SameSite=Lax{secure_attr}", cookie_name(secure), value.replace('|', "%7C"))
+    format!(
+        "{}={}; Path=/; HttpOnly; SameSite=Lax{secure_attr}",
+        cookie_name(secure),
+        value.replace('|', "%7C")
+    )
 }
 
 fn constant_time_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 #[cfg(test)]
@@ -65,7 +83,10 @@ mod tests {
     #[test]
     fn matches_the_captured_auth_js_pair() {
         // nextauth.md: sha256("c6cf…2e46" + "test-secret-123") = "5e9a…2ac7".
-        let hash = token_hash("c6cf19fa01d7f85b636f64ce242d942223eac96e00f957d1845364032f122e46", "test-secret-123");
+        let hash = token_hash(
+            "c6cf19fa01d7f85b636f64ce242d942223eac96e00f957d1845364032f122e46",
+            "test-secret-123",
+        );
         assert!(hash.starts_with("5e9a") && hash.ends_with("2ac7"), "{hash}");
     }
 
@@ -79,6 +100,11 @@ mod tests {
         assert!(is_verified(&headers, Some(&token), "s", false));
         assert!(!is_verified(&headers, Some("other"), "s", false));
         assert!(!is_verified(&headers, None, "s", false));
-        assert!(!is_verified(&headers, Some(&token), "another secret", false));
+        assert!(!is_verified(
+            &headers,
+            Some(&token),
+            "another secret",
+            false
+        ));
     }
 }

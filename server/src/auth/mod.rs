@@ -24,7 +24,10 @@ pub struct AuthServices {
 impl AuthServices {
     /// Reads (or makes) the secret; see [`secret::load_or_create`].
     pub fn from_config(config: &Config) -> std::io::Result<AuthServices> {
-        Ok(AuthServices { secret: secret::load_or_create(config)?, limiter: Default::default() })
+        Ok(AuthServices {
+            secret: secret::load_or_create(config)?,
+            limiter: Default::default(),
+        })
     }
 
     /// The secret that keys CSRF tokens.

@@ -69,12 +69,17 @@ impl RateLimiter {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, VecDeque<Instant>>> {
         // A panic while holding the lock leaves only counters behind: keep using them.
-        self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.events
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
 fn prune(times: &mut VecDeque<Instant>, now: Instant) {
-    while times.front().is_some_and(|t| now.duration_since(*t) >= WINDOW) {
+    while times
+        .front()
+        .is_some_and(|t| now.duration_since(*t) >= WINDOW)
+    {
         times.pop_front();
     }
 }

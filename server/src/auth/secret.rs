@@ -27,7 +27,12 @@ pub fn load_or_create(config: &Config) -> std::io::Result<String> {
 #[cfg(unix)]
 fn write_private(path: &Path, secret: &str) -> std::io::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
-    let mut file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(path)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
     file.write_all(secret.as_bytes())?;
     file.sync_all()
 }

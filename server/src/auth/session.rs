@@ -27,7 +27,11 @@ pub const SESSION_UPDATE_AGE: chrono::Duration = chrono::Duration::hours(24);
 
 /// The session cookie's name for this deployment (`secure`: the public URL is https).
 pub fn session_cookie_name(secure: bool) -> &'static str {
-    if secure { SECURE_SESSION_COOKIE } else { SESSION_COOKIE }
+    if secure {
+        SECURE_SESSION_COOKIE
+    } else {
+        SESSION_COOKIE
+    }
 }
 
 /// The raw session token the request carries, if any.
@@ -56,34 +60,51 @@ pub async fn create_session(
         sessions::ip_address.eq(ip_address),
         sessions::user_agent.eq(user_agent),
     );
-    with_conn!(conn, |c| diesel::insert_into(sessions::table).values(row.clone()).execute(c).await)?;
+    with_conn!(conn, |c| diesel::insert_into(sessions::table)
+        .values(row.clone())
+        .execute(c)
+        .await)?;
     Ok((token, expires_at))
 }
 
 /// Ends one session (sign-out).
 pub async fn delete_session(conn: &mut DbConn<'_>, token_hash: &str) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::delete(sessions::table.find(token_hash)).execute(c).await)?;
+    with_conn!(conn, |c| diesel::delete(sessions::table.find(token_hash))
+        .execute(c)
+        .await)?;
     Ok(())
 }
 
 /// Ends every session of a user.
 pub async fn delete_user_sessions(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::delete(sessions::table.filter(sessions::user_id.eq(user_id))).execute(c).await)?;
+    with_conn!(conn, |c| diesel::delete(
+        sessions::table.filter(sessions::user_id.eq(user_id))
+    )
+    .execute(c)
+    .await)?;
     Ok(())
 }
 
 /// Pushes a session's expiry to 30 days from now when it was last pushed more than a day
 /// ago; returns the new expiry when it moved (the cookie must then be re-set).
-pub async fn extend_session(conn: &mut DbConn<'_>, session: &SessionUser) -> QueryResult<Option<NaiveDateTime>> {
+pub async fn extend_session(
+    conn: &mut DbConn<'_>,
+    session: &SessionUser,
+) -> QueryResult<Option<NaiveDateTime>> {
     let at = now();
     if session.expires_at - at > SESSION_MAX_AGE - SESSION_UPDATE_AGE {
         return Ok(None);
     }
     let expires_at = at + SESSION_MAX_AGE;
-    with_conn!(conn, |c| diesel::update(sessions::table.find(&session.token_hash))
-        .set((sessions::expires_at.eq(expires_at), sessions::last_seen_at.eq(at)))
-        .execute(c)
-        .await)?;
+    with_conn!(conn, |c| diesel::update(
+        sessions::table.find(&session.token_hash)
+    )
+    .set((
+        sessions::expires_at.eq(expires_at),
+        sessions::last_seen_at.eq(at)
+    ))
+    .execute(c)
+    .await)?;
     Ok(Some(expires_at))
 }
 
@@ -91,13 +112,19 @@ pub async fn extend_session(conn: &mut DbConn<'_>, session: &SessionUser) -> Que
 pub fn session_set_cookie(token: &str, expires_at: NaiveDateTime, secure: bool) -> String {
     let expires = expires_at.and_utc().format("%a, %d %b %Y %H:%M:%S GMT");
     let secure_attr = if secure { "; Secure" } else { "" };
-    format!("{}={token}; Path=/; Expires={expires}; HttpOnly; SameSite=Lax{secure_attr}", session_cookie_name(secure))
+    format!(
+        "{}={token}; Path=/; Expires={expires}; HttpOnly; SameSite=Lax{secure_attr}",
+        session_cookie_name(secure)
+    )
 }
 
 /// The `Set-Cookie` value that removes the session cookie.
 pub fn session_clear_cookie(secure: bool) -> String {
     let secure_attr = if secure { "; Secure" } else { "" };
-    format!("{}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax{secure_attr}", session_cookie_name(secure))
+    format!(
+        "{}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax{secure_attr}",
+        session_cookie_name(secure)
+    )
 }
 
 /// The signed-in user behind a request.
@@ -143,7 +170,11 @@ pub async fn current_user(db: &Db, headers: &HeaderMap) -> Result<Option<Session
         .first(c)
         .await
         .optional())?;
-    Ok(found.map(|(user, expires_at)| SessionUser { user, token_hash, expires_at }))
+    Ok(found.map(|(user, expires_at)| SessionUser {
+        user,
+        token_hash,
+        expires_at,
+    }))
 }
 
 #[cfg(test)]
@@ -154,21 +185,32 @@ mod tests {
     #[test]
     fn finds_the_cookie_among_others() {
         let mut headers = HeaderMap::new();
-        headers.insert(header::COOKIE, HeaderValue::from_static("a=1; next-auth.session-token=abc; b=2"));
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; next-auth.session-token=abc; b=2"),
+        );
         assert_eq!(cookie(&headers, SESSION_COOKIE), Some("abc"));
         assert_eq!(cookie(&headers, "missing"), None);
     }
 
     #[test]
     fn cookies_are_secure_under_https() {
-        let at = chrono::NaiveDate::from_ymd_opt(2026, 12, 21).and_then(|d| d.and_hms_opt(22, 24, 52)).expect("date");
+        let at = chrono::NaiveDate::from_ymd_opt(2026, 12, 21)
+            .and_then(|d| d.and_hms_opt(22, 24, 52))
+            .expect("date");
         assert_eq!(
             session_set_cookie("t", at, false),
             "next-auth.session-token=t; Path=/; Expires=Mon, 21 Dec 2026 22:24:52 GMT; HttpOnly; SameSite=Lax"
         );
         let secure = session_set_cookie("t", at, true);
-        assert!(secure.starts_with("__Secure-next-auth.session-token=t;") && secure.ends_with("; Secure"));
-        assert_eq!(session_clear_cookie(true), "__Secure-next-auth.session-token=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure");
+        assert!(
+            secure.starts_with("__Secure-next-auth.session-token=t;")
+                && secure.ends_with("; Secure")
+        );
+        assert_eq!(
+            session_clear_cookie(true),
+            "__Secure-next-auth.session-token=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure"
+        );
     }
 
     #[test]

@@ -57,7 +57,10 @@ pub async fn issue(
         verification_tokens::expires_at.eq(at + valid_for),
         verification_tokens::created_at.eq(at),
     );
-    with_conn!(conn, |c| diesel::insert_into(verification_tokens::table).values(row.clone()).execute(c).await)?;
+    with_conn!(conn, |c| diesel::insert_into(verification_tokens::table)
+        .values(row.clone())
+        .execute(c)
+        .await)?;
     Ok(token)
 }
 
@@ -83,7 +86,10 @@ pub async fn consume(
         }
         query
             .set(verification_tokens::used_at.eq(at))
-            .returning((verification_tokens::identifier, verification_tokens::user_id))
+            .returning((
+                verification_tokens::identifier,
+                verification_tokens::user_id,
+            ))
             .get_result(c)
             .await
             .optional()

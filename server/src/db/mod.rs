@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use diesel::SqliteConnection;
 use diesel_async::pooled_connection::deadpool::{Object, Pool};
-use diesel_async::pooled_connection::{AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod};
+use diesel_async::pooled_connection::{
+    AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod,
+};
 use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations};
@@ -163,7 +165,10 @@ impl Db {
                 if let Some(parent) = path.as_deref().and_then(|p| p.parent()) {
                     if !parent.as_os_str().is_empty() {
                         std::fs::create_dir_all(parent).map_err(|e| {
-                            unreachable(format!("cannot create the folder {}: {e}", parent.display()))
+                            unreachable(format!(
+                                "cannot create the folder {}: {e}",
+                                parent.display()
+                            ))
                         })?;
                     }
                 }
@@ -230,13 +235,17 @@ impl Db {
             PooledConn::Postgres(obj) => {
                 let mut harness = AsyncMigrationHarness::new(obj);
                 tokio::task::block_in_place(|| {
-                    harness.run_pending_migrations(POSTGRES_MIGRATIONS).map(|v| v.len())
+                    harness
+                        .run_pending_migrations(POSTGRES_MIGRATIONS)
+                        .map(|v| v.len())
                 })
             }
             PooledConn::Sqlite(obj) => {
                 let mut harness = AsyncMigrationHarness::new(obj);
                 tokio::task::block_in_place(|| {
-                    harness.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len())
+                    harness
+                        .run_pending_migrations(SQLITE_MIGRATIONS)
+                        .map(|v| v.len())
                 })
             }
         };
@@ -249,6 +258,9 @@ impl Db {
             Db::Postgres(pool) => pool.status(),
             Db::Sqlite(pool) => pool.status(),
         };
-        (status.max_size, status.size.saturating_sub(status.available))
+        (
+            status.max_size,
+            status.size.saturating_sub(status.available),
+        )
     }
 }

@@ -60,13 +60,24 @@ impl DatabaseUrl {
             });
         }
         if raw.starts_with("postgres://") || raw.starts_with("postgresql://") {
-            let parsed = url::Url::parse(raw).map_err(|e| DatabaseUrlError::BadPostgres(e.to_string()))?;
+            let parsed =
+                url::Url::parse(raw).map_err(|e| DatabaseUrlError::BadPostgres(e.to_string()))?;
             if parsed.host_str().is_none_or(str::is_empty) {
                 return Err(DatabaseUrlError::BadPostgres("it names no host".into()));
             }
-            return Ok(DatabaseUrl { raw: raw.to_owned(), backend: Backend::Postgres, sqlite_target: None });
+            return Ok(DatabaseUrl {
+                raw: raw.to_owned(),
+                backend: Backend::Postgres,
+                sqlite_target: None,
+            });
         }
-        let scheme: String = raw.split(':').next().unwrap_or(raw).chars().take(20).collect();
+        let scheme: String = raw
+            .split(':')
+            .next()
+            .unwrap_or(raw)
+            .chars()
+            .take(20)
+            .collect();
         Err(DatabaseUrlError::UnknownScheme(scheme))
     }
 
@@ -134,7 +145,9 @@ mod tests {
         assert_eq!(sqlite.sqlite_target(), "data/voicemark.db");
         let abs = DatabaseUrl::parse("sqlite:///tmp/x.db").expect("valid");
         assert_eq!(abs.sqlite_target(), "/tmp/x.db");
-        assert!(DatabaseUrl::parse("sqlite::memory:").expect("valid").is_memory());
+        assert!(DatabaseUrl::parse("sqlite::memory:")
+            .expect("valid")
+            .is_memory());
         let pg = DatabaseUrl::parse("postgres://u:secret@127.0.0.1:5432/db").expect("valid");
         assert_eq!(pg.backend(), Backend::Postgres);
         assert!(!pg.display_target().contains("secret"));
@@ -147,7 +160,13 @@ mod tests {
             "DATABASE_URL must start with sqlite:// or postgres:// (it starts with 'mysql')."
         );
         assert_eq!(DatabaseUrl::parse("").unwrap_err(), DatabaseUrlError::Empty);
-        assert_eq!(DatabaseUrl::parse("sqlite://").unwrap_err(), DatabaseUrlError::MissingSqlitePath);
-        assert!(matches!(DatabaseUrl::parse("postgres://"), Err(DatabaseUrlError::BadPostgres(_))));
+        assert_eq!(
+            DatabaseUrl::parse("sqlite://").unwrap_err(),
+            DatabaseUrlError::MissingSqlitePath
+        );
+        assert!(matches!(
+            DatabaseUrl::parse("postgres://"),
+            Err(DatabaseUrlError::BadPostgres(_))
+        ));
     }
 }

@@ -26,7 +26,13 @@ pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>)
     match tokio::time::timeout(Duration::from_secs(3), state.db.ping()).await {
         Ok(Ok(())) => (
             StatusCode::OK,
-            Json(Health { status: "ok", database: "ok", backend, version, reason: None }),
+            Json(Health {
+                status: "ok",
+                database: "ok",
+                backend,
+                version,
+                reason: None,
+            }),
         ),
         outcome => {
             let reason = match outcome {
@@ -39,7 +45,13 @@ pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>)
             };
             (
                 StatusCode::SERVICE_UNAVAILABLE,
-                Json(Health { status: "unavailable", database: "down", backend, version, reason: Some(reason) }),
+                Json(Health {
+                    status: "unavailable",
+                    database: "down",
+                    backend,
+                    version,
+                    reason: Some(reason),
+                }),
             )
         }
     }

@@ -35,7 +35,11 @@ pub async fn serve_web(method: Method, uri: Uri) -> Response {
         }
         // A missing file (a path with an extension) is a 404, not the app: a stale
         // bundle must fail loudly rather than load HTML as a script.
-        if path.rsplit('/').next().is_some_and(|last| last.contains('.')) {
+        if path
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains('.'))
+        {
             return AppError::NotFound.into_response();
         }
     }

@@ -27,7 +27,10 @@ pub enum MailError {
 }
 
 enum Transport {
-    Outbox { dir: PathBuf, files: AsyncFileTransport<Tokio1Executor> },
+    Outbox {
+        dir: PathBuf,
+        files: AsyncFileTransport<Tokio1Executor>,
+    },
     Smtp(AsyncSmtpTransport<Tokio1Executor>),
 }
 
@@ -43,7 +46,10 @@ impl std::fmt::Debug for Mailer {
             Transport::Outbox { dir, .. } => format!("outbox {}", dir.display()),
             Transport::Smtp(_) => "smtp".to_owned(),
         };
-        f.debug_struct("Mailer").field("from", &self.from.to_string()).field("transport", &transport).finish()
+        f.debug_struct("Mailer")
+            .field("from", &self.from.to_string())
+            .field("transport", &transport)
+            .finish()
     }
 }
 
@@ -56,9 +62,13 @@ impl Mailer {
             Some(url) => Transport::Smtp(smtp_transport(url)?),
             None => {
                 let dir = outbox_dir(config);
-                std::fs::create_dir_all(&dir)
-                    .map_err(|e| MailError::Setup(format!("cannot create {}: {e}", dir.display())))?;
-                Transport::Outbox { files: AsyncFileTransport::new(&dir), dir }
+                std::fs::create_dir_all(&dir).map_err(|e| {
+                    MailError::Setup(format!("cannot create {}: {e}", dir.display()))
+                })?;
+                Transport::Outbox {
+                    files: AsyncFileTransport::new(&dir),
+                    dir,
+                }
             }
         };
         Ok(Mailer { from, transport })
@@ -81,12 +91,16 @@ impl Mailer {
             .multipart(MultiPart::alternative_plain_html(email.text, email.html))
             .map_err(|e| MailError::Build(e.to_string()))?;
         match &self.transport {
-            Transport::Outbox { files, .. } => {
-                files.send(message).await.map(drop).map_err(|e| MailError::Transport(e.to_string()))
-            }
-            Transport::Smtp(smtp) => {
-                smtp.send(message).await.map(drop).map_err(|e| MailError::Transport(e.to_string()))
-            }
+            Transport::Outbox { files, .. } => files
+                .send(message)
+                .await
+                .map(drop)
+                .map_err(|e| MailError::Transport(e.to_string())),
+            Transport::Smtp(smtp) => smtp
+                .send(message)
+                .await
+                .map(drop)
+                .map_err(|e| MailError::Transport(e.to_string())),
         }
     }
 }
@@ -99,7 +113,10 @@ pub fn outbox_dir(config: &Config) -> PathBuf {
 fn parse_mailbox(address: &str) -> Result<Mailbox, MailError> {
     address
         .parse()
-        .map_err(|e: lettre::address::AddressError| MailError::Address { address: address.to_owned(), reason: e.to_string() })
+        .map_err(|e: lettre::address::AddressError| MailError::Address {
+            address: address.to_owned(),
+            reason: e.to_string(),
+        })
 }
 
 /// `smtp://` upgrades with STARTTLS when the server offers it (unless the URL says
@@ -135,16 +152,31 @@ mod tests {
 
     #[test]
     fn plain_smtp_asks_for_starttls_when_offered() {
-        assert_eq!(smtp_url_with_tls("smtp://mail:25"), "smtp://mail:25?tls=opportunistic");
-        assert_eq!(smtp_url_with_tls("smtp://mail:587?tls=required"), "smtp://mail:587?tls=required");
-        assert_eq!(smtp_url_with_tls("smtps://u:p@mail:465"), "smtps://u:p@mail:465");
+        assert_eq!(
+            smtp_url_with_tls("smtp://mail:25"),
+            "smtp://mail:25?tls=opportunistic"
+        );
+        assert_eq!(
+            smtp_url_with_tls("smtp://mail:587?tls=required"),
+            "smtp://mail:587?tls=required"
+        );
+        assert_eq!(
+            smtp_url_with_tls("smtps://u:p@mail:465"),
+            "smtps://u:p@mail:465"
+        );
     }
 
     #[tokio::test]
     async fn smtp_urls_build_transports() {
-        let mail = MailConfig { smtp_url: Some("smtps://user:secret@mail.example:465".into()), from: "Voicemark <no-reply@voicemark.app>".into() };
+        let mail = MailConfig {
+            smtp_url: Some("smtps://user:secret@mail.example:465".into()),
+            from: "Voicemark <no-reply@voicemark.app>".into(),
+        };
         validate(&mail).expect("valid");
-        let bad = MailConfig { smtp_url: Some("http://x".into()), from: "Voicemark <no-reply@voicemark.app>".into() };
+        let bad = MailConfig {
+            smtp_url: Some("http://x".into()),
+            from: "Voicemark <no-reply@voicemark.app>".into(),
+        };
         assert!(validate(&bad).is_err());
     }
 }

@@ -48,7 +48,9 @@ impl Template {
     pub fn render(self, values: &[(&str, &str)]) -> Email {
         let (subject, text, html) = self.files();
         Email {
-            subject: fill(subject, values, |v| v.replace(['\r', '\n'], " ")).trim().to_owned(),
+            subject: fill(subject, values, |v| v.replace(['\r', '\n'], " "))
+                .trim()
+                .to_owned(),
             text: fill(text, values, str::to_owned),
             html: fill(html, values, escape_html),
         }
@@ -56,9 +58,11 @@ impl Template {
 }
 
 fn fill(template: &str, values: &[(&str, &str)], encode: impl Fn(&str) -> String) -> String {
-    values.iter().fold(template.to_owned(), |out, (name, value)| {
-        out.replace(&format!("{{{{{name}}}}}"), &encode(value))
-    })
+    values
+        .iter()
+        .fold(template.to_owned(), |out, (name, value)| {
+            out.replace(&format!("{{{{{name}}}}}"), &encode(value))
+        })
 }
 
 fn escape_html(value: &str) -> String {
@@ -82,15 +86,23 @@ mod tests {
 
     #[test]
     fn fills_every_part_and_escapes_html() {
-        let email = Template::PasswordReset.render(&[("forename", "<Ada>"), ("link", "https://x/r?token=a&b=c")]);
+        let email = Template::PasswordReset
+            .render(&[("forename", "<Ada>"), ("link", "https://x/r?token=a&b=c")]);
         assert_eq!(email.subject, "Reset your Voicemark password");
         assert!(email.text.contains("Hello <Ada>,"));
         assert!(email.text.contains("https://x/r?token=a&b=c"));
         assert!(email.html.contains("Hello &lt;Ada&gt;,"));
         assert!(email.html.contains("href=\"https://x/r?token=a&amp;b=c\""));
-        for template in [Template::ConfirmEmail, Template::SignInLink, Template::AccountExists] {
+        for template in [
+            Template::ConfirmEmail,
+            Template::SignInLink,
+            Template::AccountExists,
+        ] {
             let email = template.render(&[("forename", "Ada"), ("link", "L")]);
-            assert!(!email.text.contains("{{") && !email.html.contains("{{"), "{template:?}");
+            assert!(
+                !email.text.contains("{{") && !email.html.contains("{{"),
+                "{template:?}"
+            );
         }
     }
 }

@@ -25,7 +25,10 @@ pub struct NewEmailPreference {
 }
 
 pub async fn insert(conn: &mut DbConn<'_>, preference: &NewEmailPreference) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(email_preferences::table).values(preference).execute(c).await)?;
+    with_conn!(conn, |c| diesel::insert_into(email_preferences::table)
+        .values(preference)
+        .execute(c)
+        .await)?;
     Ok(())
 }
 
@@ -40,7 +43,10 @@ pub struct StoredChoices {
 }
 
 /// The choices stored for `email`, if any.
-pub async fn find_choices(conn: &mut DbConn<'_>, email: &str) -> QueryResult<Option<StoredChoices>> {
+pub async fn find_choices(
+    conn: &mut DbConn<'_>,
+    email: &str,
+) -> QueryResult<Option<StoredChoices>> {
     with_conn!(conn, |c| email_preferences::table
         .find(email)
         .select(StoredChoices::as_select())
@@ -51,7 +57,10 @@ pub async fn find_choices(conn: &mut DbConn<'_>, email: &str) -> QueryResult<Opt
 
 /// Saves the choices in `preference`, creating the row on first save. An existing row keeps
 /// its token, so links already sent stay valid.
-pub async fn save_choices(conn: &mut DbConn<'_>, preference: &NewEmailPreference) -> QueryResult<()> {
+pub async fn save_choices(
+    conn: &mut DbConn<'_>,
+    preference: &NewEmailPreference,
+) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::insert_into(email_preferences::table)
         .values(preference)
         .on_conflict(email_preferences::email)

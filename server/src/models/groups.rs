@@ -57,11 +57,17 @@ pub async fn year_group_id(conn: &mut DbConn<'_>, name: &str) -> QueryResult<Str
 }
 
 pub async fn insert_form_group(conn: &mut DbConn<'_>, group: &NewFormGroup) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(form_groups::table).values(group).execute(c).await)?;
+    with_conn!(conn, |c| diesel::insert_into(form_groups::table)
+        .values(group)
+        .execute(c)
+        .await)?;
     Ok(())
 }
 
 pub async fn insert_class(conn: &mut DbConn<'_>, class: &NewClass) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(classes::table).values(class).execute(c).await)?;
+    with_conn!(conn, |c| diesel::insert_into(classes::table)
+        .values(class)
+        .execute(c)
+        .await)?;
     Ok(())
 }

@@ -57,17 +57,29 @@ pub struct NewSubmission {
 }
 
 pub async fn insert(conn: &mut DbConn<'_>, notification: &NewNotification) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(notifications::table).values(notification).execute(c).await)?;
+    with_conn!(conn, |c| diesel::insert_into(notifications::table)
+        .values(notification)
+        .execute(c)
+        .await)?;
     Ok(())
 }
 
 pub async fn insert_receipt(conn: &mut DbConn<'_>, receipt: &NewReceipt) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(notification_receipts::table).values(receipt).execute(c).await)?;
+    with_conn!(conn, |c| diesel::insert_into(notification_receipts::table)
+        .values(receipt)
+        .execute(c)
+        .await)?;
     Ok(())
 }
 
-pub async fn insert_submission(conn: &mut DbConn<'_>, submission: &NewSubmission) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(submissions::table).values(submission).execute(c).await)?;
+pub async fn insert_submission(
+    conn: &mut DbConn<'_>,
+    submission: &NewSubmission,
+) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::insert_into(submissions::table)
+        .values(submission)
+        .execute(c)
+        .await)?;
     Ok(())
 }
 

@@ -49,12 +49,18 @@ pub struct SchoolSummary {
 }
 
 pub async fn insert_trust(conn: &mut DbConn<'_>, trust: &NewTrust) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(trusts::table).values(trust).execute(c).await)?;
+    with_conn!(conn, |c| diesel::insert_into(trusts::table)
+        .values(trust)
+        .execute(c)
+        .await)?;
     Ok(())
 }
 
 pub async fn insert_school(conn: &mut DbConn<'_>, school: &NewSchool) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(schools::table).values(school).execute(c).await)?;
+    with_conn!(conn, |c| diesel::insert_into(schools::table)
+        .values(school)
+        .execute(c)
+        .await)?;
     Ok(())
 }
 
@@ -81,7 +87,12 @@ pub async fn add_membership(
 ) -> QueryResult<()> {
     use crate::db::schema::organisation_memberships as m;
     with_conn!(conn, |c| diesel::insert_into(m::table)
-        .values((m::user_id.eq(user_id), m::school_id.eq(school_id), m::role.eq(role), m::created_at.eq(at)))
+        .values((
+            m::user_id.eq(user_id),
+            m::school_id.eq(school_id),
+            m::role.eq(role),
+            m::created_at.eq(at)
+        ))
         .execute(c)
         .await)?;
     Ok(())

@@ -57,7 +57,10 @@ pub fn normalise_email(email: &str) -> String {
 }
 
 pub async fn insert(conn: &mut DbConn<'_>, user: &NewUser) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(users::table).values(user).execute(c).await)?;
+    with_conn!(conn, |c| diesel::insert_into(users::table)
+        .values(user)
+        .execute(c)
+        .await)?;
     Ok(())
 }
 
@@ -78,17 +81,29 @@ pub async fn count(conn: &mut DbConn<'_>) -> QueryResult<i64> {
 /// Puts a member of staff in a class.
 pub async fn add_to_class(conn: &mut DbConn<'_>, user_id: &str, class_id: &str) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::insert_into(class_staff::table)
-        .values((class_staff::class_id.eq(class_id), class_staff::user_id.eq(user_id)))
+        .values((
+            class_staff::class_id.eq(class_id),
+            class_staff::user_id.eq(user_id)
+        ))
         .execute(c)
         .await)?;
     Ok(())
 }
 
 /// Changes a user's name.
-pub async fn update_name(conn: &mut DbConn<'_>, user_id: &str, forename: &str, surname: &str) -> QueryResult<()> {
+pub async fn update_name(
+    conn: &mut DbConn<'_>,
+    user_id: &str,
+    forename: &str,
+    surname: &str,
+) -> QueryResult<()> {
     let at = crate::models::now();
     with_conn!(conn, |c| diesel::update(users::table.find(user_id))
-        .set((users::forename.eq(forename), users::surname.eq(surname), users::updated_at.eq(at)))
+        .set((
+            users::forename.eq(forename),
+            users::surname.eq(surname),
+            users::updated_at.eq(at)
+        ))
         .execute(c)
         .await)?;
     Ok(())
@@ -98,7 +113,10 @@ pub async fn update_name(conn: &mut DbConn<'_>, user_id: &str, forename: &str, s
 pub async fn mark_tutorial_complete(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> {
     let at = crate::models::now();
     with_conn!(conn, |c| diesel::update(users::table.find(user_id))
-        .set((users::has_completed_tutorial.eq(true), users::updated_at.eq(at)))
+        .set((
+            users::has_completed_tutorial.eq(true),
+            users::updated_at.eq(at)
+        ))
         .execute(c)
         .await)?;
     Ok(())

@@ -20,14 +20,20 @@ pub struct Ctx {
 
 impl Ctx {
     pub fn new(state: AppState, headers: HeaderMap, caller: Option<SessionUser>) -> Ctx {
-        Ctx { state, headers, caller }
+        Ctx {
+            state,
+            headers,
+            caller,
+        }
     }
 
     /// The signed-in user. A disabled account counts as signed out.
     pub fn require_user(&self) -> RpcResult<&User> {
         match &self.caller {
             None => Err(RpcError::unauthorized()),
-            Some(session) if session.user.disabled => Err(RpcError::new(ErrorCode::Unauthorized, "AccountDisabled")),
+            Some(session) if session.user.disabled => {
+                Err(RpcError::new(ErrorCode::Unauthorized, "AccountDisabled"))
+            }
             Some(session) => Ok(&session.user),
         }
     }
@@ -44,7 +50,10 @@ impl Ctx {
 
     /// The caller's school: the only way procedures pick whose data to read or change.
     pub fn school_id(&self) -> RpcResult<&str> {
-        self.require_user()?.school_id.as_deref().ok_or_else(|| RpcError::forbidden("No school"))
+        self.require_user()?
+            .school_id
+            .as_deref()
+            .ok_or_else(|| RpcError::forbidden("No school"))
     }
 
     /// A database connection.
@@ -63,10 +72,16 @@ pub fn check_same_origin(headers: &HeaderMap, public_url: &str) -> RpcResult<()>
     let Some(origin) = headers.get(header::ORIGIN) else {
         return Ok(());
     };
-    let origin = origin.to_str().map_err(|_| refused())?.trim_end_matches('/');
+    let origin = origin
+        .to_str()
+        .map_err(|_| refused())?
+        .trim_end_matches('/');
     let origin_url = url::Url::parse(origin).map_err(|_| refused())?;
     let own = url::Url::parse(public_url).ok();
-    if own.as_ref().is_some_and(|own| own.origin() == origin_url.origin()) {
+    if own
+        .as_ref()
+        .is_some_and(|own| own.origin() == origin_url.origin())
+    {
         return Ok(());
     }
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
@@ -97,11 +112,29 @@ mod tests {
     fn same_origin_passes_and_other_sites_do_not() {
         let public = "https://voicemark.example";
         assert!(check_same_origin(&headers(&[]), public).is_ok());
-        assert!(check_same_origin(&headers(&[("origin", "https://voicemark.example")]), public).is_ok());
-        assert!(check_same_origin(&headers(&[("origin", "http://127.0.0.1:4000"), ("host", "127.0.0.1:4000")]), public).is_ok());
-        assert!(check_same_origin(&headers(&[("origin", "https://evil.example")]), public).is_err());
+        assert!(
+            check_same_origin(&headers(&[("origin", "https://voicemark.example")]), public).is_ok()
+        );
+        assert!(check_same_origin(
+            &headers(&[
+                ("origin", "http://127.0.0.1:4000"),
+                ("host", "127.0.0.1:4000")
+            ]),
+            public
+        )
+        .is_ok());
+        assert!(
+            check_same_origin(&headers(&[("origin", "https://evil.example")]), public).is_err()
+        );
         assert!(check_same_origin(&headers(&[("origin", "null")]), public).is_err());
-        assert!(check_same_origin(&headers(&[("origin", "https://evil.example"), ("host", "voicemark.example.evil")]), public).is_err());
+        assert!(check_same_origin(
+            &headers(&[
+                ("origin", "https://evil.example"),
+                ("host", "voicemark.example.evil")
+            ]),
+            public
+        )
+        .is_err());
         assert!(check_same_origin(&headers(&[("sec-fetch-site", "cross-site")]), public).is_err());
         assert!(check_same_origin(&headers(&[("sec-fetch-site", "same-origin")]), public).is_ok());
     }

@@ -102,7 +102,12 @@ impl FieldErrors {
             .or(self.form_errors.first())
             .cloned()
             .unwrap_or_else(|| "BAD_REQUEST".into());
-        Err(RpcError { code: ErrorCode::BadRequest, message, fields: Some(self), detail: None })
+        Err(RpcError {
+            code: ErrorCode::BadRequest,
+            message,
+            fields: Some(self),
+            detail: None,
+        })
     }
 }
 
@@ -140,7 +145,12 @@ pub type RpcResult<T> = Result<T, RpcError>;
 
 impl RpcError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> RpcError {
-        RpcError { code, message: message.into(), fields: None, detail: None }
+        RpcError {
+            code,
+            message: message.into(),
+            fields: None,
+            detail: None,
+        }
     }
 
     /// An error whose message is its code's key, as tRPC gives when none is set.

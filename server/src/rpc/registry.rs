@@ -95,7 +95,11 @@ pub fn find(path: &str) -> Option<&'static Procedure> {
 }
 
 /// Reads the typed input, runs the handler, encodes its output.
-pub(crate) async fn run<'a, In, Out, Fut>(ctx: &'a Ctx, input: Value, handler: impl FnOnce(&'a Ctx, In) -> Fut) -> RpcResult<String>
+pub(crate) async fn run<'a, In, Out, Fut>(
+    ctx: &'a Ctx,
+    input: Value,
+    handler: impl FnOnce(&'a Ctx, In) -> Fut,
+) -> RpcResult<String>
 where
     In: DeserializeOwned,
     Out: Serialize,
@@ -103,7 +107,8 @@ where
 {
     let input = parse_input(input)?;
     let output = handler(ctx, input).await?;
-    super::superjson::encode(&output).map_err(|e| RpcError::internal(format!("encoding the output: {e}")))
+    super::superjson::encode(&output)
+        .map_err(|e| RpcError::internal(format!("encoding the output: {e}")))
 }
 
 /// An input that does not fit its type: BAD_REQUEST naming the field that failed.
@@ -124,13 +129,15 @@ pub fn parse_input<In: DeserializeOwned>(input: Value) -> RpcResult<In> {
     })
 }
 
-pub(crate) fn ts_of<'a, In: Ts, Out: Ts, Fut>(gen: &mut TsGen, _handler: impl FnOnce(&'a Ctx, In) -> Fut) -> (String, String)
+pub(crate) fn ts_of<'a, In: Ts, Out: Ts, Fut>(
+    gen: &mut TsGen,
+    _handler: impl FnOnce(&'a Ctx, In) -> Fut,
+) -> (String, String)
 where
     Fut: std::future::Future<Output = RpcResult<Out>>,
 {
     (In::ts(gen), Out::ts(gen))
 }
-
 
 /// The input of a procedure that takes none: accepts anything (`undefined`, `{}`), typed `void`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -58,12 +58,16 @@ impl Serialize for JsDate {
 impl<'de> Deserialize<'de> for JsDate {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
-        parse_iso(&text).map(JsDate).ok_or_else(|| serde::de::Error::custom("Invalid date"))
+        parse_iso(&text)
+            .map(JsDate)
+            .ok_or_else(|| serde::de::Error::custom("Invalid date"))
     }
 }
 
 fn parse_iso(text: &str) -> Option<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(text).ok().map(|at| at.with_timezone(&Utc))
+    DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|at| at.with_timezone(&Utc))
 }
 
 /// Why a `{json, meta}` payload could not be decoded (answered as BAD_REQUEST).
@@ -90,7 +94,10 @@ pub fn decode(payload: Value) -> Result<Value, DecodeError> {
     };
     let meta = payload.remove("meta");
     if let Some(Value::Object(meta)) = &meta {
-        let escaped_paths = meta.get("v").and_then(Value::as_i64).is_some_and(|v| v >= 1);
+        let escaped_paths = meta
+            .get("v")
+            .and_then(Value::as_i64)
+            .is_some_and(|v| v >= 1);
         if let Some(values) = meta.get("values") {
             apply_tree(&mut json, values, escaped_paths, "")?;
         }
@@ -124,7 +131,11 @@ fn apply_children(
     at: &str,
 ) -> Result<(), DecodeError> {
     for (path, subtree) in children {
-        let full = if at.is_empty() { path.clone() } else { format!("{at}.{path}") };
+        let full = if at.is_empty() {
+            path.clone()
+        } else {
+            format!("{at}.{path}")
+        };
         let mut node = &mut *value;
         for segment in parse_path(path, escaped) {
             node = match node {
@@ -165,11 +176,21 @@ fn transform(value: &mut Value, kind: &str, at: &str) -> Result<(), DecodeError>
         }
         "number" => match value.as_str() {
             Some("-0") => *value = Value::from(0),
-            _ => return Err(DecodeError::Unsupported { kind: "number (NaN or Infinity)".into(), path: at.to_owned() }),
+            _ => {
+                return Err(DecodeError::Unsupported {
+                    kind: "number (NaN or Infinity)".into(),
+                    path: at.to_owned(),
+                })
+            }
         },
         // Already plain JSON in the shape serde reads: arrays, pair lists, strings.
         "set" | "map" | "regexp" | "URL" | "typed-array" => {}
-        other => return Err(DecodeError::Unsupported { kind: other.to_owned(), path: at.to_owned() }),
+        other => {
+            return Err(DecodeError::Unsupported {
+                kind: other.to_owned(),
+                path: at.to_owned(),
+            })
+        }
     }
     Ok(())
 }
@@ -238,13 +259,20 @@ pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Er
         }
     };
     let json = text.replace(&marker_in_text, "\"");
-    Ok(format!("{{\"json\":{json},\"meta\":{{\"values\":{values},\"v\":1}}}}"))
+    Ok(format!(
+        "{{\"json\":{json},\"meta\":{{\"values\":{values},\"v\":1}}}}"
+    ))
 }
 
 fn collect_dates(value: &Value, at: &mut Vec<String>, found: &mut Vec<String>) {
     match value {
         Value::String(text) if text.starts_with(date_marker()) => {
-            found.push(at.iter().map(|s| escape_segment(s)).collect::<Vec<_>>().join("."));
+            found.push(
+                at.iter()
+                    .map(|s| escape_segment(s))
+                    .collect::<Vec<_>>()
+                    .join("."),
+            );
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
@@ -281,25 +309,40 @@ mod tests {
     #[test]
     fn decodes_the_captured_batch_inputs() {
         assert_eq!(
-            decoded(r#"{"json":{"x":1,"d":"1970-01-01T00:00:00.000Z"},"meta":{"values":{"d":["Date"]},"v":1}}"#),
+            decoded(
+                r#"{"json":{"x":1,"d":"1970-01-01T00:00:00.000Z"},"meta":{"values":{"d":["Date"]},"v":1}}"#
+            ),
             json!({"x": 1, "d": "1970-01-01T00:00:00.000Z"})
         );
-        assert_eq!(decoded(r#"{"json":null,"meta":{"values":["undefined"],"v":1}}"#), Value::Null);
-        assert_eq!(decoded(r#"{"json":"str"}"#), json!("str"));
-        assert_eq!(decoded(r#"{"json":{"y":"2"},"meta":{"values":{"y":["bigint"]},"v":1}}"#), json!({"y": 2}));
         assert_eq!(
-            decoded(r#"{"json":{"big":"12345678901234567890"},"meta":{"values":{"big":["bigint"]},"v":1}}"#),
+            decoded(r#"{"json":null,"meta":{"values":["undefined"],"v":1}}"#),
+            Value::Null
+        );
+        assert_eq!(decoded(r#"{"json":"str"}"#), json!("str"));
+        assert_eq!(
+            decoded(r#"{"json":{"y":"2"},"meta":{"values":{"y":["bigint"]},"v":1}}"#),
+            json!({"y": 2})
+        );
+        assert_eq!(
+            decoded(
+                r#"{"json":{"big":"12345678901234567890"},"meta":{"values":{"big":["bigint"]},"v":1}}"#
+            ),
             json!({"big": 12345678901234567890u64})
         );
         assert_eq!(
-            decoded(r#"{"json":{"big":"123456789012345678901234"},"meta":{"values":{"big":["bigint"]},"v":1}}"#),
+            decoded(
+                r#"{"json":{"big":"123456789012345678901234"},"meta":{"values":{"big":["bigint"]},"v":1}}"#
+            ),
             json!({"big": "123456789012345678901234"})
         );
     }
 
     #[test]
     fn decodes_nested_paths_undefined_and_escapes() {
-        assert_eq!(decoded(r#"{"json":{"a":null,"b":1},"meta":{"values":{"a":["undefined"]},"v":1}}"#), json!({"b": 1}));
+        assert_eq!(
+            decoded(r#"{"json":{"a":null,"b":1},"meta":{"values":{"a":["undefined"]},"v":1}}"#),
+            json!({"b": 1})
+        );
         let rows = decoded(
             r#"{"json":{"rows":[{"d":"1970-01-01T00:00:00.000Z"},{"d":"1970-01-01T00:00:01.000Z"}]},"meta":{"values":{"rows.0.d":["Date"],"rows.1.d":["Date"]},"v":1}}"#,
         );
@@ -314,19 +357,31 @@ mod tests {
         let rows: Rows = serde_json::from_value(rows).expect("typed");
         assert_eq!(rows.rows[1].d, date(1));
         assert_eq!(
-            decoded(r#"{"json":{"a.b":"1970-01-01T00:00:00.000Z"},"meta":{"values":{"a\\.b":["Date"]},"v":1}}"#),
+            decoded(
+                r#"{"json":{"a.b":"1970-01-01T00:00:00.000Z"},"meta":{"values":{"a\\.b":["Date"]},"v":1}}"#
+            ),
             json!({"a.b": "1970-01-01T00:00:00.000Z"})
         );
         assert_eq!(
-            decoded(r#"{"json":{"m":[["k1","1970-01-01T00:00:00.000Z"],["k2",2]]},"meta":{"values":{"m":["map",{"0.1":["Date"]}]},"v":1}}"#),
+            decoded(
+                r#"{"json":{"m":[["k1","1970-01-01T00:00:00.000Z"],["k2",2]]},"meta":{"values":{"m":["map",{"0.1":["Date"]}]},"v":1}}"#
+            ),
             json!({"m": [["k1", "1970-01-01T00:00:00.000Z"], ["k2", 2]]})
         );
-        assert_eq!(decoded(r#"{"json":{"s":["a","b"]},"meta":{"values":{"s":["set"]},"v":1}}"#), json!({"s": ["a", "b"]}));
         assert_eq!(
-            decoded(r#"{"json":{"x":{"id":1},"y":{"id":1}},"meta":{"referentialEqualities":{"x":["y"]},"v":1}}"#),
+            decoded(r#"{"json":{"s":["a","b"]},"meta":{"values":{"s":["set"]},"v":1}}"#),
+            json!({"s": ["a", "b"]})
+        );
+        assert_eq!(
+            decoded(
+                r#"{"json":{"x":{"id":1},"y":{"id":1}},"meta":{"referentialEqualities":{"x":["y"]},"v":1}}"#
+            ),
             json!({"x": {"id": 1}, "y": {"id": 1}})
         );
-        assert_eq!(decoded(r#"{"json":{"z":"-0"},"meta":{"values":{"z":["number"]},"v":1}}"#), json!({"z": 0}));
+        assert_eq!(
+            decoded(r#"{"json":{"z":"-0"},"meta":{"values":{"z":["number"]},"v":1}}"#),
+            json!({"z": 0})
+        );
     }
 
     #[test]
@@ -340,11 +395,24 @@ mod tests {
 
     #[test]
     fn rejects_what_it_cannot_represent() {
-        let bad = |text: &str| decode(serde_json::from_str(text).expect("JSON")).expect_err("rejected");
-        assert!(matches!(bad(r#"{"json":{"d":"x"},"meta":{"values":{"d":["Date"]},"v":1}}"#), DecodeError::InvalidDate(_)));
-        assert!(matches!(bad(r#"{"json":{"x":"NaN"},"meta":{"values":{"x":["number"]},"v":1}}"#), DecodeError::Unsupported { .. }));
-        assert!(matches!(bad(r#"{"json":{},"meta":{"values":{"q":["Date"]},"v":1}}"#), DecodeError::MissingPath(_)));
-        assert!(matches!(bad(r#"{"json":{"e":{}},"meta":{"values":{"e":["Error"]},"v":1}}"#), DecodeError::Unsupported { .. }));
+        let bad =
+            |text: &str| decode(serde_json::from_str(text).expect("JSON")).expect_err("rejected");
+        assert!(matches!(
+            bad(r#"{"json":{"d":"x"},"meta":{"values":{"d":["Date"]},"v":1}}"#),
+            DecodeError::InvalidDate(_)
+        ));
+        assert!(matches!(
+            bad(r#"{"json":{"x":"NaN"},"meta":{"values":{"x":["number"]},"v":1}}"#),
+            DecodeError::Unsupported { .. }
+        ));
+        assert!(matches!(
+            bad(r#"{"json":{},"meta":{"values":{"q":["Date"]},"v":1}}"#),
+            DecodeError::MissingPath(_)
+        ));
+        assert!(matches!(
+            bad(r#"{"json":{"e":{}},"meta":{"values":{"e":["Error"]},"v":1}}"#),
+            DecodeError::Unsupported { .. }
+        ));
     }
 
     #[test]
@@ -361,13 +429,24 @@ mod tests {
             created_at: JsDate,
             n: Option<i32>,
         }
-        let at = JsDate(Utc.with_ymd_and_hms(2024, 9, 1, 8, 30, 0).single().expect("time"));
+        let at = JsDate(
+            Utc.with_ymd_and_hms(2024, 9, 1, 8, 30, 0)
+                .single()
+                .expect("time"),
+        );
         assert_eq!(
-            encode(&Created { created_at: at, n: None }).expect("encodes"),
+            encode(&Created {
+                created_at: at,
+                n: None
+            })
+            .expect("encodes"),
             r#"{"json":{"createdAt":"2024-09-01T08:30:00.000Z","n":null},"meta":{"values":{"createdAt":["Date"]},"v":1}}"#
         );
         assert_eq!(encode("hi").expect("encodes"), r#"{"json":"hi"}"#);
-        assert_eq!(encode(&json!({"a": 1, "b": "x"})).expect("encodes"), r#"{"json":{"a":1,"b":"x"}}"#);
+        assert_eq!(
+            encode(&json!({"a": 1, "b": "x"})).expect("encodes"),
+            r#"{"json":{"a":1,"b":"x"}}"#
+        );
         assert_eq!(
             encode(&date(0)).expect("encodes"),
             r#"{"json":"1970-01-01T00:00:00.000Z","meta":{"values":["Date"],"v":1}}"#
@@ -381,7 +460,10 @@ mod tests {
             rows: Vec<Row>,
         }
         assert_eq!(
-            encode(&Rows { rows: vec![Row { d: date(0) }, Row { d: date(1) }] }).expect("encodes"),
+            encode(&Rows {
+                rows: vec![Row { d: date(0) }, Row { d: date(1) }]
+            })
+            .expect("encodes"),
             r#"{"json":{"rows":[{"d":"1970-01-01T00:00:00.000Z"},{"d":"1970-01-01T00:00:01.000Z"}]},"meta":{"values":{"rows.0.d":["Date"],"rows.1.d":["Date"]},"v":1}}"#
         );
         let mut dotted = std::collections::BTreeMap::new();

@@ -22,19 +22,35 @@ const MAX_BODY: usize = 2 * 1024 * 1024;
 type Outcome = RpcResult<String>;
 
 /// `ANY /api/trpc/{path}`.
-pub async fn handle(State(state): State<AppState>, Path(path): Path<String>, request: Request) -> Response {
+pub async fn handle(
+    State(state): State<AppState>,
+    Path(path): Path<String>,
+    request: Request,
+) -> Response {
     let (parts, body) = request.into_parts();
     if parts.method == Method::HEAD {
         return empty(StatusCode::NO_CONTENT);
     }
     let query = parts.uri.query().unwrap_or("");
-    let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes()).into_owned().collect();
-    let param = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    let param = |name: &str| {
+        params
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    };
     let is_batch = param("batch") == Some("1");
 
     // v11 picks a content-type handler first: only JSON is spoken; GET may omit it.
-    let content_type = parts.headers.get(header::CONTENT_TYPE).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    let is_json = content_type.as_deref().is_some_and(|ct| ct.starts_with("application/json"));
+    let content_type = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let is_json = content_type
+        .as_deref()
+        .is_some_and(|ct| ct.starts_with("application/json"));
     if !is_json && parts.method != Method::GET {
         let message = match &content_type {
             Some(ct) => format!("Unsupported content-type \"{ct}\""),
@@ -43,8 +59,13 @@ pub async fn handle(State(state): State<AppState>, Path(path): Path<String>, req
         return request_error(&RpcError::new(ErrorCode::UnsupportedMediaType, message));
     }
 
-    let paths: Vec<&str> = if is_batch { path.split(',').collect() } else { vec![path.as_str()] };
-    let procedures: Vec<Option<&'static Procedure>> = paths.iter().map(|p| registry::find(p)).collect();
+    let paths: Vec<&str> = if is_batch {
+        path.split(',').collect()
+    } else {
+        vec![path.as_str()]
+    };
+    let procedures: Vec<Option<&'static Procedure>> =
+        paths.iter().map(|p| registry::find(p)).collect();
     let mut kinds: Vec<Kind> = Vec::new();
     for kind in procedures.iter().flatten().map(|p| p.kind) {
         if !kinds.contains(&kind) {
@@ -53,7 +74,10 @@ pub async fn handle(State(state): State<AppState>, Path(path): Path<String>, req
     }
     if kinds.len() > 1 {
         let names: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
-        return request_error(&RpcError::bad_request(format!("Cannot mix procedure types in call: {}", names.join(", "))));
+        return request_error(&RpcError::bad_request(format!(
+            "Cannot mix procedure types in call: {}",
+            names.join(", ")
+        )));
     }
 
     let raw = if parts.method == Method::GET {
@@ -62,7 +86,12 @@ pub async fn handle(State(state): State<AppState>, Path(path): Path<String>, req
         axum::body::to_bytes(body, MAX_BODY)
             .await
             .map(|bytes| if bytes.is_empty() { None } else { Some(bytes) })
-            .map_err(|e| RpcError::new(ErrorCode::BadRequest, format!("Could not read the request body: {e}")))
+            .map_err(|e| {
+                RpcError::new(
+                    ErrorCode::BadRequest,
+                    format!("Could not read the request body: {e}"),
+                )
+            })
     };
     let inputs = read_inputs(raw, is_batch, paths.len());
 
@@ -76,9 +105,11 @@ pub async fn handle(State(state): State<AppState>, Path(path): Path<String>, req
     };
     let ctx = Ctx::new(state, parts.headers, caller);
 
-    let calls = paths.iter().zip(&procedures).zip(inputs).map(|((path, procedure), input)| {
-        call(&ctx, &parts.method, path, *procedure, input)
-    });
+    let calls = paths
+        .iter()
+        .zip(&procedures)
+        .zip(inputs)
+        .map(|((path, procedure), input)| call(&ctx, &parts.method, path, *procedure, input));
     let outcomes: Vec<Outcome> = join_all(calls).await;
     for (path, outcome) in paths.iter().zip(&outcomes) {
         if let Err(err) = outcome {
@@ -89,14 +120,26 @@ pub async fn handle(State(state): State<AppState>, Path(path): Path<String>, req
 }
 
 /// One call: find, check method and origin, decode input, run.
-async fn call(ctx: &Ctx, method: &Method, path: &str, procedure: Option<&Procedure>, input: RpcResult<Value>) -> Outcome {
+async fn call(
+    ctx: &Ctx,
+    method: &Method,
+    path: &str,
+    procedure: Option<&Procedure>,
+    input: RpcResult<Value>,
+) -> Outcome {
     let Some(procedure) = procedure else {
-        return Err(RpcError::new(ErrorCode::NotFound, format!("No procedure found on path \"{path}\"")));
+        return Err(RpcError::new(
+            ErrorCode::NotFound,
+            format!("No procedure found on path \"{path}\""),
+        ));
     };
     if method.as_str() != procedure.kind.method() {
         return Err(RpcError::new(
             ErrorCode::MethodNotSupported,
-            format!("Unsupported {method}-request to {} procedure at path \"{path}\"", procedure.kind.as_str()),
+            format!(
+                "Unsupported {method}-request to {} procedure at path \"{path}\"",
+                procedure.kind.as_str()
+            ),
         ));
     }
     if procedure.kind == Kind::Mutation {
@@ -106,27 +149,47 @@ async fn call(ctx: &Ctx, method: &Method, path: &str, procedure: Option<&Procedu
 }
 
 /// Splits the raw input into one decoded value per call (`null` where none was sent).
-fn read_inputs(raw: RpcResult<Option<Bytes>>, is_batch: bool, count: usize) -> Vec<RpcResult<Value>> {
+fn read_inputs(
+    raw: RpcResult<Option<Bytes>>,
+    is_batch: bool,
+    count: usize,
+) -> Vec<RpcResult<Value>> {
     let parsed: RpcResult<Option<Value>> = raw.and_then(|raw| match raw {
         None => Ok(None),
         Some(bytes) => serde_json::from_slice(&bytes)
             .map(Some)
             .map_err(|e| RpcError::new(ErrorCode::ParseError, format!("Invalid JSON input: {e}"))),
     });
-    let decode = |value: Value| superjson::decode(value).map_err(|e| RpcError::bad_request(e.to_string()));
+    let decode =
+        |value: Value| superjson::decode(value).map_err(|e| RpcError::bad_request(e.to_string()));
     match parsed {
         Err(err) => vec![Err(err); count],
         Ok(None) => vec![Ok(Value::Null); count],
         Ok(Some(value)) if !is_batch => vec![decode(value)],
         Ok(Some(Value::Object(mut by_index))) => (0..count)
-            .map(|i| by_index.remove(&i.to_string()).map(decode).unwrap_or(Ok(Value::Null)))
+            .map(|i| {
+                by_index
+                    .remove(&i.to_string())
+                    .map(decode)
+                    .unwrap_or(Ok(Value::Null))
+            })
             .collect(),
-        Ok(Some(_)) => vec![Err(RpcError::bad_request("\"input\" needs to be an object when doing a batch call")); count],
+        Ok(Some(_)) => vec![
+            Err(RpcError::bad_request(
+                "\"input\" needs to be an object when doing a batch call"
+            ));
+            count
+        ],
     }
 }
 
 /// The envelope(s) and the status: a batch is an array, 207 when its statuses differ.
-fn respond(is_batch: bool, paths: &[&str], procedures: &[Option<&Procedure>], outcomes: &[Outcome]) -> Response {
+fn respond(
+    is_batch: bool,
+    paths: &[&str],
+    procedures: &[Option<&Procedure>],
+    outcomes: &[Outcome],
+) -> Response {
     let statuses: Vec<u16> = outcomes
         .iter()
         .map(|o| match o {
@@ -139,16 +202,31 @@ fn respond(is_batch: bool, paths: &[&str], procedures: &[Option<&Procedure>], ou
         Some(_) => 207,
         None => 200,
     };
-    let elements: Vec<String> = paths.iter().zip(outcomes).map(|(path, outcome)| envelope(path, outcome)).collect();
-    let body = if is_batch { format!("[{}]", elements.join(",")) } else { elements.concat() };
+    let elements: Vec<String> = paths
+        .iter()
+        .zip(outcomes)
+        .map(|(path, outcome)| envelope(path, outcome))
+        .collect();
+    let body = if is_batch {
+        format!("[{}]", elements.join(","))
+    } else {
+        elements.concat()
+    };
     let mut response = json_response(status, body, "application/json");
     // A wrong method is answered with the one that would have worked.
-    let allowed = outcomes.iter().zip(procedures).find_map(|(outcome, procedure)| match (outcome, procedure) {
-        (Err(err), Some(procedure)) if err.code == ErrorCode::MethodNotSupported => Some(procedure.kind.method()),
-        _ => None,
-    });
+    let allowed = outcomes
+        .iter()
+        .zip(procedures)
+        .find_map(|(outcome, procedure)| match (outcome, procedure) {
+            (Err(err), Some(procedure)) if err.code == ErrorCode::MethodNotSupported => {
+                Some(procedure.kind.method())
+            }
+            _ => None,
+        });
     if let Some(allowed) = allowed {
-        response.headers_mut().insert(header::ALLOW, HeaderValue::from_static(allowed));
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static(allowed));
     }
     response
 }
@@ -169,12 +247,17 @@ fn error_envelope(err: &RpcError, path: Option<&str>) -> String {
 /// answers these with the runtime's default `text/plain;charset=UTF-8`; so does this.
 fn request_error(err: &RpcError) -> Response {
     log_error("-", err);
-    json_response(err.code.http_status(), error_envelope(err, None), "text/plain;charset=UTF-8")
+    json_response(
+        err.code.http_status(),
+        error_envelope(err, None),
+        "text/plain;charset=UTF-8",
+    )
 }
 
 fn json_response(status: u16, body: String, content_type: &'static str) -> Response {
     let mut response = Response::new(Body::from(body));
-    *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    *response.status_mut() =
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers: &mut HeaderMap = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(header::VARY, HeaderValue::from_static("trpc-accept"));
@@ -189,9 +272,14 @@ fn empty(status: StatusCode) -> Response {
 
 fn log_error(path: &str, err: &RpcError) {
     match (&err.detail, err.code) {
-        (Some(detail), _) => tracing::error!(path, code = err.code.key(), %detail, "rpc call failed"),
-        (None, ErrorCode::InternalServerError) => tracing::error!(path, message = %err.message, "rpc call failed"),
-        (None, _) => tracing::debug!(path, code = err.code.key(), message = %err.message, "rpc call refused"),
+        (Some(detail), _) => {
+            tracing::error!(path, code = err.code.key(), %detail, "rpc call failed")
+        }
+        (None, ErrorCode::InternalServerError) => {
+            tracing::error!(path, message = %err.message, "rpc call failed")
+        }
+        (None, _) => {
+            tracing::debug!(path, code = err.code.key(), message = %err.message, "rpc call refused")
+        }
     }
 }
-

@@ -23,14 +23,21 @@ pub struct TsGen {
 
 impl TsGen {
     /// Declares interface `name` once: `fields` runs only the first time.
-    pub fn interface(&mut self, name: &str, fields: impl FnOnce(&mut TsGen) -> Vec<(String, String)>) {
+    pub fn interface(
+        &mut self,
+        name: &str,
+        fields: impl FnOnce(&mut TsGen) -> Vec<(String, String)>,
+    ) {
         if self.declarations.iter().any(|(n, _)| n == name) {
             return;
         }
         let index = self.declarations.len();
         self.declarations.push((name.to_owned(), None));
         let fields = fields(self);
-        let body: String = fields.iter().map(|(field, ty)| format!("  {field}: {ty};\n")).collect();
+        let body: String = fields
+            .iter()
+            .map(|(field, ty)| format!("  {field}: {ty};\n"))
+            .collect();
         self.declarations[index].1 = Some(format!("export interface {name} {{\n{body}}}\n"));
     }
 }
@@ -111,7 +118,11 @@ impl<T: Ts> Ts for Vec<T> {
 
 impl Ts for NotificationFrequency {
     fn ts(_: &mut TsGen) -> String {
-        NotificationFrequency::ALL.iter().map(|f| format!("'{}'", f.as_str())).collect::<Vec<_>>().join(" | ")
+        NotificationFrequency::ALL
+            .iter()
+            .map(|f| format!("'{}'", f.as_str()))
+            .collect::<Vec<_>>()
+            .join(" | ")
     }
 }
 
@@ -163,7 +174,11 @@ mod tests {
     fn the_file_lists_every_procedure() {
         let file = generate();
         for procedure in registry::procedures() {
-            assert!(file.contains(&format!("'{}':", procedure.path)), "{}", procedure.path);
+            assert!(
+                file.contains(&format!("'{}':", procedure.path)),
+                "{}",
+                procedure.path
+            );
         }
     }
 }

@@ -40,72 +40,105 @@ fn pupil(school_id: &str, forename: &str) -> students::NewStudent {
     }
 }
 
-dual_test!(async fn a_failed_transaction_leaves_nothing_behind(app: TestApp) {
-    let mut pooled = app.db.conn().await.expect("connection");
-    let mut conn = pooled.db();
-    let first = school("Half Written School");
-    let outcome: Result<(), DbError> = transaction!(&mut conn, |c| {
-        organisations::insert_school(c, &first).await?;
-        // The same id again breaks the primary key: the whole transaction must roll back.
-        organisations::insert_school(c, &first).await?;
-        Ok(())
-    });
-    assert!(outcome.is_err());
-    let found = organisations::find_school_by_name(&mut conn, "Half Written School").await.expect("query");
-    assert!(found.is_none(), "the first insert was rolled back");
-
-    let second = school("Whole School");
-    let outcome: Result<(), DbError> = transaction!(&mut conn, |c| {
-        organisations::insert_school(c, &second).await?;
-        Ok(())
-    });
-    assert!(outcome.is_ok());
-    assert!(organisations::find_school_by_name(&mut conn, "Whole School").await.expect("query").is_some());
-});
-
-dual_test!(async fn pupils_are_listed_only_for_their_own_school(app: TestApp) {
-    let mut pooled = app.db.conn().await.expect("connection");
-    let mut conn = pooled.db();
-    let (north, south) = (school("North"), school("South"));
-    organisations::insert_school(&mut conn, &north).await.expect("north");
-    organisations::insert_school(&mut conn, &south).await.expect("south");
-    for name in ["Zoe", "Adam"] {
-        students::insert(&mut conn, &pupil(&north.id, name)).await.expect("pupil");
-    }
-    students::insert(&mut conn, &pupil(&south.id, "Sam")).await.expect("pupil");
-
-    let northern = students::list_for_school(&mut conn, &north.id).await.expect("list");
-    let names: Vec<&str> = northern.iter().map(|s| s.forename.as_str()).collect();
-    assert_eq!(names, ["Adam", "Zoe"], "sorted, and only North's pupils");
-    let southern = students::list_for_school(&mut conn, &south.id).await.expect("list");
-    assert_eq!(southern.len(), 1);
-    assert_eq!(southern[0].forename, "Sam");
-});
-
-dual_test!(async fn concurrent_writers_do_not_see_database_is_locked(app: TestApp) {
-    let target = school("Busy School");
-    {
+dual_test!(
+    async fn a_failed_transaction_leaves_nothing_behind(app: TestApp) {
         let mut pooled = app.db.conn().await.expect("connection");
-        organisations::insert_school(&mut pooled.db(), &target).await.expect("school");
+        let mut conn = pooled.db();
+        let first = school("Half Written School");
+        let outcome: Result<(), DbError> = transaction!(&mut conn, |c| {
+            organisations::insert_school(c, &first).await?;
+            // The same id again breaks the primary key: the whole transaction must roll back.
+            organisations::insert_school(c, &first).await?;
+            Ok(())
+        });
+        assert!(outcome.is_err());
+        let found = organisations::find_school_by_name(&mut conn, "Half Written School")
+            .await
+            .expect("query");
+        assert!(found.is_none(), "the first insert was rolled back");
+
+        let second = school("Whole School");
+        let outcome: Result<(), DbError> = transaction!(&mut conn, |c| {
+            organisations::insert_school(c, &second).await?;
+            Ok(())
+        });
+        assert!(outcome.is_ok());
+        assert!(
+            organisations::find_school_by_name(&mut conn, "Whole School")
+                .await
+                .expect("query")
+                .is_some()
+        );
     }
-    let mut tasks = Vec::new();
-    for n in 0..16 {
-        let db = app.db.clone();
-        let school_id = target.id.clone();
-        tasks.push(tokio::spawn(async move {
-            let mut pooled = db.conn().await?;
-            let mut conn = pooled.db();
-            transaction!(&mut conn, |c| {
-                // Read, then write: the pattern that fails under deferred SQLite transactions.
-                let before = students::list_for_school(c, &school_id).await?.len();
-                students::insert(c, &pupil(&school_id, &format!("P{n}"))).await?;
-                Ok::<usize, DbError>(before)
-            })
-        }));
+);
+
+dual_test!(
+    async fn pupils_are_listed_only_for_their_own_school(app: TestApp) {
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut conn = pooled.db();
+        let (north, south) = (school("North"), school("South"));
+        organisations::insert_school(&mut conn, &north)
+            .await
+            .expect("north");
+        organisations::insert_school(&mut conn, &south)
+            .await
+            .expect("south");
+        for name in ["Zoe", "Adam"] {
+            students::insert(&mut conn, &pupil(&north.id, name))
+                .await
+                .expect("pupil");
+        }
+        students::insert(&mut conn, &pupil(&south.id, "Sam"))
+            .await
+            .expect("pupil");
+
+        let northern = students::list_for_school(&mut conn, &north.id)
+            .await
+            .expect("list");
+        let names: Vec<&str> = northern.iter().map(|s| s.forename.as_str()).collect();
+        assert_eq!(names, ["Adam", "Zoe"], "sorted, and only North's pupils");
+        let southern = students::list_for_school(&mut conn, &south.id)
+            .await
+            .expect("list");
+        assert_eq!(southern.len(), 1);
+        assert_eq!(southern[0].forename, "Sam");
     }
-    for task in tasks {
-        task.await.expect("task").expect("no lock error");
+);
+
+dual_test!(
+    async fn concurrent_writers_do_not_see_database_is_locked(app: TestApp) {
+        let target = school("Busy School");
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            organisations::insert_school(&mut pooled.db(), &target)
+                .await
+                .expect("school");
+        }
+        let mut tasks = Vec::new();
+        for n in 0..16 {
+            let db = app.db.clone();
+            let school_id = target.id.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut pooled = db.conn().await?;
+                let mut conn = pooled.db();
+                transaction!(&mut conn, |c| {
+                    // Read, then write: the pattern that fails under deferred SQLite transactions.
+                    let before = students::list_for_school(c, &school_id).await?.len();
+                    students::insert(c, &pupil(&school_id, &format!("P{n}"))).await?;
+                    Ok::<usize, DbError>(before)
+                })
+            }));
+        }
+        for task in tasks {
+            task.await.expect("task").expect("no lock error");
+        }
+        let mut pooled = app.db.conn().await.expect("connection");
+        assert_eq!(
+            students::list_for_school(&mut pooled.db(), &target.id)
+                .await
+                .expect("list")
+                .len(),
+            16
+        );
     }
-    let mut pooled = app.db.conn().await.expect("connection");
-    assert_eq!(students::list_for_school(&mut pooled.db(), &target.id).await.expect("list").len(), 16);
-});
+);

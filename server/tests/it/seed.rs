@@ -3,59 +3,117 @@
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use voicemark::db::schema::{email_preferences, students, users};
-use voicemark::models::{notifications, organisations, students as student_model, users as user_model};
-use voicemark::seed::{seed_demo, SeedOutcome, DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_PUPILS, DEMO_SCHOOL};
+use voicemark::models::{
+    notifications, organisations, students as student_model, users as user_model,
+};
+use voicemark::seed::{
+    seed_demo, SeedOutcome, DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_PUPILS, DEMO_SCHOOL,
+};
 use voicemark::with_conn;
 
 use crate::dual_test;
 
-dual_test!(async fn demo_seed_fills_an_empty_database_once(app: TestApp) {
-    assert_eq!(seed_demo(&app.db).await.expect("seed"), SeedOutcome::Seeded);
-    assert_eq!(
-        seed_demo(&app.db).await.expect("seed again"),
-        SeedOutcome::AlreadyPopulated { demo_present: true }
-    );
+dual_test!(
+    async fn demo_seed_fills_an_empty_database_once(app: TestApp) {
+        assert_eq!(seed_demo(&app.db).await.expect("seed"), SeedOutcome::Seeded);
+        assert_eq!(
+            seed_demo(&app.db).await.expect("seed again"),
+            SeedOutcome::AlreadyPopulated { demo_present: true }
+        );
 
-    let mut pooled = app.db.conn().await.expect("connection");
-    let mut conn = pooled.db();
-    let school = organisations::find_school_by_name(&mut conn, DEMO_SCHOOL).await.expect("query").expect("demo school");
-    let pupils = student_model::list_for_school(&mut conn, &school.id).await.expect("pupils");
-    assert_eq!(pupils.len(), DEMO_PUPILS);
-    assert!(pupils.iter().all(|p| p.year_group.is_some() && p.form_group.is_some()));
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut conn = pooled.db();
+        let school = organisations::find_school_by_name(&mut conn, DEMO_SCHOOL)
+            .await
+            .expect("query")
+            .expect("demo school");
+        let pupils = student_model::list_for_school(&mut conn, &school.id)
+            .await
+            .expect("pupils");
+        assert_eq!(pupils.len(), DEMO_PUPILS);
+        assert!(pupils
+            .iter()
+            .all(|p| p.year_group.is_some() && p.form_group.is_some()));
 
-    let without_parent: i64 = with_conn!(&mut conn, |c| students::table
-        .filter(students::parent_email.is_null())
-        .count()
-        .get_result(c)
-        .await)
-    .expect("count");
-    assert_eq!(without_parent, 0, "every pupil has a parent e-mail");
-    let preferences: i64 = with_conn!(&mut conn, |c| email_preferences::table.count().get_result(c).await).expect("count");
-    assert_eq!(preferences, DEMO_PUPILS as i64);
+        let without_parent: i64 = with_conn!(&mut conn, |c| students::table
+            .filter(students::parent_email.is_null())
+            .count()
+            .get_result(c)
+            .await)
+        .expect("count");
+        assert_eq!(without_parent, 0, "every pupil has a parent e-mail");
+        let preferences: i64 = with_conn!(&mut conn, |c| email_preferences::table
+            .count()
+            .get_result(c)
+            .await)
+        .expect("count");
+        assert_eq!(preferences, DEMO_PUPILS as i64);
 
-    // One account per role, each activated, with a password that verifies.
-    let roles: Vec<String> = with_conn!(&mut conn, |c| users::table.select(users::role).order(users::role).load(c).await).expect("roles");
-    assert_eq!(roles, ["ADMIN", "ADMIN", "MAT_USER", "ORG_ADMIN", "SUPERADMIN", "TEACHER"]);
-    let riverside = user_model::find_by_email(&mut conn, voicemark::seed::DEMO_RIVERSIDE_LEADER).await.expect("query").expect("leader");
-    let redirect: bool = with_conn!(&mut conn, |c| voicemark::db::schema::schools::table
-        .filter(voicemark::db::schema::schools::id.eq(riverside.school_id.clone().unwrap_or_default()))
-        .select(voicemark::db::schema::schools::redirect_to_leaders)
-        .first(c)
-        .await)
-    .expect("school");
-    assert!(redirect, "Riverside sends its users to the leaders area");
-    for (email, role, leader, _, _) in DEMO_ACCOUNTS {
-        let user = user_model::find_by_email(&mut conn, email).await.expect("query").expect("account");
-        assert_eq!(user.role, *role);
-        assert_eq!(user.leader, *leader);
-        assert!(user.activated && !user.disabled);
-        let hash = user.password.expect("a password");
-        assert!(voicemark::password::verify_password(DEMO_PASSWORD, &hash));
+        // One account per role, each activated, with a password that verifies.
+        let roles: Vec<String> = with_conn!(&mut conn, |c| users::table
+            .select(users::role)
+            .order(users::role)
+            .load(c)
+            .await)
+        .expect("roles");
+        assert_eq!(
+            roles,
+            [
+                "ADMIN",
+                "ADMIN",
+                "MAT_USER",
+                "ORG_ADMIN",
+                "SUPERADMIN",
+                "TEACHER"
+            ]
+        );
+        let riverside =
+            user_model::find_by_email(&mut conn, voicemark::seed::DEMO_RIVERSIDE_LEADER)
+                .await
+                .expect("query")
+                .expect("leader");
+        let redirect: bool = with_conn!(&mut conn, |c| voicemark::db::schema::schools::table
+            .filter(
+                voicemark::db::schema::schools::id
+                    .eq(riverside.school_id.clone().unwrap_or_default())
+            )
+            .select(voicemark::db::schema::schools::redirect_to_leaders)
+            .first(c)
+            .await)
+        .expect("school");
+        assert!(redirect, "Riverside sends its users to the leaders area");
+        for (email, role, leader, _, _) in DEMO_ACCOUNTS {
+            let user = user_model::find_by_email(&mut conn, email)
+                .await
+                .expect("query")
+                .expect("account");
+            assert_eq!(user.role, *role);
+            assert_eq!(user.leader, *leader);
+            assert!(user.activated && !user.disabled);
+            let hash = user.password.expect("a password");
+            assert!(voicemark::password::verify_password(DEMO_PASSWORD, &hash));
+        }
+
+        // The teacher has three submissions waiting to be marked.
+        let teacher = user_model::find_by_email(&mut conn, "teacher@northbridge.test")
+            .await
+            .expect("query")
+            .expect("teacher");
+        assert_eq!(
+            notifications::feedback_hub_count(&mut conn, &teacher.id)
+                .await
+                .expect("count"),
+            3
+        );
+        let admin = user_model::find_by_email(&mut conn, "admin@northbridge.test")
+            .await
+            .expect("query")
+            .expect("admin");
+        assert_eq!(
+            notifications::feedback_hub_count(&mut conn, &admin.id)
+                .await
+                .expect("count"),
+            0
+        );
     }
-
-    // The teacher has three submissions waiting to be marked.
-    let teacher = user_model::find_by_email(&mut conn, "teacher@northbridge.test").await.expect("query").expect("teacher");
-    assert_eq!(notifications::feedback_hub_count(&mut conn, &teacher.id).await.expect("count"), 3);
-    let admin = user_model::find_by_email(&mut conn, "admin@northbridge.test").await.expect("query").expect("admin");
-    assert_eq!(notifications::feedback_hub_count(&mut conn, &admin.id).await.expect("count"), 0);
-});
+);

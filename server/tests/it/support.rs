@@ -48,7 +48,9 @@ pub enum TestBackend {
 
 /// `TEST_DATABASE_URL`: a PostgreSQL URL whose user may create databases.
 pub fn postgres_admin_url() -> Option<String> {
-    std::env::var("TEST_DATABASE_URL").ok().filter(|u| !u.trim().is_empty())
+    std::env::var("TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
 }
 
 /// A fresh database and the app serving it. The database is removed when this is dropped.
@@ -65,13 +67,19 @@ pub struct TestApp {
 
 pub enum DatabaseGuard {
     Sqlite(#[allow(dead_code)] tempfile::TempDir),
-    Postgres { admin_url: String, name: String, _dir: tempfile::TempDir },
+    Postgres {
+        admin_url: String,
+        name: String,
+        _dir: tempfile::TempDir,
+    },
 }
 
 impl TestApp {
     pub async fn new(backend: TestBackend) -> TestApp {
         let (url, dir, guard) = fresh_database(backend).await;
-        let db = Db::connect(&url, 4).await.expect("connect to the test database");
+        let db = Db::connect(&url, 4)
+            .await
+            .expect("connect to the test database");
         db.migrate().await.expect("migrate the test database");
         let config = config::from_lookup(
             |name| match name {
@@ -84,7 +92,14 @@ impl TestApp {
         .expect("test configuration");
         let state = AppState::new(db.clone(), config).expect("app state");
         let router = router(state.clone());
-        TestApp { db, url, router, state, dir, _guard: guard }
+        TestApp {
+            db,
+            url,
+            router,
+            state,
+            dir,
+            _guard: guard,
+        }
     }
 
     pub fn backend(&self) -> Backend {
@@ -97,7 +112,8 @@ impl TestApp {
     }
 
     pub async fn get(&self, path: &str) -> TestResponse {
-        self.request(Request::get(path).body(Body::empty()).expect("request")).await
+        self.request(Request::get(path).body(Body::empty()).expect("request"))
+            .await
     }
 }
 
@@ -106,8 +122,18 @@ pub async fn send(router: Router, request: Request<Body>) -> TestResponse {
     let response = router.oneshot(request).await.expect("the router answers");
     let status = response.status();
     let headers = response.headers().clone();
-    let body = response.into_body().collect().await.expect("read the body").to_bytes().to_vec();
-    TestResponse { status, headers, body }
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("read the body")
+        .to_bytes()
+        .to_vec();
+    TestResponse {
+        status,
+        headers,
+        body,
+    }
 }
 
 /// A response, read whole.
@@ -135,7 +161,10 @@ impl TestResponse {
 /// Makes an empty database: a SQLite file in a temporary folder, or a new PostgreSQL
 /// database with a random name next to `TEST_DATABASE_URL`'s.
 pub async fn fresh_database(backend: TestBackend) -> (DatabaseUrl, PathBuf, DatabaseGuard) {
-    let dir = tempfile::Builder::new().prefix("voicemark-test-").tempdir().expect("temp dir");
+    let dir = tempfile::Builder::new()
+        .prefix("voicemark-test-")
+        .tempdir()
+        .expect("temp dir");
     let path = dir.path().to_path_buf();
     match backend {
         TestBackend::Sqlite => {
@@ -145,26 +174,46 @@ pub async fn fresh_database(backend: TestBackend) -> (DatabaseUrl, PathBuf, Data
         TestBackend::Postgres => {
             let admin_url = postgres_admin_url().expect("TEST_DATABASE_URL");
             let name = format!("vm_test_{}", uuid_simple());
-            let mut admin = AsyncPgConnection::establish(&admin_url).await.expect("connect to TEST_DATABASE_URL");
-            admin.batch_execute(&format!("CREATE DATABASE {name}")).await.expect("create a test database");
+            let mut admin = AsyncPgConnection::establish(&admin_url)
+                .await
+                .expect("connect to TEST_DATABASE_URL");
+            admin
+                .batch_execute(&format!("CREATE DATABASE {name}"))
+                .await
+                .expect("create a test database");
             let mut url = url::Url::parse(&admin_url).expect("TEST_DATABASE_URL is a URL");
             url.set_path(&name);
             let url = DatabaseUrl::parse(url.as_str()).expect("test database URL");
-            (url, path, DatabaseGuard::Postgres { admin_url, name, _dir: dir })
+            (
+                url,
+                path,
+                DatabaseGuard::Postgres {
+                    admin_url,
+                    name,
+                    _dir: dir,
+                },
+            )
         }
     }
 }
 
 impl Drop for DatabaseGuard {
     fn drop(&mut self) {
-        if let DatabaseGuard::Postgres { admin_url, name, .. } = self {
+        if let DatabaseGuard::Postgres {
+            admin_url, name, ..
+        } = self
+        {
             let (admin_url, name) = (admin_url.clone(), name.clone());
             // Drop runs outside async code: use a runtime of its own on a plain thread.
             let _ = std::thread::spawn(move || {
-                let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()?;
                 runtime.block_on(async {
                     if let Ok(mut admin) = AsyncPgConnection::establish(&admin_url).await {
-                        let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+                        let _ = admin
+                            .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                            .await;
                     }
                 });
                 Ok::<(), std::io::Error>(())

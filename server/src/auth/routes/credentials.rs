@@ -11,7 +11,10 @@ use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 
 use super::csrf::csrf_verified;
-use super::{is_secure, login_error_url, redirect_answer, safe_callback_url, user_agent, AuthForm, ClientAddress};
+use super::{
+    is_secure, login_error_url, redirect_answer, safe_callback_url, user_agent, AuthForm,
+    ClientAddress,
+};
 use crate::app::AppState;
 use crate::auth::accounts::verify_password;
 use crate::auth::rate_limit::{ACCOUNT_LIMIT, ADDRESS_LIMIT};
@@ -96,7 +99,12 @@ pub async fn sign_in_with_password(
             if let SignInFailure::Default(detail) = &failure {
                 tracing::error!(%detail, "sign-in failed unexpectedly");
             }
-            redirect_answer(json, failure.status(), &login_error_url(&state.config, failure.code()), &[])
+            redirect_answer(
+                json,
+                failure.status(),
+                &login_error_url(&state.config, failure.code()),
+                &[],
+            )
         }
     }
 }
@@ -114,7 +122,9 @@ async fn authorize(
     let account_key = format!("account:{email}");
     let address_key = address.map(|a| format!("ip:{a}"));
     if limiter.is_limited(&account_key, ACCOUNT_LIMIT)
-        || address_key.as_deref().is_some_and(|key| limiter.is_limited(key, ADDRESS_LIMIT))
+        || address_key
+            .as_deref()
+            .is_some_and(|key| limiter.is_limited(key, ADDRESS_LIMIT))
     {
         return Err(SignInFailure::TooManyAttempts);
     }

@@ -13,14 +13,29 @@ pub async fn get_csrf(State(state): State<AppState>, headers: HeaderMap) -> Resp
     let secure = is_secure(&state.config);
     let secret = state.auth.secret();
     if let Some(token) = double_submit::verified_cookie_token(&headers, secret, secure) {
-        return json_answer(StatusCode::OK, serde_json::json!({ "csrfToken": token }), &[], true);
+        return json_answer(
+            StatusCode::OK,
+            serde_json::json!({ "csrfToken": token }),
+            &[],
+            true,
+        );
     }
     let (token, value) = double_submit::new_token(secret);
     let cookie = double_submit::set_cookie(&value, secure);
-    json_answer(StatusCode::OK, serde_json::json!({ "csrfToken": token }), &[cookie], true)
+    json_answer(
+        StatusCode::OK,
+        serde_json::json!({ "csrfToken": token }),
+        &[cookie],
+        true,
+    )
 }
 
 /// Whether a POST's body token matches its verified CSRF cookie.
 pub(super) fn csrf_verified(state: &AppState, headers: &HeaderMap, form: &AuthForm) -> bool {
-    double_submit::is_verified(headers, form.get("csrfToken"), state.auth.secret(), is_secure(&state.config))
+    double_submit::is_verified(
+        headers,
+        form.get("csrfToken"),
+        state.auth.secret(),
+        is_secure(&state.config),
+    )
 }

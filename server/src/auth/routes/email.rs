@@ -13,7 +13,10 @@ use serde::Deserialize;
 
 use super::credentials::{open_session, SignInFailure};
 use super::csrf::csrf_verified;
-use super::{is_secure, login_error_url, redirect_answer, safe_callback_url, user_agent, AuthForm, ClientAddress};
+use super::{
+    is_secure, login_error_url, redirect_answer, safe_callback_url, user_agent, AuthForm,
+    ClientAddress,
+};
 use crate::app::AppState;
 use crate::auth::accounts::is_plausible_email;
 use crate::auth::rate_limit::RESET_LIMIT;
@@ -28,46 +31,100 @@ use crate::with_conn;
 /// How long a sign-in link works.
 pub const SIGN_IN_LINK_VALIDITY: Duration = Duration::hours(24);
 
-pub async fn send_sign_in_link(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+pub async fn send_sign_in_link(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
     let form = AuthForm::parse(&headers, &body);
     let json = form.wants_json();
     let public = &state.config.public_url;
     if !csrf_verified(&state, &headers, &form) {
-        return redirect_answer(json, StatusCode::OK, &format!("{public}/api/auth/signin?csrf=true"), &[]);
+        return redirect_answer(
+            json,
+            StatusCode::OK,
+            &format!("{public}/api/auth/signin?csrf=true"),
+            &[],
+        );
     }
     let email = normalise_email(form.get("email").unwrap_or(""));
     if !is_plausible_email(&email) {
-        return redirect_answer(json, StatusCode::OK, &login_error_url(&state.config, "EmailSignin"), &[]);
+        return redirect_answer(
+            json,
+            StatusCode::OK,
+            &login_error_url(&state.config, "EmailSignin"),
+            &[],
+        );
     }
-    if !state.auth.limiter.try_acquire(&format!("link:{email}"), RESET_LIMIT) {
+    if !state
+        .auth
+        .limiter
+        .try_acquire(&format!("link:{email}"), RESET_LIMIT)
+    {
         let failure = SignInFailure::TooManyAttempts;
-        return redirect_answer(json, failure.status(), &login_error_url(&state.config, failure.code()), &[]);
+        return redirect_answer(
+            json,
+            failure.status(),
+            &login_error_url(&state.config, failure.code()),
+            &[],
+        );
     }
     let callback = safe_callback_url(&state.config, form.get("callbackUrl"));
     if let Err(detail) = email_link(&state, &email, &callback).await {
         tracing::error!(%detail, "could not send a sign-in link");
-        return redirect_answer(json, StatusCode::OK, &login_error_url(&state.config, "EmailSignin"), &[]);
+        return redirect_answer(
+            json,
+            StatusCode::OK,
+            &login_error_url(&state.config, "EmailSignin"),
+            &[],
+        );
     }
-    redirect_answer(json, StatusCode::OK, &format!("{public}/api/auth/verify-request?provider=email&type=email"), &[])
+    redirect_answer(
+        json,
+        StatusCode::OK,
+        &format!("{public}/api/auth/verify-request?provider=email&type=email"),
+        &[],
+    )
 }
 
 /// Sends the link when the address belongs to an active account; does nothing otherwise.
 async fn email_link(state: &AppState, email: &str, callback: &str) -> Result<(), String> {
     let mut pooled = state.db.conn().await.map_err(|e| e.to_string())?;
     let mut conn = pooled.db();
-    let Some(user) = find_by_email(&mut conn, email).await.map_err(|e| e.to_string())? else {
+    let Some(user) = find_by_email(&mut conn, email)
+        .await
+        .map_err(|e| e.to_string())?
+    else {
         return Ok(());
     };
     if !user.activated || user.disabled {
         return Ok(());
     }
-    let token = tokens::issue(&mut conn, Purpose::SignIn, email, Some(&user.id), SIGN_IN_LINK_VALIDITY)
+    let token = tokens::issue(
+        &mut conn,
+        Purpose::SignIn,
+        email,
+        Some(&user.id),
+        SIGN_IN_LINK_VALIDITY,
+    )
+    .await
+    .map_err(|e| e.to_string())?;
+    let mut link = url::Url::parse(&format!(
+        "{}/api/auth/callback/email",
+        state.config.public_url
+    ))
+    .map_err(|e| e.to_string())?;
+    link.query_pairs_mut()
+        .append_pair("callbackUrl", callback)
+        .append_pair("token", &token)
+        .append_pair("email", email);
+    let message =
+        Template::SignInLink.render(&[("forename", &user.forename), ("link", link.as_str())]);
+    state
+        .mailer
+        .send(&user.email, message)
         .await
-        .map_err(|e| e.to_string())?;
-    let mut link = url::Url::parse(&format!("{}/api/auth/callback/email", state.config.public_url)).map_err(|e| e.to_string())?;
-    link.query_pairs_mut().append_pair("callbackUrl", callback).append_pair("token", &token).append_pair("email", email);
-    let message = Template::SignInLink.render(&[("forename", &user.forename), ("link", link.as_str())]);
-    state.mailer.send(&user.email, message).await.map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Deserialize)]
@@ -86,19 +143,42 @@ pub async fn sign_in_with_link(
 ) -> Response {
     let callback = safe_callback_url(&state.config, query.callback_url.as_deref());
     let (Some(token), Some(email)) = (query.token.as_deref(), query.email.as_deref()) else {
-        return redirect_answer(false, StatusCode::FOUND, &login_error_url(&state.config, "Verification"), &[]);
+        return redirect_answer(
+            false,
+            StatusCode::FOUND,
+            &login_error_url(&state.config, "Verification"),
+            &[],
+        );
     };
-    match use_link(&state, token, &normalise_email(email), address.as_deref(), user_agent(&headers)).await {
+    match use_link(
+        &state,
+        token,
+        &normalise_email(email),
+        address.as_deref(),
+        user_agent(&headers),
+    )
+    .await
+    {
         Ok(Some((session_token, expires_at))) => {
             let cookie = session_set_cookie(&session_token, expires_at, is_secure(&state.config));
             redirect_answer(false, StatusCode::FOUND, &callback, &[cookie])
         }
-        Ok(None) => redirect_answer(false, StatusCode::FOUND, &login_error_url(&state.config, "Verification"), &[]),
+        Ok(None) => redirect_answer(
+            false,
+            StatusCode::FOUND,
+            &login_error_url(&state.config, "Verification"),
+            &[],
+        ),
         Err(failure) => {
             if let SignInFailure::Default(detail) = &failure {
                 tracing::error!(%detail, "sign-in by link failed unexpectedly");
             }
-            redirect_answer(false, StatusCode::FOUND, &login_error_url(&state.config, failure.code()), &[])
+            redirect_answer(
+                false,
+                StatusCode::FOUND,
+                &login_error_url(&state.config, failure.code()),
+                &[],
+            )
         }
     }
 }
@@ -116,7 +196,9 @@ async fn use_link(
     let Some(used) = tokens::consume(&mut conn, Purpose::SignIn, token, Some(email)).await? else {
         return Ok(None);
     };
-    let Some(user_id) = used.user_id else { return Ok(None) };
+    let Some(user_id) = used.user_id else {
+        return Ok(None);
+    };
     let user: Option<User> = with_conn!(conn, |c| users::table
         .find(&user_id)
         .select(User::as_select())
@@ -137,11 +219,18 @@ async fn use_link(
         .set(users::email_verified.eq(at))
         .execute(c)
         .await)?;
-    Ok(Some(open_session(&mut conn, &user.id, address, user_agent).await?))
+    Ok(Some(
+        open_session(&mut conn, &user.id, address, user_agent).await?,
+    ))
 }
 
 /// `GET /api/auth/verify-request`: where Auth.js sends the browser after asking for a link;
 /// the sign-in page shows "check your e-mail" for `?verifyRequest=email`.
 pub async fn verify_request(State(state): State<AppState>) -> Response {
-    redirect_answer(false, StatusCode::FOUND, &format!("{}/login?verifyRequest=email", state.config.public_url), &[])
+    redirect_answer(
+        false,
+        StatusCode::FOUND,
+        &format!("{}/login?verifyRequest=email", state.config.public_url),
+        &[],
+    )
 }

@@ -8,7 +8,13 @@ use super::AuthForm;
 
 pub async fn client_log(headers: HeaderMap, body: Bytes) -> StatusCode {
     let form = AuthForm::parse(&headers, &body);
-    let field = |name: &str| form.get(name).unwrap_or("").chars().take(500).collect::<String>();
+    let field = |name: &str| {
+        form.get(name)
+            .unwrap_or("")
+            .chars()
+            .take(500)
+            .collect::<String>()
+    };
     tracing::warn!(level = %field("level"), code = %field("code"), message = %field("message"), "auth client log");
     StatusCode::OK
 }

@@ -32,10 +32,16 @@ use crate::config::Config;
 /// The `/api/auth` routes.
 pub fn routes() -> Router<AppState> {
     Router::new()
-        .route("/session", get(session::get_session).post(session::update_session))
+        .route(
+            "/session",
+            get(session::get_session).post(session::update_session),
+        )
         .route("/csrf", get(csrf::get_csrf))
         .route("/providers", get(providers::get_providers))
-        .route("/callback/credentials", post(credentials::sign_in_with_password))
+        .route(
+            "/callback/credentials",
+            post(credentials::sign_in_with_password),
+        )
         .route("/signin/email", post(email::send_sign_in_link))
         .route("/callback/email", get(email::sign_in_with_link))
         .route("/verify-request", get(email::verify_request))
@@ -57,11 +63,15 @@ pub(crate) fn login_error_url(config: &Config, code: &str) -> String {
 /// anything else becomes the site's root.
 pub(crate) fn safe_callback_url(config: &Config, requested: Option<&str>) -> String {
     let root = format!("{}/", config.public_url);
-    let (Some(requested), Ok(base)) = (requested.filter(|r| !r.is_empty()), url::Url::parse(&root)) else {
+    let (Some(requested), Ok(base)) = (requested.filter(|r| !r.is_empty()), url::Url::parse(&root))
+    else {
         return root;
     };
     match base.join(requested) {
-        Ok(resolved) if resolved.origin() == base.origin() && matches!(resolved.scheme(), "http" | "https") => {
+        Ok(resolved)
+            if resolved.origin() == base.origin()
+                && matches!(resolved.scheme(), "http" | "https") =>
+        {
             resolved.to_string()
         }
         _ => root,
@@ -83,7 +93,9 @@ impl AuthForm {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("application/json"));
         if is_json {
-            let Ok(serde_json::Value::Object(map)) = serde_json::from_slice::<serde_json::Value>(body) else {
+            let Ok(serde_json::Value::Object(map)) =
+                serde_json::from_slice::<serde_json::Value>(body)
+            else {
                 return AuthForm::default();
             };
             let mut form = AuthForm::default();
@@ -104,7 +116,10 @@ impl AuthForm {
             }
             form
         } else {
-            AuthForm { fields: url::form_urlencoded::parse(body).into_owned().collect(), data: None }
+            AuthForm {
+                fields: url::form_urlencoded::parse(body).into_owned().collect(),
+                data: None,
+            }
         }
     }
 
@@ -119,7 +134,12 @@ impl AuthForm {
 }
 
 /// Answers a redirect the Auth.js way: `{"url"}` with `status` for `json=true`, else a 302.
-pub(crate) fn redirect_answer(wants_json: bool, status: StatusCode, url: &str, cookies: &[String]) -> Response {
+pub(crate) fn redirect_answer(
+    wants_json: bool,
+    status: StatusCode,
+    url: &str,
+    cookies: &[String],
+) -> Response {
     let mut response = if wants_json {
         (status, Json(serde_json::json!({ "url": url }))).into_response()
     } else {
@@ -134,11 +154,19 @@ pub(crate) fn redirect_answer(wants_json: bool, status: StatusCode, url: &str, c
 }
 
 /// A JSON answer with cookies; `no_store` adds Auth.js's no-cache headers.
-pub(crate) fn json_answer(status: StatusCode, value: serde_json::Value, cookies: &[String], no_store: bool) -> Response {
+pub(crate) fn json_answer(
+    status: StatusCode,
+    value: serde_json::Value,
+    cookies: &[String],
+    no_store: bool,
+) -> Response {
     let mut response = (status, Json(value)).into_response();
     if no_store {
         let headers = response.headers_mut();
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache, no-store"));
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-cache, no-store"),
+        );
         headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
         headers.insert(header::EXPIRES, HeaderValue::from_static("0"));
     }
@@ -162,7 +190,10 @@ pub(crate) struct ClientAddress(pub Option<String>);
 impl FromRequestParts<AppState> for ClientAddress {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         if state.config.auth.trust_proxy {
             let forwarded = parts
                 .headers
@@ -175,14 +206,19 @@ impl FromRequestParts<AppState> for ClientAddress {
                 return Ok(ClientAddress(Some(address.to_owned())));
             }
         }
-        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip().to_string());
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|info| info.0.ip().to_string());
         Ok(ClientAddress(peer))
     }
 }
 
 /// The `User-Agent`, for the session row.
 pub(crate) fn user_agent(headers: &HeaderMap) -> Option<&str> {
-    headers.get(header::USER_AGENT).and_then(|v| v.to_str().ok())
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
 }
 
 #[cfg(test)]
@@ -198,10 +234,26 @@ mod tests {
     #[test]
     fn callback_urls_stay_on_this_site() {
         let c = config();
-        assert_eq!(safe_callback_url(&c, Some("/dashboard")), "https://app.example/dashboard");
-        assert_eq!(safe_callback_url(&c, Some("https://app.example/x?y=1")), "https://app.example/x?y=1");
-        for off_site in ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "http://app.example/"] {
-            assert_eq!(safe_callback_url(&c, Some(off_site)), "https://app.example/", "{off_site}");
+        assert_eq!(
+            safe_callback_url(&c, Some("/dashboard")),
+            "https://app.example/dashboard"
+        );
+        assert_eq!(
+            safe_callback_url(&c, Some("https://app.example/x?y=1")),
+            "https://app.example/x?y=1"
+        );
+        for off_site in [
+            "https://evil.example/",
+            "//evil.example/x",
+            "/\\evil.example",
+            "javascript:alert(1)",
+            "http://app.example/",
+        ] {
+            assert_eq!(
+                safe_callback_url(&c, Some(off_site)),
+                "https://app.example/",
+                "{off_site}"
+            );
         }
         assert_eq!(safe_callback_url(&c, None), "https://app.example/");
     }

@@ -30,5 +30,10 @@ pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap, body: B
     if let Err(err) = deleted {
         return crate::error::AppError::from(err).into_response();
     }
-    redirect_answer(json, StatusCode::OK, &callback, &[session_clear_cookie(is_secure(&state.config))])
+    redirect_answer(
+        json,
+        StatusCode::OK,
+        &callback,
+        &[session_clear_cookie(is_secure(&state.config))],
+    )
 }

@@ -20,7 +20,14 @@ rpc_type! {
 
 pub async fn handler(ctx: &Ctx, input: ChangePasswordInput) -> RpcResult<PasswordChanged> {
     let user = ctx.require_user()?;
-    let changed_at =
-        accounts::change_password(&ctx.state, &user.id, &input.current_password, &input.new_password).await?;
-    Ok(PasswordChanged { changed_at: changed_at.into() })
+    let changed_at = accounts::change_password(
+        &ctx.state,
+        &user.id,
+        &input.current_password,
+        &input.new_password,
+    )
+    .await?;
+    Ok(PasswordChanged {
+        changed_at: changed_at.into(),
+    })
 }

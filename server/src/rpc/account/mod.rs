@@ -26,7 +26,9 @@ impl From<AccountError> for RpcError {
     fn from(err: AccountError) -> Self {
         match err {
             AccountError::Field { field, message } => RpcError::field(field, message),
-            AccountError::InvalidToken => RpcError::bad_request("This link is invalid or has expired."),
+            AccountError::InvalidToken => {
+                RpcError::bad_request("This link is invalid or has expired.")
+            }
             AccountError::RateLimited => RpcError::new(
                 ErrorCode::TooManyRequests,
                 "Too many attempts. Please wait a few minutes and try again.",

@@ -20,5 +20,8 @@ rpc_type! {
 }
 
 pub async fn handler(_ctx: &Ctx, input: SystemTimeInput) -> RpcResult<SystemTimeOutput> {
-    Ok(SystemTimeOutput { client_time: input.client_time, server_time: JsDate(Utc::now()) })
+    Ok(SystemTimeOutput {
+        client_time: input.client_time,
+        server_time: JsDate(Utc::now()),
+    })
 }

@@ -1,11 +1,11 @@
 //! `user.settings`: the caller's name, e-mail and e-mail preferences (defaults when unset).
 
-use core_wasm::NotificationFrequency;
 use crate::db::DbConn;
 use crate::models::email_preferences;
 use crate::rpc::registry::NoInput;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};
+use core_wasm::NotificationFrequency;
 
 rpc_type! {
     /// What e-mail a user wants, and in which language.

@@ -25,21 +25,36 @@ rpc_type! {
 pub fn validate(input: &UpdateProfileInput) -> RpcResult<Profile> {
     let (forename, surname) = (input.forename.trim(), input.surname.trim());
     let mut errors = FieldErrors::default();
-    for (field, value, label) in [("forename", forename, "Forename"), ("surname", surname, "Surname")] {
+    for (field, value, label) in [
+        ("forename", forename, "Forename"),
+        ("surname", surname, "Surname"),
+    ] {
         if value.is_empty() {
             errors.add(field, format!("{label} is required"));
         } else if value.chars().count() > MAX_NAME {
-            errors.add(field, format!("{label} must be at most {MAX_NAME} characters"));
+            errors.add(
+                field,
+                format!("{label} must be at most {MAX_NAME} characters"),
+            );
         }
     }
     errors.into_result()?;
-    Ok(Profile { forename: forename.to_owned(), surname: surname.to_owned() })
+    Ok(Profile {
+        forename: forename.to_owned(),
+        surname: surname.to_owned(),
+    })
 }
 
 pub async fn handler(ctx: &Ctx, input: UpdateProfileInput) -> RpcResult<Profile> {
     let user = ctx.require_user()?;
     let profile = validate(&input)?;
     let mut pooled = ctx.conn().await?;
-    users::update_name(&mut pooled.db(), &user.id, &profile.forename, &profile.surname).await?;
+    users::update_name(
+        &mut pooled.db(),
+        &user.id,
+        &profile.forename,
+        &profile.surname,
+    )
+    .await?;
     Ok(profile)
 }
