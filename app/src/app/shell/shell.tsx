@@ -39,6 +39,13 @@ export function Shell({ user }: { user: SessionUser }) {
   const [paletteOpen, setPaletteOpen] = useState(false)
   const [paletteLoaded, setPaletteLoaded] = useState(false)
 
+  // Mount the (closed) palette once the shell has settled, so its code is already here at
+  // the first mod+K and no keystroke typed straight after the shortcut is lost.
+  useEffect(() => {
+    const timer = window.setTimeout(() => setPaletteLoaded(true), 1500)
+    return () => window.clearTimeout(timer)
+  }, [])
+
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!isPaletteShortcut(event)) return
