@@ -8,6 +8,7 @@ pub mod db;
 pub mod error;
 pub mod http;
 pub mod ids;
+pub mod jobs;
 pub mod mail;
 pub mod models;
 pub mod password;
