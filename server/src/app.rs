@@ -66,6 +66,7 @@ pub fn router(state: AppState) -> Router {
         .route("/health", get(http::health::health))
         .nest("/auth", crate::auth::routes())
         .nest("/trpc", crate::rpc::routes())
+        .nest("/submissions", http::submission_files::routes())
         .fallback(api_not_found);
     with_layers(
         Router::new()

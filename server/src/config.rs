@@ -23,6 +23,13 @@ pub struct Config {
     pub log_json: bool,
     pub mail: MailConfig,
     pub auth: AuthConfig,
+    /// Background job workers: `VOICEMARK_JOB_WORKERS` (default 2; 0 runs none),
+    /// `VOICEMARK_JOB_POLL_MS` (500), `VOICEMARK_JOB_LEASE_SECONDS` (300),
+    /// `VOICEMARK_JOB_BACKOFF_SECONDS` (30).
+    pub jobs: crate::jobs::WorkerSettings,
+    /// `VOICEMARK_DIGEST_HOUR` (UTC, default 16): when daily digests go out (weekly ones on
+    /// Fridays at that hour).
+    pub digest_hour: u32,
 }
 
 /// How e-mail leaves the server.
@@ -151,7 +158,46 @@ pub fn from_lookup(
             })
         }
     };
+    let number =
+        |name: &'static str, default: u64, min: u64, max: u64| -> Result<u64, ConfigError> {
+            match get(name) {
+                None => Ok(default),
+                Some(v) => v
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (min..=max).contains(n))
+                    .ok_or(ConfigError::Invalid {
+                        name,
+                        expected: "a whole number in range",
+                        value: v,
+                    }),
+            }
+        };
+    let jobs = crate::jobs::WorkerSettings {
+        workers: number("VOICEMARK_JOB_WORKERS", 2, 0, 64)? as usize,
+        poll_interval: std::time::Duration::from_millis(number(
+            "VOICEMARK_JOB_POLL_MS",
+            500,
+            10,
+            60_000,
+        )?),
+        lease: std::time::Duration::from_secs(number(
+            "VOICEMARK_JOB_LEASE_SECONDS",
+            300,
+            1,
+            86_400,
+        )?),
+        backoff_base: std::time::Duration::from_secs(number(
+            "VOICEMARK_JOB_BACKOFF_SECONDS",
+            30,
+            0,
+            3600,
+        )?),
+    };
+    let digest_hour = number("VOICEMARK_DIGEST_HOUR", 16, 0, 23)? as u32;
     Ok(Config {
+        jobs,
+        digest_hour,
         bind,
         public_url: get("VOICEMARK_PUBLIC_URL")
             .map(|u| u.trim_end_matches('/').to_owned())

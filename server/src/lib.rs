@@ -15,5 +15,6 @@ pub mod password;
 pub mod rpc;
 pub mod seed;
 pub mod serve;
+pub mod storage;
 pub mod telemetry;
 pub mod user_admin;

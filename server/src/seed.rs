@@ -300,7 +300,7 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
         pupils.push((id, form_index / 2));
     }
 
-    write_demo_notifications(c, at, &school_id, &teacher_id, &pupils).await
+    write_demo_notifications(c, at, &school_id, &teacher_id, &classes[0], &pupils).await
 }
 
 /// A sent message, a sent assignment with submissions, and a scheduled assignment.
@@ -309,6 +309,7 @@ async fn write_demo_notifications(
     at: NaiveDateTime,
     school_id: &str,
     teacher_id: &str,
+    year7_class_id: &str,
     pupils: &[(String, usize)],
 ) -> Result<(), DbError> {
     let year7: Vec<&String> = pupils
@@ -353,7 +354,12 @@ async fn write_demo_notifications(
             submission_due_date: due,
             send_to_parent: true,
             send_to_pupil: true,
-            filters: r#"{"classes":[],"yearGroups":[],"formGroups":[],"students":[]}"#.into(),
+            // The receipts below went to the Year 7 English class: the filters say so.
+            filters: crate::models::recipients::Filters {
+                classes: vec![year7_class_id.to_owned()],
+                ..Default::default()
+            }
+            .to_stored(),
             sender_id: teacher_id.to_owned(),
             school_id: school_id.to_owned(),
         };

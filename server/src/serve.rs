@@ -8,6 +8,7 @@ use tokio::net::TcpListener;
 use crate::app::{router, AppState};
 use crate::config::Config;
 use crate::db::Db;
+use crate::jobs::{Registry, Workers};
 
 /// Opens the database named by the configuration and brings its schema up to date.
 pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
@@ -44,13 +45,24 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         "Voicemark is listening on http://{address}"
     );
     let state = AppState::new(db, config)?;
-    axum::serve(
+    let settings = state.config.jobs.clone();
+    if settings.workers > 0 {
+        tracing::info!(
+            workers = settings.workers,
+            "starting background job workers"
+        );
+    }
+    let workers = Workers::start(state.clone(), Registry::standard(), settings);
+    let served = axum::serve(
         listener,
         router(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown_signal())
     .await
-    .context("the server stopped unexpectedly")?;
+    .context("the server stopped unexpectedly");
+    // Requests are done: let the workers finish the jobs in hand, then stop.
+    workers.shutdown().await;
+    served?;
     tracing::info!("Voicemark stopped");
     Ok(())
 }

@@ -28,6 +28,8 @@ const settings = async () => {
   return { Component: SettingsPage }
 }
 
+const admin = async () => ({ Component: (await import('@/features/admin/components/admin-page')).AdminPage })
+
 const ADMIN: UserRole[] = ['ADMIN']
 const ADMINS: UserRole[] = ['ADMIN', 'ORG_ADMIN']
 
@@ -60,24 +62,51 @@ export const routes: RouteObject[] = [
             path: '/account/register',
             lazy: async () => ({ Component: (await import('@/features/account/components/register-page')).RegisterPage }),
           },
-          placeholder('/preferences/:token', 'E-mail preferences'),
-          placeholder('/submissions/:id/:token', 'Submission'),
+          {
+            path: '/preferences/:token',
+            lazy: async () => ({
+              Component: (await import('@/features/preferences/components/preferences-page')).PreferencesPage,
+            }),
+          },
+          {
+            path: '/submissions/:id/:token',
+            lazy: async () => ({
+              Component: (await import('@/features/submissions/components/submission-page')).SubmissionPage,
+            }),
+          },
         ],
       },
       {
         element: <ProtectedShell />,
         children: [
           { path: '/', lazy: async () => ({ Component: (await import('./routes/home')).DashboardPage }) },
-          placeholder('/notifications', 'Activity'),
-          placeholder('/notifications/create', 'New notification'),
-          placeholder('/notifications/:id/edit', 'Edit notification'),
-          placeholder('/notifications/:id/:activeTab', 'Notification'),
-          placeholder('/feedback', 'Feedback Hub'),
+          { path: '/notifications', lazy: async () => ({ Component: (await import('@/features/activity/components/activity-page')).ActivityPage }) },
+          {
+            path: '/notifications/create',
+            lazy: async () => ({ Component: (await import('@/features/notifications/components/notification-editor')).CreateNotificationPage }),
+          },
+          {
+            path: '/notifications/:id/edit',
+            lazy: async () => ({ Component: (await import('@/features/notifications/components/notification-editor')).EditNotificationPage }),
+          },
+          {
+            path: '/notifications/:id/:activeTab',
+            lazy: async () => ({ Component: (await import('@/features/notifications/components/notification-page')).NotificationPage }),
+          },
+          {
+            path: '/feedback',
+            lazy: async () => ({ Component: (await import('@/features/feedback/components/feedback-hub-page')).FeedbackHubPage }),
+          },
           placeholder('/voice-notes', 'Voice notes'),
-          placeholder('/admin', 'Manage School', ADMIN),
-          placeholder('/admin/:activeTab', 'Manage School', ADMIN),
+          { path: '/admin', lazy: admin },
+          { path: '/admin/:activeTab', lazy: admin },
           placeholder('/support', 'Help & Support', ADMIN),
-          placeholder('/students/:id', 'Pupil profile'),
+          {
+            path: '/students/:id',
+            lazy: async () => ({
+              Component: (await import('@/features/students/components/student-profile-page')).StudentProfilePage,
+            }),
+          },
           { path: '/settings', lazy: settings },
           placeholder('/leaders', 'Tasks'),
           placeholder('/leaders/tasks', 'Tasks'),

@@ -25,6 +25,324 @@ export interface ResetPasswordInput {
   password: string;
 }
 
+export interface ImportPupils {
+  csv: string;
+}
+
+export interface ImportResult {
+  imported: number;
+}
+
+export interface Group {
+  id: string;
+  name: string;
+  pupils: number;
+}
+
+export interface ListPupils {
+  search: string | null;
+  page: number | null;
+}
+
+export interface PupilPage {
+  pupils: Array<Pupil>;
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface Pupil {
+  id: string;
+  forename: string;
+  surname: string;
+  email: string | null;
+  parentEmail: string | null;
+  upn: string | null;
+  yearGroupId: string | null;
+  yearGroup: string | null;
+  formGroupId: string | null;
+  formGroup: string | null;
+  classIds: Array<string>;
+}
+
+export interface Staff {
+  id: string;
+  forename: string;
+  surname: string;
+  email: string;
+  role: string;
+  activated: boolean;
+  disabled: boolean;
+  hasPassword: boolean;
+  classIds: Array<string>;
+}
+
+export interface SaveGroup {
+  id: string | null;
+  name: string;
+}
+
+export interface SavePupil {
+  id: string | null;
+  forename: string;
+  surname: string;
+  email: string | null;
+  parentEmail: string | null;
+  upn: string | null;
+  yearGroupId: string | null;
+  formGroupId: string | null;
+  classIds: Array<string>;
+}
+
+export interface SchoolSettings {
+  name: string;
+  postcode: string | null;
+  type: 'SCHOOL' | 'BUSINESS';
+  notifyParentsGeneral: boolean;
+  notifyParentsAssignment: boolean;
+  notificationsFrequency: 'DAILY' | 'WEEKLY' | 'IMMEDIATELY';
+}
+
+export interface SaveStaff {
+  id: string | null;
+  forename: string;
+  surname: string;
+  email: string;
+  role: string;
+  classIds: Array<string>;
+  activated: boolean;
+  disabled: boolean;
+}
+
+export interface DashboardSummary {
+  toMark: number;
+  oldestToMark: Array<WaitingSubmission>;
+  dueSoon: Array<DueAssignment>;
+  scheduled: Array<ScheduledNotification>;
+}
+
+export interface WaitingSubmission {
+  submissionId: string;
+  studentId: string;
+  studentName: string;
+  notificationTitle: string;
+  receivedAt: Date;
+}
+
+export interface DueAssignment {
+  notificationId: string;
+  title: string;
+  submissionDueDate: Date;
+  received: number;
+  expected: number;
+}
+
+export interface ScheduledNotification {
+  notificationId: string;
+  title: string;
+  kind: string;
+  sendDate: Date;
+}
+
+export interface FeedbackListInput {
+  notificationId: string | null;
+  classId: string | null;
+}
+
+export interface FeedbackHub {
+  items: Array<HubItem>;
+  notifications: Array<FilterOption>;
+  classes: Array<FilterOption>;
+}
+
+export interface HubItem {
+  submissionId: string;
+  studentId: string;
+  studentForename: string;
+  studentSurname: string;
+  notificationId: string;
+  notificationTitle: string;
+  receivedAt: Date;
+  late: boolean;
+  content: string | null;
+  files: Array<HubFile>;
+}
+
+export interface HubFile {
+  id: string;
+  filename: string;
+  sizeBytes: number;
+  url: string;
+}
+
+export interface FilterOption {
+  id: string;
+  name: string;
+}
+
+export interface MarkInput {
+  submissionId: string;
+  feedback: string;
+  sentiment: string;
+}
+
+export interface MarkedSubmission {
+  submissionId: string;
+  markedAt: Date;
+  feedback: string;
+  feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE';
+}
+
+export interface CountRecipients {
+  filters: NotificationFilters;
+}
+
+export interface NotificationFilters {
+  classes: Array<string>;
+  yearGroups: Array<string>;
+  formGroups: Array<string>;
+  students: Array<string>;
+}
+
+export interface RecipientCount {
+  pupils: number;
+}
+
+export interface CreateNotification {
+  type: 'GENERAL' | 'ASSIGNMENT';
+  title: string;
+  customTitle: string | null;
+  body: string;
+  sendDate: Date | null;
+  submissionDueDate: Date | null;
+  sendToPupil: boolean;
+  sendToParent: boolean;
+  filters: NotificationFilters;
+}
+
+export interface NotificationDetail {
+  id: string;
+  type: 'GENERAL' | 'ASSIGNMENT';
+  title: string;
+  customTitle: string | null;
+  body: string;
+  sendDate: Date | null;
+  submissionDueDate: Date | null;
+  sendToPupil: boolean;
+  sendToParent: boolean;
+  filters: NotificationFilters;
+  status: 'SCHEDULED' | 'IN_PROGRESS' | 'DELIVERED' | 'ENDED';
+  senderName: string;
+  createdAt: Date;
+  updatedAt: Date;
+  recipients: number;
+  submissions: number;
+  marked: number;
+  editable: boolean;
+}
+
+export interface FilterOptions {
+  classes: Array<AudienceOption>;
+  yearGroups: Array<AudienceOption>;
+  formGroups: Array<AudienceOption>;
+  students: Array<AudiencePupil>;
+}
+
+export interface AudienceOption {
+  id: string;
+  name: string;
+  pupils: number;
+}
+
+export interface AudiencePupil {
+  id: string;
+  name: string;
+  yearGroup: string | null;
+  formGroup: string | null;
+}
+
+export interface NotificationId {
+  id: string;
+}
+
+export interface ListNotifications {
+  search: string | null;
+  page: number | null;
+  pageSize: number | null;
+}
+
+export interface ActivityPage {
+  items: Array<ActivityItem>;
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface ActivityItem {
+  id: string;
+  type: 'GENERAL' | 'ASSIGNMENT';
+  title: string;
+  customTitle: string | null;
+  senderName: string;
+  createdAt: Date;
+  sendDate: Date | null;
+  submissionDueDate: Date | null;
+  status: 'SCHEDULED' | 'IN_PROGRESS' | 'DELIVERED' | 'ENDED';
+  recipients: number;
+  submissions: number;
+  marked: number;
+}
+
+export interface NotificationRecipient {
+  studentId: string;
+  forename: string;
+  surname: string;
+  sentAt: Date | null;
+  state: string;
+}
+
+export interface NotificationSubmission {
+  id: string;
+  studentId: string;
+  forename: string;
+  surname: string;
+  receivedAt: Date | null;
+  markedAt: Date | null;
+  sentiment: string | null;
+}
+
+export interface UpdateNotification {
+  id: string;
+  title: string;
+  customTitle: string | null;
+  body: string;
+  sendDate: Date | null;
+  submissionDueDate: Date | null;
+  sendToPupil: boolean;
+  sendToParent: boolean;
+  filters: NotificationFilters;
+}
+
+export interface PreferencesToken {
+  token: string;
+}
+
+export interface PublicPreferences {
+  email: string;
+  general: boolean;
+  assignment: boolean;
+  frequency: 'DAILY' | 'WEEKLY' | 'IMMEDIATELY';
+  language: string;
+}
+
+export interface UpdatePreferencesInput {
+  token: string;
+  general: boolean;
+  assignment: boolean;
+  frequency: 'DAILY' | 'WEEKLY' | 'IMMEDIATELY';
+  language: string;
+}
+
 export interface StudentSummary {
   id: string;
   forename: string;
@@ -35,6 +353,94 @@ export interface StudentSummary {
 
 export interface GroupName {
   name: string;
+}
+
+export interface AddCommentInput {
+  studentId: string;
+  comment: string;
+}
+
+export interface StudentCommentView {
+  id: string;
+  comment: string;
+  createdAt: Date;
+  authorId: string;
+  authorName: string;
+  mine: boolean;
+}
+
+export interface StudentIdInput {
+  id: string;
+}
+
+export interface StudentProfile {
+  id: string;
+  forename: string;
+  surname: string;
+  email: string | null;
+  parentEmail: string | null;
+  upn: string | null;
+  yearGroup: string | null;
+  formGroup: string | null;
+  classes: Array<ClassName>;
+}
+
+export interface ClassName {
+  id: string;
+  name: string;
+}
+
+export interface TimelineEntry {
+  submissionId: string;
+  notificationId: string;
+  notificationTitle: string;
+  sendDate: Date | null;
+  submissionDueDate: Date | null;
+  receivedAt: Date | null;
+  late: boolean;
+  markedAt: Date | null;
+  feedback: string | null;
+  feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE' | null;
+}
+
+export interface SubmissionLink {
+  id: string;
+  token: string;
+}
+
+export interface PublicSubmissionView {
+  id: string;
+  assignment: PublicAssignment;
+  pupilForename: string;
+  content: string | null;
+  files: Array<PublicFile>;
+  receivedAt: Date | null;
+  late: boolean;
+  markedAt: Date | null;
+  feedback: string | null;
+  feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE' | null;
+}
+
+export interface PublicAssignment {
+  title: string;
+  customTitle: string | null;
+  body: string;
+  submissionDueDate: Date | null;
+  schoolName: string;
+}
+
+export interface PublicFile {
+  id: string;
+  filename: string;
+  contentType: string;
+  sizeBytes: number;
+  url: string;
+}
+
+export interface SubmitInput {
+  id: string;
+  token: string;
+  content: string;
 }
 
 export interface SystemTimeInput {
@@ -89,7 +495,40 @@ export interface RpcProcedures {
   'account.register': { kind: 'mutation'; input: RegisterInput; output: Done };
   'account.requestPasswordReset': { kind: 'mutation'; input: RequestPasswordResetInput; output: Done };
   'account.resetPassword': { kind: 'mutation'; input: ResetPasswordInput; output: Done };
+  'admin.importPupils': { kind: 'mutation'; input: ImportPupils; output: ImportResult };
+  'admin.listClasses': { kind: 'query'; input: void; output: Array<Group> };
+  'admin.listFormGroups': { kind: 'query'; input: void; output: Array<Group> };
+  'admin.listPupils': { kind: 'query'; input: ListPupils; output: PupilPage };
+  'admin.listStaff': { kind: 'query'; input: void; output: Array<Staff> };
+  'admin.listYearGroups': { kind: 'query'; input: void; output: Array<Group> };
+  'admin.saveClass': { kind: 'mutation'; input: SaveGroup; output: Group };
+  'admin.saveFormGroup': { kind: 'mutation'; input: SaveGroup; output: Group };
+  'admin.savePupil': { kind: 'mutation'; input: SavePupil; output: Pupil };
+  'admin.saveSchoolSettings': { kind: 'mutation'; input: SchoolSettings; output: SchoolSettings };
+  'admin.saveStaff': { kind: 'mutation'; input: SaveStaff; output: Staff };
+  'admin.saveYearGroup': { kind: 'mutation'; input: SaveGroup; output: Group };
+  'admin.schoolSettings': { kind: 'query'; input: void; output: SchoolSettings };
+  'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
+  'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
+  'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
+  'notification.countRecipients': { kind: 'query'; input: CountRecipients; output: RecipientCount };
+  'notification.create': { kind: 'mutation'; input: CreateNotification; output: NotificationDetail };
+  'notification.filterOptions': { kind: 'query'; input: void; output: FilterOptions };
+  'notification.get': { kind: 'query'; input: NotificationId; output: NotificationDetail };
+  'notification.list': { kind: 'query'; input: ListNotifications; output: ActivityPage };
+  'notification.recipients': { kind: 'query'; input: NotificationId; output: Array<NotificationRecipient> };
+  'notification.submissions': { kind: 'query'; input: NotificationId; output: Array<NotificationSubmission> };
+  'notification.update': { kind: 'mutation'; input: UpdateNotification; output: NotificationDetail };
+  'preferences.get': { kind: 'query'; input: PreferencesToken; output: PublicPreferences };
+  'preferences.update': { kind: 'mutation'; input: UpdatePreferencesInput; output: PublicPreferences };
   'school.listStudents': { kind: 'query'; input: void; output: Array<StudentSummary> };
+  'student.addComment': { kind: 'mutation'; input: AddCommentInput; output: StudentCommentView };
+  'student.comments': { kind: 'query'; input: StudentIdInput; output: Array<StudentCommentView> };
+  'student.deleteComment': { kind: 'mutation'; input: StudentIdInput; output: Done };
+  'student.get': { kind: 'query'; input: StudentIdInput; output: StudentProfile };
+  'student.timeline': { kind: 'query'; input: StudentIdInput; output: Array<TimelineEntry> };
+  'submission.public': { kind: 'query'; input: SubmissionLink; output: PublicSubmissionView };
+  'submission.submit': { kind: 'mutation'; input: SubmitInput; output: PublicSubmissionView };
   'system.time': { kind: 'query'; input: SystemTimeInput; output: SystemTimeOutput };
   'user.changePassword': { kind: 'mutation'; input: ChangePasswordInput; output: PasswordChanged };
   'user.feedbackHubCount': { kind: 'query'; input: void; output: number };

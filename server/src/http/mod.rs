@@ -1,4 +1,5 @@
 //! Plain HTTP endpoints (the RPC and auth transports live in their own modules).
 
 pub mod health;
+pub mod submission_files;
 pub mod web;

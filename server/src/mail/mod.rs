@@ -1,6 +1,7 @@
 //! Outgoing e-mail: a [`Mailer`] that writes each message to the outbox folder (the default,
 //! one `.eml` file per message) or hands it to an SMTP server, and the templates it fills.
-//! Sending is direct for now; the job queue will call the same [`Mailer::send`].
+//! Notification and feedback e-mail is sent by jobs (`crate::jobs::email`) through the same
+//! [`Mailer`]; account e-mail is sent directly.
 
 pub mod templates;
 
@@ -84,7 +85,21 @@ impl Mailer {
 
     /// Sends `email` to `to` as a plain-text and HTML alternative.
     pub async fn send(&self, to: &str, email: Email) -> Result<(), MailError> {
+        self.send_with_id(to, email, None).await
+    }
+
+    /// Sends like [`Mailer::send`] with a fixed `Message-ID` (`<{message_id}@voicemark>`):
+    /// jobs pass their own id, so a message sent again after a crash carries the same
+    /// Message-ID and receivers can drop the copy. Returns after the SMTP server accepted
+    /// the message (250 after DATA) or the file was written.
+    pub async fn send_with_id(
+        &self,
+        to: &str,
+        email: Email,
+        message_id: Option<&str>,
+    ) -> Result<(), MailError> {
         let message = Message::builder()
+            .message_id(message_id.map(|id| format!("<{id}@voicemark>")))
             .from(self.from.clone())
             .to(parse_mailbox(to)?)
             .subject(email.subject)
@@ -123,8 +138,14 @@ fn parse_mailbox(address: &str) -> Result<Mailbox, MailError> {
 /// `?tls=required`); `smtps://` is TLS from the start. Credentials come from the URL.
 fn smtp_transport(url: &str) -> Result<AsyncSmtpTransport<Tokio1Executor>, MailError> {
     let url = smtp_url_with_tls(url);
+    // Connections are pooled and reused across messages (lettre's pool: up to 20 open,
+    // idle ones closed after 60 s).
     AsyncSmtpTransport::<Tokio1Executor>::from_url(&url)
-        .map(|builder| builder.build())
+        .map(|builder| {
+            builder
+                .pool_config(lettre::transport::smtp::PoolConfig::new().max_size(20))
+                .build()
+        })
         .map_err(|e| MailError::Setup(format!("VOICEMARK_SMTP_URL: {e}")))
 }
 

@@ -22,6 +22,18 @@ pub enum Template {
     /// `forename`, `link` (the forgotten-password page): sent instead of a confirmation
     /// when someone registers with an address that already has an account.
     AccountExists,
+    /// A message (or an assignment to a parent): `greeting`, `school`, `about`, `title`,
+    /// `body` (plain text), `body_html` (sanitised HTML, inserted as is), `details`,
+    /// `preferences_link`.
+    Notification,
+    /// An assignment to a pupil: `forename`, `school`, `title`, `body`, `body_html`,
+    /// `details`, `submission_link`, `preferences_link`.
+    Assignment,
+    /// A daily or weekly summary: `period`, `count`, `items`, `items_html`, `preferences_link`.
+    Digest,
+    /// Feedback on a submission: `greeting`, `about`, `title`, `sentiment`, `feedback`,
+    /// `link_line`, `link_html`, `preferences_link`.
+    Feedback,
 }
 
 macro_rules! template_files {
@@ -41,28 +53,85 @@ impl Template {
             Template::ConfirmEmail => template_files!("confirm_email"),
             Template::SignInLink => template_files!("sign_in_link"),
             Template::AccountExists => template_files!("account_exists"),
+            Template::Notification => template_files!("notification"),
+            Template::Assignment => template_files!("assignment"),
+            Template::Digest => template_files!("digest"),
+            Template::Feedback => template_files!("feedback"),
         }
     }
 
-    /// Fills the template's placeholders with `values`.
+    /// Fills the template's placeholders with `values`. A value whose name ends in `_html`
+    /// is HTML the caller made safe and goes into the HTML part as it is; every other value
+    /// is escaped there.
     pub fn render(self, values: &[(&str, &str)]) -> Email {
         let (subject, text, html) = self.files();
         Email {
-            subject: fill(subject, values, |v| v.replace(['\r', '\n'], " "))
+            subject: fill(subject, values, |_, v| v.replace(['\r', '\n'], " "))
                 .trim()
                 .to_owned(),
-            text: fill(text, values, str::to_owned),
-            html: fill(html, values, escape_html),
+            text: fill(text, values, |_, v| v.to_owned()),
+            html: fill(html, values, |name, v| {
+                if name.ends_with("_html") {
+                    v.to_owned()
+                } else {
+                    escape_html(v)
+                }
+            }),
         }
     }
 }
 
-fn fill(template: &str, values: &[(&str, &str)], encode: impl Fn(&str) -> String) -> String {
+fn fill(template: &str, values: &[(&str, &str)], encode: impl Fn(&str, &str) -> String) -> String {
     values
         .iter()
         .fold(template.to_owned(), |out, (name, value)| {
-            out.replace(&format!("{{{{{name}}}}}"), &encode(value))
+            out.replace(&format!("{{{{{name}}}}}"), &encode(name, value))
         })
+}
+
+/// Plain text from (sanitised) HTML for the text part: tags dropped, block ends and `<br>`
+/// as line breaks, the common entities decoded.
+pub fn html_to_text(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        out.push_str(&rest[..start]);
+        let Some(end) = rest[start..].find('>') else {
+            rest = "";
+            break;
+        };
+        let tag = rest[start + 1..start + end].trim().to_ascii_lowercase();
+        let name = tag
+            .trim_start_matches('/')
+            .split([' ', '/'])
+            .next()
+            .unwrap_or("");
+        if matches!(
+            name,
+            "br" | "p" | "div" | "li" | "h1" | "h2" | "h3" | "ul" | "ol" | "blockquote"
+        ) && (tag.starts_with('/') || name == "br")
+        {
+            out.push('\n');
+        }
+        if name == "li" && !tag.starts_with('/') {
+            out.push_str("- ");
+        }
+        rest = &rest[start + end + 1..];
+    }
+    out.push_str(rest);
+    let out = out
+        .replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    out.trim().to_owned()
+}
+
+/// Escapes text for HTML.
+pub fn escape(value: &str) -> String {
+    escape_html(value)
 }
 
 fn escape_html(value: &str) -> String {
@@ -83,6 +152,18 @@ fn escape_html(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_becomes_readable_text() {
+        assert_eq!(
+            html_to_text("<p>Read <b>chapter&nbsp;2</b> &amp; 3</p><ul><li>one</li></ul>"),
+            "Read chapter 2 & 3\n- one"
+        );
+        let email =
+            Template::Notification.render(&[("body", "a<b"), ("body_html", "<p>a&lt;b</p>")]);
+        assert!(email.html.contains("<div><p>a&lt;b</p></div>"));
+        assert!(email.text.contains("a<b"));
+    }
 
     #[test]
     fn fills_every_part_and_escapes_html() {

@@ -76,3 +76,163 @@ pub async fn save_choices(
         .await)?;
     Ok(())
 }
+
+/// A recipient's preference row as sending needs it.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = email_preferences)]
+pub struct Preference {
+    pub email: String,
+    pub language: String,
+    pub general: bool,
+    pub assignment: bool,
+    pub frequency: NotificationFrequency,
+    pub token: String,
+    pub last_digest_at: Option<NaiveDateTime>,
+}
+
+impl Preference {
+    /// Whether this recipient wants e-mail about a notification of `kind`.
+    pub fn allows(&self, kind: core_wasm::NotificationType) -> bool {
+        match kind {
+            core_wasm::NotificationType::General => self.general,
+            core_wasm::NotificationType::Assignment => self.assignment,
+        }
+    }
+}
+
+/// The preference rows of `emails` (lower-case addresses), creating the missing ones with
+/// both switches on, `frequency` and a fresh link token. Rows made concurrently by another
+/// transaction are read back, never duplicated.
+pub async fn ensure_for(
+    conn: &mut DbConn<'_>,
+    emails: &[String],
+    frequency: NotificationFrequency,
+) -> QueryResult<std::collections::HashMap<String, Preference>> {
+    let mut found = find_many(conn, emails).await?;
+    let at = crate::models::now();
+    let missing: Vec<NewEmailPreference> = emails
+        .iter()
+        .filter(|e| !found.contains_key(e.as_str()))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .map(|email| NewEmailPreference {
+            email: email.clone(),
+            language: "en".into(),
+            general: true,
+            assignment: true,
+            frequency,
+            token: crate::ids::new_token(),
+            created_at: at,
+            updated_at: at,
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(found);
+    }
+    let addresses: Vec<String> = missing.iter().map(|m| m.email.clone()).collect();
+    match conn {
+        DbConn::Postgres(ref mut pg) => {
+            for chunk in missing.chunks(500) {
+                diesel::insert_into(email_preferences::table)
+                    .values(chunk)
+                    .on_conflict_do_nothing()
+                    .execute(&mut **pg)
+                    .await?;
+            }
+        }
+        DbConn::Sqlite(ref mut sq) => {
+            sq.spawn_blocking(move |c| {
+                for row in &missing {
+                    diesel::RunQueryDsl::execute(
+                        diesel::insert_into(email_preferences::table)
+                            .values(row)
+                            .on_conflict_do_nothing(),
+                        c,
+                    )?;
+                }
+                Ok(())
+            })
+            .await?;
+        }
+    }
+    found.extend(find_many(conn, &addresses).await?);
+    Ok(found)
+}
+
+/// The rows of `emails`, by address.
+pub async fn find_many(
+    conn: &mut DbConn<'_>,
+    emails: &[String],
+) -> QueryResult<std::collections::HashMap<String, Preference>> {
+    let mut out = std::collections::HashMap::with_capacity(emails.len());
+    for chunk in emails.chunks(500) {
+        let rows: Vec<Preference> = with_conn!(conn, |c| email_preferences::table
+            .filter(email_preferences::email.eq_any(chunk))
+            .select(Preference::as_select())
+            .load(c)
+            .await)?;
+        out.extend(rows.into_iter().map(|p| (p.email.clone(), p)));
+    }
+    Ok(out)
+}
+
+/// The row of one address.
+pub async fn find(conn: &mut DbConn<'_>, email: &str) -> QueryResult<Option<Preference>> {
+    with_conn!(conn, |c| email_preferences::table
+        .find(email)
+        .select(Preference::as_select())
+        .first(c)
+        .await
+        .optional())
+}
+
+/// The row whose `/preferences/{token}` link this is.
+pub async fn find_by_token(conn: &mut DbConn<'_>, token: &str) -> QueryResult<Option<Preference>> {
+    with_conn!(conn, |c| email_preferences::table
+        .filter(email_preferences::token.eq(token))
+        .select(Preference::as_select())
+        .first(c)
+        .await
+        .optional())
+}
+
+/// Changes the choices of the row with `token`; false when no row has it.
+pub async fn update_by_token(
+    conn: &mut DbConn<'_>,
+    token: &str,
+    choices: &StoredChoices,
+) -> QueryResult<bool> {
+    let at = crate::models::now();
+    let n = with_conn!(conn, |c| diesel::update(
+        email_preferences::table.filter(email_preferences::token.eq(token))
+    )
+    .set((
+        email_preferences::general.eq(choices.general),
+        email_preferences::assignment.eq(choices.assignment),
+        email_preferences::frequency.eq(choices.frequency),
+        email_preferences::language.eq(&choices.language),
+        email_preferences::updated_at.eq(at),
+    ))
+    .execute(c)
+    .await)?;
+    Ok(n == 1)
+}
+
+/// Records that the digest up to `period_end` went out (never moves backwards).
+pub async fn mark_digest_sent(
+    conn: &mut DbConn<'_>,
+    email: &str,
+    period_end: NaiveDateTime,
+) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::update(
+        email_preferences::table.find(email).filter(
+            email_preferences::last_digest_at
+                .is_null()
+                .or(email_preferences::last_digest_at.lt(period_end))
+        )
+    )
+    .set(email_preferences::last_digest_at.eq(period_end))
+    .execute(c)
+    .await)?;
+    Ok(())
+}

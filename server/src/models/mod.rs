@@ -1,11 +1,15 @@
 //! Row types, insert forms and reusable queries, one file per concern. Every function takes
 //! a `&mut DbConn` so that it runs the same inside a transaction or outside one.
 
+pub mod audit;
 pub mod email_preferences;
 pub mod groups;
 pub mod notifications;
 pub mod organisations;
+pub mod recipients;
+pub mod school_admin;
 pub mod students;
+pub mod submissions;
 pub mod users;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};

@@ -83,15 +83,474 @@ pub async fn insert_submission(
     Ok(())
 }
 
-/// Submissions received and not yet marked on the notifications `user_id` sent: the
-/// Feedback Hub count.
-pub async fn feedback_hub_count(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<i64> {
-    with_conn!(conn, |c| submissions::table
-        .inner_join(notifications::table)
-        .filter(notifications::sender_id.eq(user_id))
-        .filter(submissions::received_at.is_not_null())
-        .filter(submissions::marked_at.is_null())
-        .count()
-        .get_result(c)
-        .await)
+/// Submissions received and not yet marked that `scope` may mark (the notifications the
+/// caller sent, or every notification of the school for an admin): the Feedback Hub count.
+/// The rule lives in `submissions::MarkerScope`, shared with `feedback.list`.
+pub async fn feedback_hub_count(
+    conn: &mut DbConn<'_>,
+    scope: &crate::models::submissions::MarkerScope,
+) -> QueryResult<i64> {
+    crate::models::submissions::waiting_count(conn, scope).await
+}
+
+pub use authoring::*;
+
+/// Writing, editing and listing notifications (the editor and Activity), and the one
+/// definition of a notification's status. Kept in its own module so that its imports stay
+/// apart from the receipts and submissions code above.
+mod authoring {
+    use std::collections::HashMap;
+
+    use chrono::NaiveDateTime;
+    use core_wasm::NotificationType;
+    use diesel::prelude::*;
+    use diesel::result::QueryResult;
+    use diesel_async::RunQueryDsl;
+
+    use crate::db::schema::{
+        jobs, notification_receipts, notifications, students, submissions, users,
+    };
+    use crate::db::DbConn;
+    use crate::jobs::{enqueue, NewJob};
+    use crate::models::school_admin::{like_pattern, lower};
+    use crate::with_conn;
+
+    /// A notification as stored.
+    #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+    #[diesel(table_name = notifications)]
+    pub struct NotificationRow {
+        pub id: String,
+        pub created_at: NaiveDateTime,
+        pub updated_at: NaiveDateTime,
+        #[diesel(column_name = type_)]
+        pub kind: NotificationType,
+        pub title: String,
+        pub custom_title: Option<String>,
+        pub body: String,
+        pub send_date: Option<NaiveDateTime>,
+        pub submission_due_date: Option<NaiveDateTime>,
+        pub send_to_parent: bool,
+        pub send_to_pupil: bool,
+        pub filters: String,
+        pub sender_id: String,
+        pub school_id: String,
+    }
+
+    /// What an edit may change (everything but type, sender and school).
+    #[derive(Debug, Clone, AsChangeset)]
+    #[diesel(table_name = notifications, treat_none_as_null = true)]
+    pub struct NotificationChanges {
+        pub updated_at: NaiveDateTime,
+        pub title: String,
+        pub custom_title: Option<String>,
+        pub body: String,
+        pub send_date: Option<NaiveDateTime>,
+        pub submission_due_date: Option<NaiveDateTime>,
+        pub send_to_parent: bool,
+        pub send_to_pupil: bool,
+        pub filters: String,
+    }
+
+    /// Whose notifications a caller may see: the school's, and only their own unless
+    /// `sender_id` is None (admins see the whole school's).
+    #[derive(Debug, Clone)]
+    pub struct NotificationScope {
+        pub school_id: String,
+        pub sender_id: Option<String>,
+    }
+
+    /// The notification `id` if `scope` may see it.
+    pub async fn find_in_scope(
+        conn: &mut DbConn<'_>,
+        scope: &NotificationScope,
+        id: &str,
+    ) -> QueryResult<Option<NotificationRow>> {
+        with_conn!(conn, |c| {
+            let mut query = notifications::table
+                .filter(notifications::id.eq(id))
+                .filter(notifications::school_id.eq(&scope.school_id))
+                .select(NotificationRow::as_select())
+                .into_boxed();
+            if let Some(sender) = &scope.sender_id {
+                query = query.filter(notifications::sender_id.eq(sender));
+            }
+            query.first(c).await.optional()
+        })
+    }
+
+    /// Applies `changes` to notification `id`.
+    pub async fn update(
+        conn: &mut DbConn<'_>,
+        id: &str,
+        changes: &NotificationChanges,
+    ) -> QueryResult<()> {
+        with_conn!(conn, |c| diesel::update(notifications::table.find(id))
+            .set(changes)
+            .execute(c)
+            .await)?;
+        Ok(())
+    }
+
+    /// The idempotency key of the send job of a notification as last saved at `updated_at`:
+    /// each save schedules its own send, so an edit is never swallowed by the old key.
+    pub fn send_job_key(id: &str, updated_at: NaiveDateTime) -> String {
+        format!("notification.send:{id}:{updated_at}")
+    }
+
+    /// Queues the send of notification `id` (saved at `updated_at`) for `run_at`, in the
+    /// caller's transaction.
+    pub async fn enqueue_send(
+        conn: &mut DbConn<'_>,
+        id: &str,
+        updated_at: NaiveDateTime,
+        run_at: NaiveDateTime,
+    ) -> QueryResult<Option<String>> {
+        enqueue(
+            conn,
+            &NewJob {
+                kind: "notification.send".into(),
+                payload: serde_json::json!({ "notificationId": id }),
+                run_at,
+                idempotency_key: Some(send_job_key(id, updated_at)),
+            },
+        )
+        .await
+    }
+
+    /// The status of the job with this idempotency key (QUEUED, RUNNING, DONE, FAILED).
+    pub async fn job_status(conn: &mut DbConn<'_>, key: &str) -> QueryResult<Option<String>> {
+        with_conn!(conn, |c| jobs::table
+            .filter(jobs::idempotency_key.eq(key))
+            .select(jobs::status)
+            .first(c)
+            .await
+            .optional())
+    }
+
+    /// Takes the still-queued send job with this key off the queue (an edit replaces it).
+    /// Returns false when the job is no longer queued (it is running or ran): then the
+    /// notification is being sent and must not change.
+    pub async fn withdraw_queued_send(conn: &mut DbConn<'_>, key: &str) -> QueryResult<bool> {
+        let deleted = with_conn!(conn, |c| diesel::delete(
+            jobs::table
+                .filter(jobs::idempotency_key.eq(key))
+                .filter(jobs::status.eq("QUEUED"))
+        )
+        .execute(c)
+        .await)?;
+        if deleted > 0 {
+            return Ok(true);
+        }
+        Ok(job_status(conn, key).await?.is_none())
+    }
+
+    /// How many receipts notification `id` has (pupils it was sent to).
+    pub async fn receipt_count(conn: &mut DbConn<'_>, id: &str) -> QueryResult<i64> {
+        with_conn!(conn, |c| notification_receipts::table
+            .filter(notification_receipts::notification_id.eq(id))
+            .count()
+            .get_result(c)
+            .await)
+    }
+
+    /// Where a notification is on its way (spec: scheduled, in progress, delivered, ended).
+    /// See docs/notifications.md for the definitions; [`notification_status`] is the one
+    /// place they are computed.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    pub enum NotificationStatus {
+        Scheduled,
+        InProgress,
+        Delivered,
+        Ended,
+    }
+
+    impl NotificationStatus {
+        pub const ALL: [NotificationStatus; 4] = [
+            NotificationStatus::Scheduled,
+            NotificationStatus::InProgress,
+            NotificationStatus::Delivered,
+            NotificationStatus::Ended,
+        ];
+
+        pub fn as_str(self) -> &'static str {
+            match self {
+                NotificationStatus::Scheduled => "SCHEDULED",
+                NotificationStatus::InProgress => "IN_PROGRESS",
+                NotificationStatus::Delivered => "DELIVERED",
+                NotificationStatus::Ended => "ENDED",
+            }
+        }
+    }
+
+    /// The status of a notification at `now`:
+    /// - **scheduled**: no receipt written yet and its send date is in the future;
+    /// - **in progress**: otherwise, while the send job of its last save exists and is not
+    ///   DONE (queued, running, or failed and waiting for an operator);
+    /// - **ended**: otherwise, an assignment whose due date has passed;
+    /// - **delivered**: otherwise (sent).
+    pub fn notification_status(
+        row: &NotificationRow,
+        has_receipts: bool,
+        send_job_status: Option<&str>,
+        now: NaiveDateTime,
+    ) -> NotificationStatus {
+        if !has_receipts && row.send_date.is_some_and(|at| at > now) {
+            return NotificationStatus::Scheduled;
+        }
+        if send_job_status.is_some_and(|s| s != "DONE") {
+            return NotificationStatus::InProgress;
+        }
+        if row.kind == NotificationType::Assignment
+            && row.submission_due_date.is_some_and(|due| due <= now)
+        {
+            return NotificationStatus::Ended;
+        }
+        NotificationStatus::Delivered
+    }
+
+    /// A notification with what Activity shows about it.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct ActivityRow {
+        pub notification: NotificationRow,
+        pub sender_name: String,
+        pub status: NotificationStatus,
+        /// Receipts written (0 before sending).
+        pub receipts: i64,
+        pub submissions: i64,
+        pub marked: i64,
+    }
+
+    /// The counts and status of each of `rows`, in order.
+    pub async fn with_activity(
+        conn: &mut DbConn<'_>,
+        rows: Vec<(NotificationRow, String)>,
+        now: NaiveDateTime,
+    ) -> QueryResult<Vec<ActivityRow>> {
+        let ids: Vec<String> = rows.iter().map(|(r, _)| r.id.clone()).collect();
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let receipts: Vec<(String, i64)> = with_conn!(conn, |c| notification_receipts::table
+            .filter(notification_receipts::notification_id.eq_any(&ids))
+            .group_by(notification_receipts::notification_id)
+            .select((
+                notification_receipts::notification_id,
+                diesel::dsl::count_star()
+            ))
+            .load(c)
+            .await)?;
+        let received: Vec<(String, i64)> = with_conn!(conn, |c| submissions::table
+            .filter(submissions::notification_id.eq_any(&ids))
+            .filter(submissions::received_at.is_not_null())
+            .group_by(submissions::notification_id)
+            .select((submissions::notification_id, diesel::dsl::count_star()))
+            .load(c)
+            .await)?;
+        let marked: Vec<(String, i64)> = with_conn!(conn, |c| submissions::table
+            .filter(submissions::notification_id.eq_any(&ids))
+            .filter(submissions::marked_at.is_not_null())
+            .group_by(submissions::notification_id)
+            .select((submissions::notification_id, diesel::dsl::count_star()))
+            .load(c)
+            .await)?;
+        let keys: Vec<String> = rows
+            .iter()
+            .map(|(r, _)| send_job_key(&r.id, r.updated_at))
+            .collect();
+        let jobs_found: Vec<(Option<String>, String)> = with_conn!(conn, |c| jobs::table
+            .filter(jobs::idempotency_key.eq_any(&keys))
+            .select((jobs::idempotency_key, jobs::status))
+            .load(c)
+            .await)?;
+        let receipts: HashMap<String, i64> = receipts.into_iter().collect();
+        let received: HashMap<String, i64> = received.into_iter().collect();
+        let marked: HashMap<String, i64> = marked.into_iter().collect();
+        let job_of: HashMap<String, String> = jobs_found
+            .into_iter()
+            .filter_map(|(k, s)| k.map(|k| (k, s)))
+            .collect();
+        Ok(rows
+            .into_iter()
+            .map(|(notification, sender_name)| {
+                let sent = receipts.get(&notification.id).copied().unwrap_or(0);
+                let key = send_job_key(&notification.id, notification.updated_at);
+                let status = notification_status(
+                    &notification,
+                    sent > 0,
+                    job_of.get(&key).map(String::as_str),
+                    now,
+                );
+                ActivityRow {
+                    receipts: sent,
+                    submissions: received.get(&notification.id).copied().unwrap_or(0),
+                    marked: marked.get(&notification.id).copied().unwrap_or(0),
+                    status,
+                    sender_name,
+                    notification,
+                }
+            })
+            .collect())
+    }
+
+    /// One page of the notifications `scope` may see, newest first, optionally with a title
+    /// (or custom title) containing `search`; and how many match in all.
+    pub async fn list_page(
+        conn: &mut DbConn<'_>,
+        scope: &NotificationScope,
+        search: Option<&str>,
+        offset: i64,
+        limit: i64,
+    ) -> QueryResult<(Vec<(NotificationRow, String)>, i64)> {
+        let pattern = search.filter(|s| !s.trim().is_empty()).map(like_pattern);
+        macro_rules! filtered {
+            () => {{
+                let mut query = notifications::table
+                    .inner_join(users::table)
+                    .filter(notifications::school_id.eq(&scope.school_id))
+                    .into_boxed();
+                if let Some(sender) = &scope.sender_id {
+                    query = query.filter(notifications::sender_id.eq(sender));
+                }
+                if let Some(p) = &pattern {
+                    query = query.filter(
+                        lower(notifications::title)
+                            .like(p.clone())
+                            .escape('\\')
+                            .or(lower(notifications::custom_title.assume_not_null())
+                                .like(p.clone())
+                                .escape('\\')),
+                    );
+                }
+                query
+            }};
+        }
+        let total: i64 = with_conn!(conn, |c| filtered!().count().get_result(c).await)?;
+        let rows: Vec<(NotificationRow, String, String)> = with_conn!(conn, |c| filtered!()
+            .order((notifications::created_at.desc(), notifications::id.desc()))
+            .offset(offset)
+            .limit(limit)
+            .select((
+                NotificationRow::as_select(),
+                users::forename,
+                users::surname
+            ))
+            .load(c)
+            .await)?;
+        Ok((
+            rows.into_iter()
+                .map(|(row, forename, surname)| (row, format!("{forename} {surname}")))
+                .collect(),
+            total,
+        ))
+    }
+
+    /// The display name of user `id`.
+    pub async fn user_name(conn: &mut DbConn<'_>, id: &str) -> QueryResult<String> {
+        let (forename, surname): (String, String) = with_conn!(conn, |c| users::table
+            .find(id)
+            .select((users::forename, users::surname))
+            .first(c)
+            .await)?;
+        Ok(format!("{forename} {surname}"))
+    }
+
+    /// A pupil a notification was sent to.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct ReceiptRow {
+        pub student_id: String,
+        pub forename: String,
+        pub surname: String,
+        pub sent_at: Option<NaiveDateTime>,
+    }
+
+    /// The receipts of notification `id`, by surname and forename.
+    pub async fn receipts_of(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Vec<ReceiptRow>> {
+        let rows: Vec<(String, String, String, Option<NaiveDateTime>)> =
+            with_conn!(conn, |c| notification_receipts::table
+                .inner_join(students::table)
+                .filter(notification_receipts::notification_id.eq(id))
+                .order((
+                    students::surname.asc(),
+                    students::forename.asc(),
+                    students::id.asc()
+                ))
+                .select((
+                    students::id,
+                    students::forename,
+                    students::surname,
+                    notification_receipts::sent_at,
+                ))
+                .load(c)
+                .await)?;
+        Ok(rows
+            .into_iter()
+            .map(|(student_id, forename, surname, sent_at)| ReceiptRow {
+                student_id,
+                forename,
+                surname,
+                sent_at,
+            })
+            .collect())
+    }
+
+    /// A pupil's submission to a notification.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct SubmissionRow {
+        pub id: String,
+        pub student_id: String,
+        pub forename: String,
+        pub surname: String,
+        pub received_at: Option<NaiveDateTime>,
+        pub marked_at: Option<NaiveDateTime>,
+        pub sentiment: Option<String>,
+    }
+
+    /// The submissions of notification `id` that were handed in, earliest first.
+    pub async fn submissions_of(
+        conn: &mut DbConn<'_>,
+        id: &str,
+    ) -> QueryResult<Vec<SubmissionRow>> {
+        #[allow(clippy::type_complexity)]
+        let rows: Vec<(
+            String,
+            String,
+            String,
+            String,
+            Option<NaiveDateTime>,
+            Option<NaiveDateTime>,
+            Option<String>,
+        )> = with_conn!(conn, |c| submissions::table
+            .inner_join(students::table)
+            .filter(submissions::notification_id.eq(id))
+            .filter(submissions::received_at.is_not_null())
+            .order((submissions::received_at.asc(), submissions::id.asc()))
+            .select((
+                submissions::id,
+                students::id,
+                students::forename,
+                students::surname,
+                submissions::received_at,
+                submissions::marked_at,
+                submissions::feedback_sentiment,
+            ))
+            .load(c)
+            .await)?;
+        Ok(rows
+            .into_iter()
+            .map(
+                |(id, student_id, forename, surname, received_at, marked_at, sentiment)| {
+                    SubmissionRow {
+                        id,
+                        student_id,
+                        forename,
+                        surname,
+                        received_at,
+                        marked_at,
+                        sentiment,
+                    }
+                },
+            )
+            .collect())
+    }
 }

@@ -9,7 +9,14 @@ pub mod transport;
 pub mod typescript;
 
 pub mod account;
+pub mod admin;
+pub mod dashboard;
+pub mod feedback;
+pub mod notification;
+pub mod preferences;
 pub mod school;
+pub mod student;
+pub mod submission;
 pub mod system;
 pub mod user;
 

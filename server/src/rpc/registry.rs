@@ -9,7 +9,10 @@ use serde_json::Value;
 use crate::rpc::context::Ctx;
 use crate::rpc::error::{FieldErrors, RpcError, RpcResult};
 use crate::rpc::typescript::{Ts, TsGen};
-use crate::rpc::{account, school, system, user};
+use crate::rpc::{
+    account, admin, dashboard, feedback, notification, preferences, school, student, submission,
+    system, user,
+};
 
 /// Queries answer GET; mutations answer POST.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +78,17 @@ pub fn procedures() -> &'static [Procedure] {
     static PROCEDURES: std::sync::OnceLock<Vec<Procedure>> = std::sync::OnceLock::new();
     PROCEDURES.get_or_init(|| {
         let mut all = vec![
+            procedure!(Query "dashboard.summary" => dashboard::summary),
+            procedure!(Query "feedback.list" => feedback::list),
+            procedure!(Mutation "feedback.mark" => feedback::mark),
             procedure!(Query "school.listStudents" => school::list_students),
+            procedure!(Mutation "student.addComment" => student::add_comment),
+            procedure!(Query "student.comments" => student::comments),
+            procedure!(Mutation "student.deleteComment" => student::delete_comment),
+            procedure!(Query "student.get" => student::get),
+            procedure!(Query "student.timeline" => student::timeline),
+            procedure!(Query "submission.public" => submission::public),
+            procedure!(Mutation "submission.submit" => submission::submit),
             procedure!(Query "system.time" => system::time),
             procedure!(Query "user.feedbackHubCount" => user::feedback_hub_count),
             procedure!(Mutation "user.markTutorialComplete" => user::mark_tutorial_complete),
@@ -84,6 +97,9 @@ pub fn procedures() -> &'static [Procedure] {
             procedure!(Mutation "user.updateProfile" => user::update_profile),
         ];
         all.extend(account::procedures());
+        all.extend(admin::procedures());
+        all.extend(notification::procedures());
+        all.extend(preferences::procedures());
         all.sort_by_key(|p| p.path);
         all
     })

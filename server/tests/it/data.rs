@@ -143,20 +143,34 @@ dual_test!(
     }
 );
 
-dual_test!(async fn a_job_with_the_same_idempotency_key_is_queued_once(app: TestApp) {
-    use voicemark::jobs::{enqueue, NewJob};
-    let mut pooled = app.db.conn().await.expect("connection");
-    let mut conn = pooled.db();
-    let job = NewJob {
-        kind: "notification.send".into(),
-        payload: serde_json::json!({ "notificationId": "n1" }),
-        run_at: now(),
-        idempotency_key: Some("notification.send:n1".into()),
-    };
-    let first = enqueue(&mut conn, &job).await.expect("enqueue");
-    assert!(first.is_some());
-    assert_eq!(enqueue(&mut conn, &job).await.expect("enqueue again"), None);
-    let unkeyed = NewJob { idempotency_key: None, ..job };
-    assert!(enqueue(&mut conn, &unkeyed).await.expect("enqueue").is_some());
-    assert!(enqueue(&mut conn, &unkeyed).await.expect("enqueue").is_some(), "no key, no dedup");
-});
+dual_test!(
+    async fn a_job_with_the_same_idempotency_key_is_queued_once(app: TestApp) {
+        use voicemark::jobs::{enqueue, NewJob};
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut conn = pooled.db();
+        let job = NewJob {
+            kind: "notification.send".into(),
+            payload: serde_json::json!({ "notificationId": "n1" }),
+            run_at: now(),
+            idempotency_key: Some("notification.send:n1".into()),
+        };
+        let first = enqueue(&mut conn, &job).await.expect("enqueue");
+        assert!(first.is_some());
+        assert_eq!(enqueue(&mut conn, &job).await.expect("enqueue again"), None);
+        let unkeyed = NewJob {
+            idempotency_key: None,
+            ..job
+        };
+        assert!(enqueue(&mut conn, &unkeyed)
+            .await
+            .expect("enqueue")
+            .is_some());
+        assert!(
+            enqueue(&mut conn, &unkeyed)
+                .await
+                .expect("enqueue")
+                .is_some(),
+            "no key, no dedup"
+        );
+    }
+);

@@ -4,11 +4,19 @@
 
 mod support;
 
+mod admin;
 mod auth;
 mod cli;
 mod data;
+mod feedback;
 mod health;
+mod jobs;
+mod notifications;
+mod preferences;
 mod rpc;
 mod schema;
 mod seed;
+mod sending;
+mod students;
+mod submissions;
 mod web;

@@ -100,9 +100,12 @@ dual_test!(
             .expect("query")
             .expect("teacher");
         assert_eq!(
-            notifications::feedback_hub_count(&mut conn, &teacher.id)
-                .await
-                .expect("count"),
+            notifications::feedback_hub_count(
+                &mut conn,
+                &voicemark::models::submissions::MarkerScope::for_user(&teacher).expect("school")
+            )
+            .await
+            .expect("count"),
             3
         );
         let admin = user_model::find_by_email(&mut conn, "admin@northbridge.test")
@@ -110,10 +113,14 @@ dual_test!(
             .expect("query")
             .expect("admin");
         assert_eq!(
-            notifications::feedback_hub_count(&mut conn, &admin.id)
-                .await
-                .expect("count"),
-            0
+            notifications::feedback_hub_count(
+                &mut conn,
+                &voicemark::models::submissions::MarkerScope::for_user(&admin).expect("school")
+            )
+            .await
+            .expect("count"),
+            3,
+            "admins see their whole school's Feedback Hub"
         );
     }
 );

@@ -1,6 +1,7 @@
-//! `/`: the Dashboard. Until its content lands: what Voicemark is, and whether the server
-//! and the wasm core are working.
+//! `/`: the Dashboard — what needs the teacher today — with the small system-status card
+//! (server health and the wasm core) at the bottom.
 
+import { DashboardSummary } from '@/features/dashboard/components/dashboard-summary'
 import { SystemStatus } from '@/features/system-status/components/system-status'
 
 /** The product's purpose, as spec section 1 states it. */
@@ -10,11 +11,11 @@ export const PURPOSE =
 export function DashboardPage() {
   return (
     <div className="space-y-8">
-      <div className="space-y-3">
+      <div className="space-y-2">
         <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
-        <p className="text-lg text-muted-foreground">{PURPOSE}</p>
-        <p className="text-muted-foreground">Your notifications and submissions are coming soon.</p>
+        <p className="text-muted-foreground">{PURPOSE}</p>
       </div>
+      <DashboardSummary />
       <SystemStatus />
     </div>
   )

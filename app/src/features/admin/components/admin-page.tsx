@@ -1,0 +1,73 @@
+//! /admin and /admin/{activeTab}: Manage School — pupils, staff, classes, year groups, form
+//! groups and settings of the admin's school. Only admins get data: anyone else is answered
+//! FORBIDDEN by the server, and the page says so.
+
+import { NavLink, useParams } from 'react-router'
+
+import { Alert } from '@/components/ui/alert'
+import { errorCode, errorMessage } from '@/lib/rpc'
+import { cn } from '@/lib/utils'
+
+import { useSchoolSettings } from '../api/admin-queries'
+import { GroupsTab } from './groups-tab'
+import { PupilsTab } from './pupils-tab'
+import { SettingsTab } from './settings-tab'
+import { StaffTab } from './staff-tab'
+
+const TABS = [
+  ['pupils', 'Pupils'],
+  ['staff', 'Staff'],
+  ['classes', 'Classes'],
+  ['year-groups', 'Year groups'],
+  ['form-groups', 'Form groups'],
+  ['settings', 'Settings'],
+] as const
+
+type Tab = (typeof TABS)[number][0]
+
+export function AdminPage() {
+  const { activeTab } = useParams()
+  const tab: Tab | undefined = activeTab === undefined ? 'pupils' : TABS.find(([key]) => key === activeTab)?.[0]
+  const settings = useSchoolSettings()
+
+  if (settings.isError && errorCode(settings.error) === 'FORBIDDEN') {
+    return (
+      <div className="space-y-3">
+        <h1 className="text-3xl font-bold tracking-tight">Manage School</h1>
+        <p className="text-muted-foreground">You do not have access to this page.</p>
+      </div>
+    )
+  }
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight">Manage School</h1>
+        {settings.data && <p className="text-muted-foreground">{settings.data.name}</p>}
+      </div>
+      <nav aria-label="Manage School sections" className="flex flex-wrap gap-1 border-b border-border">
+        {TABS.map(([key, label]) => (
+          <NavLink
+            key={key}
+            to={`/admin/${key}`}
+            aria-current={tab === key ? 'page' : undefined}
+            className={cn(
+              '-mb-px rounded-t-md border-b-2 px-3 py-2 text-sm font-medium',
+              tab === key ? 'border-primary text-foreground' : 'border-transparent text-muted-foreground hover:text-foreground',
+            )}
+          >
+            {label}
+          </NavLink>
+        ))}
+      </nav>
+      {settings.isError && errorCode(settings.error) !== 'FORBIDDEN' && <Alert>{errorMessage(settings.error)}</Alert>}
+      {tab === undefined && <p>This section does not exist.</p>}
+      {tab === 'pupils' && <PupilsTab />}
+      {tab === 'staff' && <StaffTab />}
+      {tab === 'classes' && <GroupsTab kind="class" />}
+      {tab === 'year-groups' && <GroupsTab kind="yearGroup" />}
+      {tab === 'form-groups' && <GroupsTab kind="formGroup" />}
+      {tab === 'settings' && <SettingsTab />}
+    </div>
+  )
+}

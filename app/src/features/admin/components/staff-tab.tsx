@@ -1,0 +1,172 @@
+//! Manage School › Staff: add and edit teachers and admins. New staff get no password: they
+//! choose one through "Forgot password" or sign in with an e-mail link.
+
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { FormField } from '@/components/ui/form-field'
+import { Input, Select } from '@/components/ui/input'
+import { useToast } from '@/components/ui/toaster'
+import type { Staff } from '@/generated/rpc-types'
+import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
+
+import { useClasses, useRefreshAdmin, useStaff } from '../api/admin-queries'
+import { Cell, DataTable, Panel } from './table'
+
+interface StaffValues {
+  forename: string
+  surname: string
+  email: string
+  role: string
+  classIds: string[]
+  activated: boolean
+  disabled: boolean
+}
+
+const FIELDS = ['forename', 'surname', 'email', 'role', 'classIds', 'activated', 'disabled'] as const
+const ROLE_LABELS: Record<string, string> = {
+  TEACHER: 'Teacher',
+  ADMIN: 'Admin',
+  SUPERADMIN: 'Superadmin / provider staff',
+  ORG_ADMIN: 'Organisation Admin',
+  MAT_USER: 'MAT User',
+}
+
+function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
+  const { toast } = useToast()
+  const refresh = useRefreshAdmin()
+  const classes = useClasses()
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<StaffValues>({
+    defaultValues: {
+      forename: staff?.forename ?? '',
+      surname: staff?.surname ?? '',
+      email: staff?.email ?? '',
+      role: staff?.role ?? 'TEACHER',
+      classIds: staff?.classIds ?? [],
+      activated: staff?.activated ?? true,
+      disabled: staff?.disabled ?? false,
+    },
+  })
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await rpcMutation('admin.saveStaff', { id: staff?.id ?? null, ...values })
+      toast({ title: staff ? 'Staff member saved.' : 'Staff member added.', tone: 'success' })
+      await refresh()
+      onDone()
+    } catch (error) {
+      const fields = fieldErrors(error)
+      let shown = false
+      for (const field of FIELDS) {
+        if (fields[field]) {
+          setError(field, { message: fields[field] })
+          shown = true
+        }
+      }
+      if (!shown) toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+    }
+  })
+
+  return (
+    <Panel title={staff ? `Edit ${staff.forename} ${staff.surname}` : 'Add a member of staff'}>
+      {!staff && (
+        <p className="text-sm text-muted-foreground">
+          New staff have no password: they choose one with “Forgot password” on the sign-in page, or sign in with an e-mail
+          link.
+        </p>
+      )}
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="Forename" error={errors.forename?.message}>
+            <Input {...register('forename', { required: 'Enter a forename.' })} />
+          </FormField>
+          <FormField label="Surname" error={errors.surname?.message}>
+            <Input {...register('surname', { required: 'Enter a surname.' })} />
+          </FormField>
+          <FormField label="E-mail" error={errors.email?.message}>
+            <Input type="email" {...register('email', { required: 'Enter a valid e-mail address.' })} />
+          </FormField>
+          <FormField label="Role" error={errors.role?.message}>
+            <Select {...register('role')}>
+              <option value="TEACHER">Teacher</option>
+              <option value="ADMIN">Admin</option>
+            </Select>
+          </FormField>
+        </div>
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium">Classes</legend>
+          <div className="flex flex-wrap gap-x-6 gap-y-2">
+            {classes.data?.map((group) => (
+              <label key={group.id} className="flex items-center gap-2 text-sm">
+                <input type="checkbox" value={group.id} className="size-4 accent-primary" {...register('classIds')} />
+                {group.name}
+              </label>
+            ))}
+          </div>
+          {errors.classIds && <p className="text-sm text-destructive">{errors.classIds.message}</p>}
+        </fieldset>
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium">Account</legend>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" className="size-4 accent-primary" {...register('activated')} />
+            Activated
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" className="size-4 accent-primary" {...register('disabled')} />
+            Disabled
+          </label>
+          {errors.disabled && <p className="text-sm text-destructive">{errors.disabled.message}</p>}
+        </fieldset>
+        <div className="flex gap-2">
+          <Button type="submit" disabled={isSubmitting}>
+            {staff ? 'Save staff member' : 'Add staff member'}
+          </Button>
+          <Button type="button" variant="outline" onClick={onDone}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Panel>
+  )
+}
+
+export function StaffTab() {
+  const staff = useStaff()
+  const [editing, setEditing] = useState<Staff | 'new' | null>(null)
+  return (
+    <div className="space-y-6">
+      {editing ? (
+        <StaffForm key={editing === 'new' ? 'new' : editing.id} staff={editing === 'new' ? undefined : editing} onDone={() => setEditing(null)} />
+      ) : (
+        <Button onClick={() => setEditing('new')}>Add staff member</Button>
+      )}
+      {staff.isError && <Alert>{errorMessage(staff.error)}</Alert>}
+      <DataTable caption="Staff" headers={['Name', 'E-mail', 'Role', 'Status', '']}>
+        {staff.data?.map((member) => (
+          <tr key={member.id}>
+            <Cell>
+              {member.forename} {member.surname}
+            </Cell>
+            <Cell>{member.email}</Cell>
+            <Cell>{ROLE_LABELS[member.role] ?? member.role}</Cell>
+            <Cell>{member.disabled ? 'Disabled' : !member.activated ? 'Inactive' : !member.hasPassword ? 'Pending' : 'Active'}</Cell>
+            <Cell>
+              {(member.role === 'TEACHER' || member.role === 'ADMIN') && (
+                <Button size="sm" variant="outline" onClick={() => setEditing(member)} aria-label={`Edit ${member.forename} ${member.surname}`}>
+                  Edit
+                </Button>
+              )}
+            </Cell>
+          </tr>
+        ))}
+      </DataTable>
+    </div>
+  )
+}

@@ -1,0 +1,220 @@
+//! `/feedback`: the Feedback Hub — work handed in and waiting for feedback, oldest first,
+//! filtered by assignment or class — and the marking panel (feedback, sentiment, Mark).
+
+import { useEffect, useId, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { Link } from 'react-router'
+
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { FormField } from '@/components/ui/form-field'
+import { Label, Select } from '@/components/ui/input'
+import { useToast } from '@/components/ui/toaster'
+import type { HubItem } from '@/generated/rpc-types'
+import { formatDate, isoDate } from '@/lib/format-date'
+import { errorMessage, fieldErrors } from '@/lib/rpc'
+import { cn } from '@/lib/utils'
+
+import { useFeedbackHub, useMarkSubmission, type HubFilters } from '../api/use-feedback'
+
+const SENTIMENTS = [
+  ['NEUTRAL', 'Neutral'],
+  ['POSITIVE', 'Positive'],
+  ['NEGATIVE', 'Negative'],
+] as const
+
+type Sentiment = (typeof SENTIMENTS)[number][0]
+
+interface MarkValues {
+  feedback: string
+  sentiment: Sentiment
+}
+
+function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void }) {
+  const { toast } = useToast()
+  const mark = useMarkSubmission()
+  const sentimentId = useId()
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<MarkValues>({ defaultValues: { feedback: '', sentiment: 'NEUTRAL' } })
+  useEffect(() => reset({ feedback: '', sentiment: 'NEUTRAL' }), [item.submissionId, reset])
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await mark.mutateAsync({ submissionId: item.submissionId, ...values })
+      toast({ title: 'Feedback saved.', tone: 'success' })
+      onMarked()
+    } catch (error) {
+      const fields = fieldErrors(error)
+      if (fields.feedback) setError('feedback', { message: fields.feedback })
+      if (fields.sentiment) setError('sentiment', { message: fields.sentiment })
+      if (!fields.feedback && !fields.sentiment)
+        toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+    }
+  })
+
+  const name = `${item.studentForename} ${item.studentSurname}`
+  return (
+    <section aria-labelledby="marking-heading" className="space-y-4 rounded-lg border border-border p-5">
+      <div className="space-y-1">
+        <h2 id="marking-heading" className="text-lg font-semibold">
+          {name}: {item.notificationTitle}
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          Handed in <time dateTime={isoDate(item.receivedAt)}>{formatDate(item.receivedAt, true)}</time>
+          {item.late ? ' (late)' : ''}
+        </p>
+        <Link to={`/students/${item.studentId}`} className="text-sm text-primary underline-offset-4 hover:underline">
+          View {name}'s profile
+        </Link>
+      </div>
+      <div className="space-y-2">
+        <h3 className="text-sm font-medium">Their work</h3>
+        {item.content ? (
+          <p className="max-h-72 overflow-auto rounded-md bg-muted p-3 text-sm whitespace-pre-wrap">{item.content}</p>
+        ) : (
+          <p className="text-sm text-muted-foreground">No written answer.</p>
+        )}
+        {item.files.length > 0 && (
+          <ul className="space-y-1 text-sm" aria-label="Files handed in">
+            {item.files.map((file) => (
+              <li key={file.id}>
+                <a href={file.url} className="text-primary underline-offset-4 hover:underline">
+                  {file.filename}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <FormField label="Feedback" error={errors.feedback?.message}>
+          <textarea
+            rows={6}
+            className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring aria-invalid:border-destructive"
+            {...register('feedback', {
+              validate: (value) => value.trim().length > 0 || 'Write your feedback.',
+              maxLength: { value: 10_000, message: 'Feedback must be at most 10000 characters.' },
+            })}
+          />
+        </FormField>
+        <fieldset className="space-y-2" aria-describedby={errors.sentiment ? `${sentimentId}-error` : undefined}>
+          <legend className="text-sm font-medium">Sentiment</legend>
+          <div className="flex flex-wrap gap-4">
+            {SENTIMENTS.map(([value, label]) => (
+              <label key={value} className="flex items-center gap-2 text-sm">
+                <input type="radio" value={value} className="size-4 accent-primary" {...register('sentiment')} />
+                {label}
+              </label>
+            ))}
+          </div>
+          {errors.sentiment && (
+            <p id={`${sentimentId}-error`} className="text-sm text-destructive">
+              {errors.sentiment.message}
+            </p>
+          )}
+        </fieldset>
+        <Button type="submit" disabled={isSubmitting}>
+          Mark
+        </Button>
+      </form>
+    </section>
+  )
+}
+
+export function FeedbackHubPage() {
+  const [filters, setFilters] = useState<HubFilters>({ notificationId: null, classId: null })
+  const [selected, setSelected] = useState<string | null>(null)
+  const hub = useFeedbackHub(filters)
+  const items = hub.data?.items ?? []
+  const current = items.find((item) => item.submissionId === selected) ?? items[0]
+  const notificationFilter = useId()
+  const classFilter = useId()
+
+  return (
+    <div className="space-y-6">
+      <div className="space-y-2">
+        <h1 className="text-3xl font-bold tracking-tight">Feedback Hub</h1>
+        <p className="text-muted-foreground">Work handed in and waiting for your feedback, oldest first.</p>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-1.5">
+          <Label htmlFor={notificationFilter}>Assignment</Label>
+          <Select
+            id={notificationFilter}
+            value={filters.notificationId ?? ''}
+            onChange={(event) => setFilters((f) => ({ ...f, notificationId: event.target.value || null }))}
+          >
+            <option value="">All assignments</option>
+            {hub.data?.notifications.map((n) => (
+              <option key={n.id} value={n.id}>
+                {n.name}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={classFilter}>Class</Label>
+          <Select
+            id={classFilter}
+            value={filters.classId ?? ''}
+            onChange={(event) => setFilters((f) => ({ ...f, classId: event.target.value || null }))}
+          >
+            <option value="">All classes</option>
+            {hub.data?.classes.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </Select>
+        </div>
+      </div>
+      {hub.isError && <Alert>The Feedback Hub could not be loaded: {errorMessage(hub.error)}</Alert>}
+      {hub.isPending && <p role="status">Loading…</p>}
+      {hub.data && items.length === 0 && (
+        <p className="rounded-lg border border-border p-5 text-muted-foreground">Nothing is waiting for feedback.</p>
+      )}
+      {items.length > 0 && current && (
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+          <section aria-labelledby="waiting-heading" className="space-y-2">
+            <h2 id="waiting-heading" className="text-lg font-semibold">
+              Waiting ({items.length})
+            </h2>
+            <ul className="space-y-2" aria-label="Submissions waiting for feedback">
+              {items.map((item) => {
+                const active = item.submissionId === current.submissionId
+                return (
+                  <li key={item.submissionId}>
+                    <button
+                      type="button"
+                      aria-pressed={active}
+                      onClick={() => setSelected(item.submissionId)}
+                      className={cn(
+                        'w-full rounded-md border border-border px-4 py-3 text-left text-sm hover:bg-muted focus-visible:ring-3 focus-visible:ring-ring focus-visible:outline-none',
+                        active && 'border-primary bg-muted',
+                      )}
+                    >
+                      <span className="block font-medium">
+                        {item.studentForename} {item.studentSurname}
+                      </span>
+                      <span className="block text-muted-foreground">{item.notificationTitle}</span>
+                      <span className="block text-muted-foreground">
+                        Handed in {formatDate(item.receivedAt, true)}
+                        {item.late ? ' (late)' : ''}
+                      </span>
+                    </button>
+                  </li>
+                )
+              })}
+            </ul>
+          </section>
+          <MarkingPanel item={current} onMarked={() => setSelected(null)} />
+        </div>
+      )}
+    </div>
+  )
+}

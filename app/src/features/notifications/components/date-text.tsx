@@ -1,0 +1,9 @@
+//! A `<time>` showing a date as dd/MM/yyyy, HH:mm (or a dash when there is none).
+
+import { useFormattedDate } from '../api/use-format-date'
+
+export function DateText({ date, withTime = true, empty = '—' }: { date: Date | null | undefined; withTime?: boolean; empty?: string }) {
+  const text = useFormattedDate(date, withTime)
+  if (!date) return <span>{empty}</span>
+  return <time dateTime={date.toISOString()}>{text}</time>
+}

@@ -1,0 +1,216 @@
+//! /notifications/create?type=GENERAL|ASSIGNMENT and /notifications/{id}/edit: the editor
+//! for messages and assignments (react-hook-form; the server's field errors are shown on
+//! their fields). A notification can be edited only while it is scheduled.
+
+import { useEffect, useId } from 'react'
+import { useController, useForm, useWatch } from 'react-hook-form'
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
+
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { FormField } from '@/components/ui/form-field'
+import { Input } from '@/components/ui/input'
+import { useToast } from '@/components/ui/toaster'
+import type { NotificationDetail, NotificationFilters } from '@/generated/rpc-types'
+import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
+
+import { useNotification, useRefreshNotifications } from '../api/notification-queries'
+import { AudiencePicker } from './audience-picker'
+import { RichTextEditor } from './rich-text-editor'
+
+export interface EditorValues {
+  title: string
+  customTitle: string
+  body: string
+  /** `datetime-local` text in the viewer's time zone; empty = send now. */
+  sendDate: string
+  submissionDueDate: string
+  sendToPupil: boolean
+  sendToParent: boolean
+  filters: NotificationFilters
+}
+
+type Kind = 'GENERAL' | 'ASSIGNMENT'
+
+const FIELDS = ['title', 'customTitle', 'body', 'sendDate', 'submissionDueDate', 'sendToPupil', 'filters'] as const
+
+function toLocalInput(date: Date | null): string {
+  if (!date) return ''
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
+}
+
+function fromLocalInput(text: string): Date | null {
+  if (!text) return null
+  const date = new Date(text)
+  return Number.isNaN(date.getTime()) ? null : date
+}
+
+function defaults(existing?: NotificationDetail): EditorValues {
+  return {
+    title: existing?.title ?? '',
+    customTitle: existing?.customTitle ?? '',
+    body: existing?.body ?? '',
+    sendDate: toLocalInput(existing?.sendDate ?? null),
+    submissionDueDate: toLocalInput(existing?.submissionDueDate ?? null),
+    sendToPupil: existing?.sendToPupil ?? true,
+    sendToParent: existing?.sendToParent ?? true,
+    filters: existing?.filters ?? { classes: [], yearGroups: [], formGroups: [], students: [] },
+  }
+}
+
+function EditorForm({ kind, existing }: { kind: Kind; existing?: NotificationDetail }) {
+  const { toast } = useToast()
+  const navigate = useNavigate()
+  const refresh = useRefreshNotifications()
+  const bodyLabelId = useId()
+  const bodyErrorId = useId()
+  const audienceErrorId = useId()
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<EditorValues>({ defaultValues: defaults(existing) })
+  const { field: body } = useController({ control, name: 'body' })
+  const filters = useWatch({ control, name: 'filters' })
+  const assignment = kind === 'ASSIGNMENT'
+
+  const onSubmit = handleSubmit(async (values) => {
+    const fields = {
+      title: values.title,
+      customTitle: values.customTitle || null,
+      body: values.body,
+      sendDate: fromLocalInput(values.sendDate),
+      submissionDueDate: assignment ? fromLocalInput(values.submissionDueDate) : null,
+      sendToPupil: values.sendToPupil,
+      sendToParent: values.sendToParent,
+      filters: values.filters,
+    }
+    try {
+      const saved = existing
+        ? await rpcMutation('notification.update', { id: existing.id, ...fields })
+        : await rpcMutation('notification.create', { type: kind, ...fields })
+      toast({
+        title: saved.status === 'SCHEDULED' ? `${assignment ? 'Assignment' : 'Message'} scheduled.` : `${assignment ? 'Assignment' : 'Message'} is being sent.`,
+        tone: 'success',
+      })
+      await refresh()
+      void navigate(`/notifications/${saved.id}/details`)
+    } catch (error) {
+      const messages = fieldErrors(error)
+      let shown = false
+      for (const field of FIELDS) {
+        if (messages[field]) {
+          setError(field, { message: messages[field] })
+          shown = true
+        }
+      }
+      if (!shown) toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+    }
+  })
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-6">
+      <section aria-labelledby="message-heading" className="space-y-4 rounded-lg border border-border p-5">
+        <h2 id="message-heading" className="text-lg font-semibold">
+          {assignment ? 'Assignment' : 'Message'}
+        </h2>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="Title" error={errors.title?.message}>
+            <Input {...register('title', { required: 'Enter a title.' })} />
+          </FormField>
+          <FormField label="Custom title" error={errors.customTitle?.message} hint="Optional: the subject line pupils and parents see.">
+            <Input {...register('customTitle')} />
+          </FormField>
+        </div>
+        <div className="space-y-1.5">
+          <span id={bodyLabelId} className="text-sm font-medium">
+            Message
+          </span>
+          <RichTextEditor
+            value={body.value}
+            onChange={body.onChange}
+            labelId={bodyLabelId}
+            invalid={!!errors.body}
+            describedBy={errors.body ? bodyErrorId : undefined}
+          />
+          {errors.body && (
+            <p id={bodyErrorId} className="text-sm text-destructive">
+              {errors.body.message}
+            </p>
+          )}
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="Send date" error={errors.sendDate?.message} hint="Leave empty to send now.">
+            <Input type="datetime-local" {...register('sendDate')} />
+          </FormField>
+          {assignment && (
+            <FormField label="Due date" error={errors.submissionDueDate?.message}>
+              <Input type="datetime-local" {...register('submissionDueDate', { required: 'Choose a due date.' })} />
+            </FormField>
+          )}
+        </div>
+        <fieldset className="space-y-2" aria-describedby={errors.sendToPupil ? audienceErrorId : undefined}>
+          <legend className="text-sm font-medium">Send to</legend>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" className="size-4 accent-primary" {...register('sendToPupil')} />
+            Pupils
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" className="size-4 accent-primary" {...register('sendToParent')} />
+            Parents
+          </label>
+          {errors.sendToPupil && (
+            <p id={audienceErrorId} className="text-sm text-destructive">
+              {errors.sendToPupil.message}
+            </p>
+          )}
+        </fieldset>
+      </section>
+      <AudiencePicker register={register} filters={filters} error={errors.filters?.message ?? errors.filters?.root?.message} />
+      <div className="flex gap-2">
+        <Button type="submit" disabled={isSubmitting}>
+          {existing ? 'Save changes' : assignment ? 'Send assignment' : 'Send message'}
+        </Button>
+        <Button asChild variant="outline">
+          <Link to={existing ? `/notifications/${existing.id}/details` : '/notifications'}>Cancel</Link>
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+export function CreateNotificationPage() {
+  const [params] = useSearchParams()
+  const kind: Kind = params.get('type') === 'GENERAL' ? 'GENERAL' : 'ASSIGNMENT'
+  useEffect(() => {
+    document.title = kind === 'ASSIGNMENT' ? 'New assignment · Voicemark' : 'New message · Voicemark'
+  }, [kind])
+  return (
+    <div className="space-y-6">
+      <h1 className="text-3xl font-bold tracking-tight">{kind === 'ASSIGNMENT' ? 'New assignment' : 'New message'}</h1>
+      <EditorForm key={kind} kind={kind} />
+    </div>
+  )
+}
+
+export function EditNotificationPage() {
+  const { id = '' } = useParams()
+  const notification = useNotification(id)
+  const data = notification.data
+  return (
+    <div className="space-y-6">
+      <h1 className="text-3xl font-bold tracking-tight">{data?.type === 'GENERAL' ? 'Edit message' : 'Edit assignment'}</h1>
+      {notification.isPending && <p role="status">Loading…</p>}
+      {notification.isError && <Alert>{errorMessage(notification.error)}</Alert>}
+      {data && !data.editable && (
+        <Alert tone="info">
+          This notification has already been sent. <Link to={`/notifications/${data.id}/details`} className="underline">View it</Link>.
+        </Alert>
+      )}
+      {data?.editable && <EditorForm kind={data.type} existing={data} />}
+    </div>
+  )
+}

@@ -1,0 +1,186 @@
+//! /notifications/{id}/{activeTab}: one notification — details, recipients (with delivery
+//! state) and submissions.
+
+import { Link, NavLink, useParams } from 'react-router'
+
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import type { NotificationDetail } from '@/generated/rpc-types'
+import { errorMessage } from '@/lib/rpc'
+import { cn } from '@/lib/utils'
+
+import { useNotification, useRecipients, useSubmissions } from '../api/notification-queries'
+import { DateText } from './date-text'
+
+export const STATUS_LABELS: Record<NotificationDetail['status'], string> = {
+  SCHEDULED: 'Scheduled',
+  IN_PROGRESS: 'In progress',
+  DELIVERED: 'Delivered',
+  ENDED: 'Ended',
+}
+
+const STATE_LABELS: Record<string, string> = { SCHEDULED: 'Scheduled', QUEUED: 'Sending', SENT: 'Sent' }
+const SENTIMENT_LABELS: Record<string, string> = { POSITIVE: 'Positive', NEUTRAL: 'Neutral', NEGATIVE: 'Negative' }
+
+const TABS = [
+  ['details', 'Details'],
+  ['recipients', 'Recipients'],
+  ['submissions', 'Submissions'],
+] as const
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="grid gap-1 sm:grid-cols-[12rem_1fr]">
+      <dt className="text-sm font-medium text-muted-foreground">{label}</dt>
+      <dd className="text-sm">{children}</dd>
+    </div>
+  )
+}
+
+function Details({ n }: { n: NotificationDetail }) {
+  const audience = [n.sendToPupil && 'Pupils', n.sendToParent && 'Parents'].filter(Boolean).join(' and ')
+  return (
+    <div className="space-y-6">
+      <dl className="space-y-3">
+        <Row label="Status">{STATUS_LABELS[n.status]}</Row>
+        <Row label="Type">{n.type === 'ASSIGNMENT' ? 'Assignment' : 'Message'}</Row>
+        {n.customTitle && <Row label="Custom title">{n.customTitle}</Row>}
+        <Row label="Sent by">{n.senderName}</Row>
+        <Row label="Send date">
+          <DateText date={n.sendDate} empty="On saving" />
+        </Row>
+        {n.type === 'ASSIGNMENT' && (
+          <Row label="Due date">
+            <DateText date={n.submissionDueDate} />
+          </Row>
+        )}
+        <Row label="Send to">{audience}</Row>
+        <Row label="Recipients">{n.recipients}</Row>
+        <Row label="Submissions">
+          {n.submissions} ({n.marked} marked)
+        </Row>
+      </dl>
+      <section aria-labelledby="body-heading" className="space-y-2">
+        <h2 id="body-heading" className="text-lg font-semibold">
+          Message
+        </h2>
+        {/* Sanitised by the server to a small allow-list of tags (docs/notifications.md). */}
+        <div
+          className="rounded-md border border-border p-4 text-sm [&_ol]:list-decimal [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:pl-6 [&_a]:underline"
+          dangerouslySetInnerHTML={{ __html: n.body }}
+        />
+      </section>
+    </div>
+  )
+}
+
+function Recipients({ id }: { id: string }) {
+  const recipients = useRecipients(id)
+  if (recipients.isError) return <Alert>{errorMessage(recipients.error)}</Alert>
+  if (!recipients.data) return <p role="status">Loading…</p>
+  if (recipients.data.length === 0) return <p>Nobody yet.</p>
+  return (
+    <table className="w-full text-left text-sm">
+      <caption className="sr-only">Recipients</caption>
+      <thead className="bg-muted">
+        <tr>
+          <th scope="col" className="px-3 py-2">Pupil</th>
+          <th scope="col" className="px-3 py-2">Delivery</th>
+          <th scope="col" className="px-3 py-2">Sent</th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-border">
+        {recipients.data.map((r) => (
+          <tr key={r.studentId}>
+            <td className="px-3 py-2">
+              <Link to={`/students/${r.studentId}`} className="underline-offset-4 hover:underline">
+                {r.forename} {r.surname}
+              </Link>
+            </td>
+            <td className="px-3 py-2">{STATE_LABELS[r.state] ?? r.state}</td>
+            <td className="px-3 py-2">
+              <DateText date={r.sentAt} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+function Submissions({ id }: { id: string }) {
+  const submissions = useSubmissions(id)
+  if (submissions.isError) return <Alert>{errorMessage(submissions.error)}</Alert>
+  if (!submissions.data) return <p role="status">Loading…</p>
+  if (submissions.data.length === 0) return <p>No submissions yet.</p>
+  return (
+    <table className="w-full text-left text-sm">
+      <caption className="sr-only">Submissions</caption>
+      <thead className="bg-muted">
+        <tr>
+          <th scope="col" className="px-3 py-2">Pupil</th>
+          <th scope="col" className="px-3 py-2">Received</th>
+          <th scope="col" className="px-3 py-2">Marked</th>
+          <th scope="col" className="px-3 py-2">Sentiment</th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-border">
+        {submissions.data.map((s) => (
+          <tr key={s.id}>
+            <td className="px-3 py-2">
+              {s.forename} {s.surname}
+            </td>
+            <td className="px-3 py-2">
+              <DateText date={s.receivedAt} />
+            </td>
+            <td className="px-3 py-2">
+              <DateText date={s.markedAt} empty="Not yet" />
+            </td>
+            <td className="px-3 py-2">{s.sentiment ? (SENTIMENT_LABELS[s.sentiment] ?? s.sentiment) : '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+export function NotificationPage() {
+  const { id = '', activeTab = 'details' } = useParams()
+  const notification = useNotification(id)
+  const n = notification.data
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight">{n?.title ?? 'Notification'}</h1>
+          {n && <p className="text-muted-foreground">{STATUS_LABELS[n.status]}</p>}
+        </div>
+        {n?.editable && (
+          <Button asChild variant="outline">
+            <Link to={`/notifications/${n.id}/edit`}>Edit</Link>
+          </Button>
+        )}
+      </div>
+      {notification.isError && <Alert>{errorMessage(notification.error)}</Alert>}
+      <nav aria-label="Notification sections" className="flex gap-1 border-b border-border">
+        {TABS.map(([key, label]) => (
+          <NavLink
+            key={key}
+            to={`/notifications/${id}/${key}`}
+            aria-current={activeTab === key ? 'page' : undefined}
+            className={cn(
+              '-mb-px border-b-2 px-3 py-2 text-sm font-medium',
+              activeTab === key ? 'border-primary' : 'border-transparent text-muted-foreground hover:text-foreground',
+            )}
+          >
+            {label}
+          </NavLink>
+        ))}
+      </nav>
+      {n && activeTab === 'details' && <Details n={n} />}
+      {activeTab === 'recipients' && <Recipients id={id} />}
+      {activeTab === 'submissions' && <Submissions id={id} />}
+      {!TABS.some(([key]) => key === activeTab) && <p>This section does not exist.</p>}
+    </div>
+  )
+}

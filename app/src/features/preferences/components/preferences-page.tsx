@@ -1,0 +1,134 @@
+//! /preferences/:token: the public page, linked from every e-mail, where a pupil or parent
+//! chooses which e-mails they get, how often and in which language, without signing in.
+
+import { useEffect, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { useParams } from 'react-router'
+
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { FormField } from '@/components/ui/form-field'
+import { Select } from '@/components/ui/input'
+import { errorCode, errorMessage, fieldErrors } from '@/lib/rpc'
+
+import { usePreferences, useUpdatePreferences, type PreferencesUpdate } from '../api/preferences'
+
+type Choices = Omit<PreferencesUpdate, 'token'>
+
+const LANGUAGES: ReadonlyArray<readonly [string, string]> = [
+  ['en', 'English'],
+  ['cy', 'Welsh'],
+  ['fr', 'French'],
+  ['es', 'Spanish'],
+  ['de', 'German'],
+  ['pl', 'Polish'],
+  ['ur', 'Urdu'],
+]
+
+const FREQUENCIES: ReadonlyArray<readonly [Choices['frequency'], string]> = [
+  ['IMMEDIATELY', 'Immediately, one e-mail per message'],
+  ['DAILY', 'Once a day, in a summary'],
+  ['WEEKLY', 'Once a week, in a summary'],
+]
+
+export function PreferencesPage() {
+  const { token = '' } = useParams()
+  const preferences = usePreferences(token)
+
+  return (
+    <div className="mx-auto w-full max-w-md space-y-6">
+      <div className="space-y-2">
+        <h1 className="text-3xl font-bold tracking-tight">E-mail preferences</h1>
+        {preferences.data && (
+          <p className="text-muted-foreground">
+            For <strong>{preferences.data.email}</strong>
+          </p>
+        )}
+      </div>
+      {preferences.isPending && <p role="status">Loading your preferences…</p>}
+      {preferences.isError && (
+        <Alert>
+          {errorCode(preferences.error) === 'NOT_FOUND'
+            ? 'This link is invalid.'
+            : `Your preferences could not be loaded: ${errorMessage(preferences.error)}`}
+        </Alert>
+      )}
+      {preferences.data && <PreferencesForm token={token} initial={preferences.data} />}
+    </div>
+  )
+}
+
+function PreferencesForm({ token, initial }: { token: string; initial: Choices }) {
+  const update = useUpdatePreferences()
+  const [saved, setSaved] = useState(false)
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { isSubmitting, errors, isDirty },
+  } = useForm<Choices>({
+    defaultValues: { general: initial.general, assignment: initial.assignment, frequency: initial.frequency, language: initial.language },
+  })
+  useEffect(() => {
+    if (isDirty) setSaved(false)
+  }, [isDirty])
+
+  const languages = LANGUAGES.some(([code]) => code === initial.language)
+    ? LANGUAGES
+    : [...LANGUAGES, [initial.language, initial.language] as const]
+
+  const onSubmit = handleSubmit(async (values) => {
+    setSaved(false)
+    try {
+      const result = await update.mutateAsync({ token, ...values })
+      reset({ general: result.general, assignment: result.assignment, frequency: result.frequency, language: result.language })
+      setSaved(true)
+    } catch (error) {
+      const fields = fieldErrors(error)
+      for (const [field, message] of Object.entries(fields)) {
+        setError(field as keyof Choices, { message })
+      }
+      if (Object.keys(fields).length === 0) setError('root', { message: errorMessage(error) })
+    }
+  })
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5">
+      {saved && <Alert tone="success">Your preferences are saved.</Alert>}
+      {errors.root?.message && <Alert>{errors.root.message}</Alert>}
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-medium">Send me e-mails about</legend>
+        <label className="flex items-center gap-3 text-sm">
+          <input type="checkbox" role="switch" className="size-4 accent-primary" {...register('general')} />
+          General messages
+        </label>
+        <label className="flex items-center gap-3 text-sm">
+          <input type="checkbox" role="switch" className="size-4 accent-primary" {...register('assignment')} />
+          Assignments and feedback
+        </label>
+      </fieldset>
+      <FormField label="How often" error={errors.frequency?.message}>
+        <Select {...register('frequency')}>
+          {FREQUENCIES.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <FormField label="Language" error={errors.language?.message}>
+        <Select {...register('language')}>
+          {languages.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <Button type="submit" disabled={isSubmitting}>
+        Save preferences
+      </Button>
+    </form>
+  )
+}

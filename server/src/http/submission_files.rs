@@ -1,0 +1,345 @@
+//! `/api/submissions/{id}/{token}/files`: a pupil uploads files to their submission from
+//! the public page (no sign-in; the link's token is the credential), and reads them back.
+//!
+//! Upload: `POST` with the file as the raw body, its name in `x-filename`
+//! (percent-encoded, as `encodeURIComponent` writes it) and its type in `content-type`.
+//! The server enforces the 50 MB total per submission while the body streams (413 as soon
+//! as the limit is passed, or at once when `content-length` says so) and the allowed types
+//! (415); a refused upload keeps nothing. Answers 201 with the stored file.
+
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use core_wasm::limits::MAX_UPLOAD_BYTES;
+use futures_util::{StreamExt, TryStreamExt};
+
+use crate::app::AppState;
+use crate::ids::new_id;
+use crate::models::{now, submissions};
+use crate::rpc::submission::{find_by_link, LINK_INVALID};
+use crate::storage::{FileStore, LocalStore, StoreError};
+use crate::transaction;
+
+/// The message of a refused upload over the limit.
+pub const TOO_LARGE: &str = "Files must be 50 MB or smaller in total.";
+/// The message of a refused file type.
+pub const BAD_TYPE: &str =
+    "This type of file cannot be uploaded. Upload a PDF, an image, an office document, a text file or a recording.";
+/// The message for uploads to a submission that is already marked.
+pub const ALREADY_MARKED: &str = "This work has already been marked, so it cannot be changed.";
+
+/// The accepted file types: (content type, extensions). Office means Microsoft Office and
+/// OpenDocument formats and RTF.
+const ALLOWED_TYPES: &[(&str, &[&str])] = &[
+    ("application/pdf", &["pdf"]),
+    ("image/jpeg", &["jpg", "jpeg"]),
+    ("image/png", &["png"]),
+    ("image/gif", &["gif"]),
+    ("image/webp", &["webp"]),
+    ("image/heic", &["heic"]),
+    ("image/heif", &["heif"]),
+    ("application/msword", &["doc"]),
+    (
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        &["docx"],
+    ),
+    ("application/vnd.ms-excel", &["xls"]),
+    (
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        &["xlsx"],
+    ),
+    ("application/vnd.ms-powerpoint", &["ppt"]),
+    (
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        &["pptx"],
+    ),
+    ("application/vnd.oasis.opendocument.text", &["odt"]),
+    ("application/vnd.oasis.opendocument.spreadsheet", &["ods"]),
+    ("application/vnd.oasis.opendocument.presentation", &["odp"]),
+    ("application/rtf", &["rtf"]),
+    ("text/rtf", &["rtf"]),
+    ("text/plain", &["txt"]),
+    ("text/csv", &["csv"]),
+    ("text/markdown", &["md"]),
+    ("audio/mpeg", &["mp3"]),
+    ("audio/mp4", &["m4a", "mp4"]),
+    ("audio/x-m4a", &["m4a"]),
+    ("audio/aac", &["aac"]),
+    ("audio/wav", &["wav"]),
+    ("audio/x-wav", &["wav"]),
+    ("audio/wave", &["wav"]),
+    ("audio/webm", &["webm", "weba"]),
+    ("audio/ogg", &["ogg", "oga", "opus"]),
+];
+
+/// The routes under `/api/submissions`.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/{id}/{token}/files", post(upload))
+        .route("/{id}/{token}/files/{file_id}", get(download))
+}
+
+/// A refusal: status and a sentence for the pupil, as `{"error": ...}`.
+struct Refusal(StatusCode, &'static str);
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
+    }
+}
+
+fn internal(detail: impl std::fmt::Display) -> Response {
+    tracing::error!(%detail, "submission file");
+    Refusal(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error").into_response()
+}
+
+/// The content type to store for `filename` sent as `declared`, if the pair is allowed:
+/// the declared type must be an allowed one that fits the extension; a missing or generic
+/// (`application/octet-stream`) type is taken from the extension.
+pub fn allowed_content_type(filename: &str, declared: Option<&str>) -> Option<&'static str> {
+    let extension = filename.rsplit_once('.')?.1.to_ascii_lowercase();
+    let declared = declared
+        .map(|d| {
+            d.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .filter(|d| !d.is_empty() && d != "application/octet-stream");
+    ALLOWED_TYPES
+        .iter()
+        .find(|(mime, extensions)| {
+            extensions.contains(&extension.as_str())
+                && declared.as_deref().is_none_or(|d| d == *mime)
+        })
+        .map(|(mime, _)| *mime)
+}
+
+/// The `x-filename` header, percent-decoded, reduced to a plain name: no folders, no
+/// control characters, at most 200 characters.
+fn filename_from(headers: &HeaderMap) -> Option<String> {
+    let raw = headers.get("x-filename")?.to_str().ok()?;
+    let decoded: String = url::form_urlencoded::parse(format!("f={raw}").as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned())?;
+    let base = decoded.rsplit(['/', '\\']).next().unwrap_or("");
+    let clean: String = base.chars().filter(|c| !c.is_control()).take(200).collect();
+    let clean = clean.trim().to_owned();
+    (!clean.is_empty() && clean != "." && clean != "..").then_some(clean)
+}
+
+async fn upload(
+    State(state): State<AppState>,
+    Path((id, token)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let mut pooled = match state.db.conn().await {
+        Ok(pooled) => pooled,
+        Err(err) => return crate::error::AppError::from(err).into_response(),
+    };
+    let submission = match find_by_link(&mut pooled.db(), &id, &token).await {
+        Ok(Some(submission)) => submission,
+        Ok(None) => return Refusal(StatusCode::NOT_FOUND, LINK_INVALID).into_response(),
+        Err(err) => return internal(err),
+    };
+    if submission.marked_at.is_some() {
+        return Refusal(StatusCode::CONFLICT, ALREADY_MARKED).into_response();
+    }
+    let Some(filename) = filename_from(&headers) else {
+        return Refusal(StatusCode::BAD_REQUEST, "The file has no name.").into_response();
+    };
+    let declared = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    let Some(content_type) = allowed_content_type(&filename, declared) else {
+        return Refusal(StatusCode::UNSUPPORTED_MEDIA_TYPE, BAD_TYPE).into_response();
+    };
+    let stored = match submissions::files_total_bytes(&mut pooled.db(), &submission.id).await {
+        Ok(total) => total.max(0) as u64,
+        Err(err) => return internal(err),
+    };
+    let room = MAX_UPLOAD_BYTES.saturating_sub(stored);
+    let declared_length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared_length.is_some_and(|length| length > room) {
+        return Refusal(StatusCode::PAYLOAD_TOO_LARGE, TOO_LARGE).into_response();
+    }
+    // Do not hold a connection while the body streams in.
+    drop(pooled);
+
+    let store = LocalStore::in_data_dir(&state.config.data_dir);
+    let file_id = new_id();
+    let key = format!("submissions/{}/{file_id}", submission.id);
+    let stream = body
+        .into_data_stream()
+        .map_err(std::io::Error::other)
+        .boxed();
+    let size = match store.put(&key, stream, room).await {
+        Ok(size) => size,
+        Err(StoreError::TooLarge { .. }) => {
+            return Refusal(StatusCode::PAYLOAD_TOO_LARGE, TOO_LARGE).into_response()
+        }
+        Err(StoreError::Io(err)) => {
+            tracing::warn!(%err, "submission upload did not arrive whole");
+            return Refusal(StatusCode::BAD_REQUEST, "The upload did not arrive whole.")
+                .into_response();
+        }
+        Err(err) => return internal(err),
+    };
+    if size == 0 {
+        let _ = store.delete(&key).await;
+        return Refusal(StatusCode::BAD_REQUEST, "The file is empty.").into_response();
+    }
+
+    // Record it, checking the total again: another upload may have landed meanwhile.
+    let at = now();
+    let row = submissions::NewSubmissionFile {
+        id: file_id.clone(),
+        key: key.clone(),
+        school_id: Some(submission.school_id.clone()),
+        submission_id: Some(submission.id.clone()),
+        filename: filename.clone(),
+        content_type: content_type.to_owned(),
+        size_bytes: Some(size as i64),
+        uploaded_at: Some(at),
+        created_at: at,
+    };
+    let recorded: Result<Result<(), Refusal>, crate::db::DbError> = async {
+        let mut pooled = state.db.conn().await?;
+        let outcome = transaction!(&mut pooled.db(), |c| {
+            let total =
+                submissions::files_total_bytes(c, &row.submission_id.clone().unwrap_or_default())
+                    .await?;
+            if total.max(0) as u64 + size > MAX_UPLOAD_BYTES {
+                return Ok::<_, diesel::result::Error>(Err(Refusal(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    TOO_LARGE,
+                )));
+            }
+            submissions::insert_file(c, &row).await?;
+            Ok(Ok(()))
+        })?;
+        Ok(outcome)
+    }
+    .await;
+    match recorded {
+        Ok(Ok(())) => (
+            StatusCode::CREATED,
+            Json(serde_json::json!({
+                "id": file_id,
+                "filename": filename,
+                "contentType": content_type,
+                "sizeBytes": size,
+            })),
+        )
+            .into_response(),
+        Ok(Err(refusal)) => {
+            let _ = store.delete(&key).await;
+            refusal.into_response()
+        }
+        Err(err) => {
+            let _ = store.delete(&key).await;
+            internal(err)
+        }
+    }
+}
+
+async fn download(
+    State(state): State<AppState>,
+    Path((id, token, file_id)): Path<(String, String, String)>,
+) -> Response {
+    let mut pooled = match state.db.conn().await {
+        Ok(pooled) => pooled,
+        Err(err) => return crate::error::AppError::from(err).into_response(),
+    };
+    let submission = match find_by_link(&mut pooled.db(), &id, &token).await {
+        Ok(Some(submission)) => submission,
+        Ok(None) => return Refusal(StatusCode::NOT_FOUND, LINK_INVALID).into_response(),
+        Err(err) => return internal(err),
+    };
+    let file = match submissions::files(&mut pooled.db(), &submission.id).await {
+        Ok(files) => files.into_iter().find(|f| f.id == file_id),
+        Err(err) => return internal(err),
+    };
+    drop(pooled);
+    let Some(file) = file else {
+        return Refusal(StatusCode::NOT_FOUND, "Not found").into_response();
+    };
+    let store = LocalStore::in_data_dir(&state.config.data_dir);
+    let bytes = match store.get(&file.key).await {
+        Ok(bytes) => bytes,
+        Err(StoreError::NotFound) => {
+            return Refusal(StatusCode::NOT_FOUND, "Not found").into_response()
+        }
+        Err(err) => return internal(err),
+    };
+    // Always a download, never rendered in our origin (uploaded HTML or SVG cannot run).
+    let ascii: String = file
+        .filename
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let encoded: String = url::form_urlencoded::byte_serialize(file.filename.as_bytes()).collect();
+    let disposition = format!(
+        "attachment; filename=\"{ascii}\"; filename*=UTF-8''{}",
+        encoded.replace('+', "%20")
+    );
+    let mut response = Body::from(bytes).into_response();
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(&file.content_type) {
+        headers.insert(header::CONTENT_TYPE, value);
+    }
+    if let Ok(value) = HeaderValue::from_str(&disposition) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-store"),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_must_fit_their_extension() {
+        assert_eq!(
+            allowed_content_type("essay.pdf", Some("application/pdf")),
+            Some("application/pdf")
+        );
+        assert_eq!(
+            allowed_content_type("essay.PDF", None),
+            Some("application/pdf")
+        );
+        assert_eq!(
+            allowed_content_type("photo.jpg", Some("application/octet-stream")),
+            Some("image/jpeg")
+        );
+        assert_eq!(
+            allowed_content_type("notes.txt", Some("text/plain; charset=utf-8")),
+            Some("text/plain")
+        );
+        assert_eq!(allowed_content_type("page.html", Some("text/html")), None);
+        assert_eq!(allowed_content_type("essay.pdf", Some("text/html")), None);
+        assert_eq!(allowed_content_type("tool.exe", None), None);
+        assert_eq!(
+            allowed_content_type("noextension", Some("application/pdf")),
+            None
+        );
+    }
+}

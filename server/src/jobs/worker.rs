@@ -1,0 +1,233 @@
+//! Workers: tasks that claim due jobs, run their handlers and record the outcome. `serve`
+//! starts `VOICEMARK_JOB_WORKERS` of them; they stop when asked, after the job in hand.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::FutureExt;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::app::AppState;
+use crate::jobs::{self, Job, Registry};
+
+/// How workers poll, lease and back off.
+#[derive(Debug, Clone)]
+pub struct WorkerSettings {
+    /// How many workers this process runs (0: none).
+    pub workers: usize,
+    /// The pause when no job is ready.
+    pub poll_interval: Duration,
+    /// A job `RUNNING` for longer than this without renewal is taken for abandoned.
+    pub lease: Duration,
+    /// The first retry's delay; each further retry doubles it (at most one hour).
+    pub backoff_base: Duration,
+}
+
+impl Default for WorkerSettings {
+    fn default() -> Self {
+        WorkerSettings {
+            workers: 2,
+            poll_interval: Duration::from_millis(500),
+            lease: Duration::from_secs(300),
+            backoff_base: Duration::from_secs(30),
+        }
+    }
+}
+
+/// What one turn of a worker did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing was ready.
+    Idle,
+    Done(Job),
+    Failed {
+        job: Job,
+        error: String,
+    },
+}
+
+/// A name for this process's workers: host, pid and a random part, so that `locked_by`
+/// tells processes apart even across restarts with the same pid.
+pub fn process_id() -> String {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "host".into());
+        let random = &crate::ids::new_token()[..8];
+        format!("{host}:{}:{random}", std::process::id())
+    })
+    .clone()
+}
+
+/// Claims one ready job and runs it to an outcome.
+pub async fn run_once(
+    state: &AppState,
+    registry: &Registry,
+    worker: &str,
+    settings: &WorkerSettings,
+) -> Result<Outcome, crate::db::DbError> {
+    let job = {
+        let mut pooled = state.db.conn().await?;
+        let mut conn = pooled.db();
+        match jobs::claim(&mut conn, worker, settings.lease).await? {
+            Some(job) => job,
+            None => return Ok(Outcome::Idle),
+        }
+    };
+    let result = match registry.get(&job.kind) {
+        None => Err(jobs::JobError::Permanent(format!(
+            "no handler for jobs of kind {:?}",
+            job.kind
+        ))),
+        Some(handler) => run_with_lease(state, &job, worker, settings, handler).await,
+    };
+    match result {
+        Ok(()) => {
+            if !complete_with_retries(state, &job, worker).await? {
+                tracing::warn!(job = %job.id, kind = %job.kind, "job finished after its lease was taken over");
+            }
+            Ok(Outcome::Done(job))
+        }
+        Err(err) => {
+            let mut pooled = state.db.conn().await?;
+            let mut conn = pooled.db();
+            let error = err.to_string();
+            tracing::warn!(job = %job.id, kind = %job.kind, attempt = job.attempts, %error, "job failed");
+            jobs::fail(
+                &mut conn,
+                &job,
+                worker,
+                &error,
+                err.is_permanent(),
+                settings.backoff_base,
+            )
+            .await?;
+            Ok(Outcome::Failed { job, error })
+        }
+    }
+}
+
+/// Records success, trying a few times: after an e-mail was accepted, a lost `DONE` would
+/// mean a second copy after the lease, so a passing database hiccup must not lose it.
+async fn complete_with_retries(
+    state: &AppState,
+    job: &Job,
+    worker: &str,
+) -> Result<bool, crate::db::DbError> {
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let outcome = match state.db.conn().await {
+            Ok(mut pooled) => jobs::complete(&mut pooled.db(), &job.id, worker)
+                .await
+                .map_err(crate::db::DbError::from),
+            Err(err) => Err(err),
+        };
+        match outcome {
+            Ok(ours) => return Ok(ours),
+            Err(err) if attempt < 5 => {
+                tracing::warn!(job = %job.id, %err, attempt, "cannot record a finished job yet");
+                tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
+            }
+            Err(err) => return Err(err),
+        }
+    }
+}
+
+/// Runs the handler, renewing the job's lease every third of it so that a long run is
+/// never taken for abandoned.
+async fn run_with_lease(
+    state: &AppState,
+    job: &Job,
+    worker: &str,
+    settings: &WorkerSettings,
+    handler: jobs::Handler,
+) -> Result<(), jobs::JobError> {
+    // A panicking handler fails its run like an error instead of killing the worker.
+    let work = std::panic::AssertUnwindSafe(handler(state, job))
+        .catch_unwind()
+        .map(|outcome| {
+            outcome.unwrap_or_else(|_| Err(jobs::JobError::Retry("the handler panicked".into())))
+        });
+    tokio::pin!(work);
+    let mut renew = tokio::time::interval(settings.lease / 3);
+    renew.tick().await;
+    loop {
+        tokio::select! {
+            result = &mut work => return result,
+            _ = renew.tick() => {
+                if let Ok(mut pooled) = state.db.conn().await {
+                    if let Err(err) = jobs::renew_lease(&mut pooled.db(), &job.id, worker).await {
+                        tracing::warn!(job = %job.id, %err, "cannot renew the job's lease");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The running workers of this process.
+pub struct Workers {
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Workers {
+    /// Starts `settings.workers` workers over `state`.
+    pub fn start(state: AppState, registry: Registry, settings: WorkerSettings) -> Workers {
+        let (stop, stopped) = watch::channel(false);
+        let registry = Arc::new(registry);
+        let process = process_id();
+        let tasks = (0..settings.workers)
+            .map(|n| {
+                let worker = format!("{process}/{n}");
+                let (state, registry, settings, mut stopped) =
+                    (state.clone(), registry.clone(), settings.clone(), stopped.clone());
+                tokio::spawn(async move {
+                    // Jobs abandoned in their last attempt are failed now and then, not on
+                    // every idle poll (on SQLite every UPDATE takes the write lock).
+                    let mut last_sweep: Option<std::time::Instant> = None;
+                    loop {
+                        if *stopped.borrow() {
+                            break;
+                        }
+                        if last_sweep.is_none_or(|at| at.elapsed() >= Duration::from_secs(60)) {
+                            last_sweep = Some(std::time::Instant::now());
+                            if let Ok(mut pooled) = state.db.conn().await {
+                                match jobs::fail_abandoned(&mut pooled.db(), settings.lease).await {
+                                    Ok(0) => {}
+                                    Ok(n) => tracing::warn!(failed = n, "failed jobs abandoned in their last attempt"),
+                                    Err(err) => tracing::warn!(%err, "cannot sweep abandoned jobs"),
+                                }
+                            }
+                        }
+                        let pause = match run_once(&state, &registry, &worker, &settings).await {
+                            // Straight on to the next job after finishing one.
+                            Ok(Outcome::Done(_)) | Ok(Outcome::Failed { .. }) => None,
+                            Ok(Outcome::Idle) => Some(settings.poll_interval),
+                            Err(err) => {
+                                tracing::warn!(%worker, %err, "job worker cannot reach the database");
+                                Some(settings.poll_interval * 4)
+                            }
+                        };
+                        if let Some(pause) = pause {
+                            tokio::select! {
+                                _ = tokio::time::sleep(pause) => {}
+                                _ = stopped.changed() => {}
+                            }
+                        }
+                    }
+                })
+            })
+            .collect();
+        Workers { stop, tasks }
+    }
+
+    /// Asks every worker to stop and waits for the jobs in hand to finish.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            let _ = task.await;
+        }
+    }
+}

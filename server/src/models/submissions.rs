@@ -1,0 +1,546 @@
+//! Pupils' submissions: the public page's view, handing in, the files handed in, the
+//! Feedback Hub's list (who may mark what), marking, and a pupil's timeline.
+
+use chrono::NaiveDateTime;
+use core_wasm::{FeedbackSentiment, UserRole};
+use diesel::prelude::*;
+use diesel::result::QueryResult;
+use diesel_async::RunQueryDsl;
+
+use crate::db::schema::{
+    class_students, notifications, schools, stored_files, students, submissions,
+};
+use crate::db::DbConn;
+use crate::models::users::User;
+use crate::with_conn;
+
+/// Whose submissions a member of staff may see in the Feedback Hub and mark: those on
+/// notifications of their school that they sent, or, for an admin, every notification of
+/// their school. `user.feedbackHubCount`, `feedback.list`, `feedback.mark` and the
+/// dashboard all go through this one rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarkerScope {
+    pub school_id: String,
+    /// `None`: every sender of the school (admins).
+    pub sender_id: Option<String>,
+}
+
+impl MarkerScope {
+    /// The scope of `user`; `None` for a user without a school (superadmins).
+    pub fn for_user(user: &User) -> Option<MarkerScope> {
+        let school_id = user.school_id.clone()?;
+        let sender_id = match user.role {
+            UserRole::Admin => None,
+            _ => Some(user.id.clone()),
+        };
+        Some(MarkerScope {
+            school_id,
+            sender_id,
+        })
+    }
+}
+
+/// What the public submission page shows, read by the submission's id alone (the caller
+/// compares the token).
+#[derive(Debug, Clone)]
+pub struct PublicSubmission {
+    pub id: String,
+    pub token: String,
+    pub received_at: Option<NaiveDateTime>,
+    pub marked_at: Option<NaiveDateTime>,
+    pub content: Option<String>,
+    pub feedback: Option<String>,
+    pub feedback_sentiment: Option<FeedbackSentiment>,
+    pub title: String,
+    pub custom_title: Option<String>,
+    pub body: String,
+    pub submission_due_date: Option<NaiveDateTime>,
+    pub school_id: String,
+    pub school_name: String,
+    pub student_forename: String,
+}
+
+type PublicRow = (
+    (
+        String,
+        String,
+        Option<NaiveDateTime>,
+        Option<NaiveDateTime>,
+        Option<String>,
+        Option<String>,
+        Option<FeedbackSentiment>,
+    ),
+    (String, Option<String>, String, Option<NaiveDateTime>),
+    (String, String),
+    String,
+);
+
+/// The submission `id` with its assignment, school and pupil; `None` when there is none.
+pub async fn find_public(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Option<PublicSubmission>> {
+    let row: Option<PublicRow> = with_conn!(conn, |c| submissions::table
+        .inner_join(notifications::table.inner_join(schools::table))
+        .inner_join(students::table)
+        .filter(submissions::id.eq(id))
+        .select((
+            (
+                submissions::id,
+                submissions::token,
+                submissions::received_at,
+                submissions::marked_at,
+                submissions::content,
+                submissions::feedback,
+                submissions::feedback_sentiment,
+            ),
+            (
+                notifications::title,
+                notifications::custom_title,
+                notifications::body,
+                notifications::submission_due_date,
+            ),
+            (schools::id, schools::name),
+            students::forename,
+        ))
+        .first(c)
+        .await
+        .optional())?;
+    Ok(row.map(
+        |(
+            (id, token, received_at, marked_at, content, feedback, feedback_sentiment),
+            (title, custom_title, body, submission_due_date),
+            (school_id, school_name),
+            student_forename,
+        )| PublicSubmission {
+            id,
+            token,
+            received_at,
+            marked_at,
+            content,
+            feedback,
+            feedback_sentiment,
+            title,
+            custom_title,
+            body,
+            submission_due_date,
+            school_id,
+            school_name,
+            student_forename,
+        },
+    ))
+}
+
+/// Hands in: sets the text and `received_at`, unless the submission is already marked.
+/// Returns whether a row changed (false: marked meanwhile, or gone).
+pub async fn hand_in(
+    conn: &mut DbConn<'_>,
+    id: &str,
+    content: Option<&str>,
+    at: NaiveDateTime,
+) -> QueryResult<bool> {
+    let changed = with_conn!(conn, |c| diesel::update(
+        submissions::table
+            .filter(submissions::id.eq(id))
+            .filter(submissions::marked_at.is_null())
+    )
+    .set((
+        submissions::content.eq(content),
+        submissions::received_at.eq(Some(at)),
+        submissions::updated_at.eq(at),
+    ))
+    .execute(c)
+    .await)?;
+    Ok(changed == 1)
+}
+
+/// A file handed in with a submission.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = stored_files)]
+pub struct SubmissionFile {
+    pub id: String,
+    pub key: String,
+    pub filename: String,
+    pub content_type: String,
+    pub size_bytes: Option<i64>,
+    pub uploaded_at: Option<NaiveDateTime>,
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = stored_files)]
+pub struct NewSubmissionFile {
+    pub id: String,
+    pub key: String,
+    pub school_id: Option<String>,
+    pub submission_id: Option<String>,
+    pub filename: String,
+    pub content_type: String,
+    pub size_bytes: Option<i64>,
+    pub uploaded_at: Option<NaiveDateTime>,
+    pub created_at: NaiveDateTime,
+}
+
+/// The files of one submission, in upload order.
+pub async fn files(conn: &mut DbConn<'_>, submission_id: &str) -> QueryResult<Vec<SubmissionFile>> {
+    with_conn!(conn, |c| stored_files::table
+        .filter(stored_files::submission_id.eq(submission_id))
+        .order((stored_files::created_at.asc(), stored_files::id.asc()))
+        .select(SubmissionFile::as_select())
+        .load(c)
+        .await)
+}
+
+/// The bytes already stored for one submission.
+pub async fn files_total_bytes(conn: &mut DbConn<'_>, submission_id: &str) -> QueryResult<i64> {
+    let sizes: Vec<Option<i64>> = with_conn!(conn, |c| stored_files::table
+        .filter(stored_files::submission_id.eq(submission_id))
+        .select(stored_files::size_bytes)
+        .load(c)
+        .await)?;
+    Ok(sizes.into_iter().flatten().sum())
+}
+
+pub async fn insert_file(conn: &mut DbConn<'_>, file: &NewSubmissionFile) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::insert_into(stored_files::table)
+        .values(file)
+        .execute(c)
+        .await)?;
+    Ok(())
+}
+
+/// One waiting submission as the Feedback Hub and the dashboard list it.
+#[derive(Debug, Clone)]
+pub struct HubRow {
+    pub submission_id: String,
+    pub received_at: NaiveDateTime,
+    pub content: Option<String>,
+    pub token: String,
+    pub student_id: String,
+    pub student_forename: String,
+    pub student_surname: String,
+    pub notification_id: String,
+    pub notification_title: String,
+    pub submission_due_date: Option<NaiveDateTime>,
+}
+
+type HubTuple = (
+    (String, Option<NaiveDateTime>, Option<String>, String),
+    (String, String, String),
+    (String, String, Option<NaiveDateTime>),
+);
+
+/// Submissions received and not marked within `scope`, oldest received first; optionally
+/// only those of one notification or of the pupils of one class; at most `limit`.
+pub async fn waiting(
+    conn: &mut DbConn<'_>,
+    scope: &MarkerScope,
+    notification_id: Option<&str>,
+    class_id: Option<&str>,
+    limit: i64,
+) -> QueryResult<Vec<HubRow>> {
+    let rows: Vec<HubTuple> = with_conn!(conn, |c| {
+        let mut query = submissions::table
+            .inner_join(notifications::table)
+            .inner_join(students::table)
+            .filter(notifications::school_id.eq(&scope.school_id))
+            .filter(submissions::received_at.is_not_null())
+            .filter(submissions::marked_at.is_null())
+            .into_boxed();
+        if let Some(sender) = &scope.sender_id {
+            query = query.filter(notifications::sender_id.eq(sender));
+        }
+        if let Some(notification_id) = notification_id {
+            query = query.filter(submissions::notification_id.eq(notification_id));
+        }
+        if let Some(class_id) = class_id {
+            query = query.filter(
+                submissions::student_id.eq_any(
+                    class_students::table
+                        .filter(class_students::class_id.eq(class_id))
+                        .select(class_students::student_id),
+                ),
+            );
+        }
+        query
+            .order((submissions::received_at.asc(), submissions::id.asc()))
+            .limit(limit)
+            .select((
+                (
+                    submissions::id,
+                    submissions::received_at,
+                    submissions::content,
+                    submissions::token,
+                ),
+                (students::id, students::forename, students::surname),
+                (
+                    notifications::id,
+                    notifications::title,
+                    notifications::submission_due_date,
+                ),
+            ))
+            .load(c)
+            .await
+    })?;
+    Ok(rows
+        .into_iter()
+        .filter_map(
+            |(
+                (submission_id, received_at, content, token),
+                (student_id, student_forename, student_surname),
+                (notification_id, notification_title, submission_due_date),
+            )| {
+                Some(HubRow {
+                    submission_id,
+                    received_at: received_at?,
+                    content,
+                    token,
+                    student_id,
+                    student_forename,
+                    student_surname,
+                    notification_id,
+                    notification_title,
+                    submission_due_date,
+                })
+            },
+        )
+        .collect())
+}
+
+/// How many submissions wait for marking within `scope`: the Feedback Hub count.
+pub async fn waiting_count(conn: &mut DbConn<'_>, scope: &MarkerScope) -> QueryResult<i64> {
+    with_conn!(conn, |c| {
+        let mut query = submissions::table
+            .inner_join(notifications::table)
+            .filter(notifications::school_id.eq(&scope.school_id))
+            .filter(submissions::received_at.is_not_null())
+            .filter(submissions::marked_at.is_null())
+            .into_boxed();
+        if let Some(sender) = &scope.sender_id {
+            query = query.filter(notifications::sender_id.eq(sender));
+        }
+        query.count().get_result(c).await
+    })
+}
+
+/// The submission `id` if `scope` may mark it: (received_at, marked_at, student_id).
+pub async fn find_markable(
+    conn: &mut DbConn<'_>,
+    scope: &MarkerScope,
+    id: &str,
+) -> QueryResult<Option<(Option<NaiveDateTime>, Option<NaiveDateTime>, String)>> {
+    with_conn!(conn, |c| {
+        let mut query = submissions::table
+            .inner_join(notifications::table)
+            .filter(submissions::id.eq(id))
+            .filter(notifications::school_id.eq(&scope.school_id))
+            .into_boxed();
+        if let Some(sender) = &scope.sender_id {
+            query = query.filter(notifications::sender_id.eq(sender));
+        }
+        query
+            .select((
+                submissions::received_at,
+                submissions::marked_at,
+                submissions::student_id,
+            ))
+            .first(c)
+            .await
+            .optional()
+    })
+}
+
+/// Records feedback on a received, unmarked submission. Returns whether it changed.
+pub async fn mark(
+    conn: &mut DbConn<'_>,
+    id: &str,
+    feedback: &str,
+    sentiment: FeedbackSentiment,
+    at: NaiveDateTime,
+) -> QueryResult<bool> {
+    let changed = with_conn!(conn, |c| diesel::update(
+        submissions::table
+            .filter(submissions::id.eq(id))
+            .filter(submissions::received_at.is_not_null())
+            .filter(submissions::marked_at.is_null())
+    )
+    .set((
+        submissions::feedback.eq(Some(feedback)),
+        submissions::feedback_sentiment.eq(Some(sentiment)),
+        submissions::marked_at.eq(Some(at)),
+        submissions::updated_at.eq(at),
+    ))
+    .execute(c)
+    .await)?;
+    Ok(changed == 1)
+}
+
+/// One entry of a pupil's timeline.
+#[derive(Debug, Clone)]
+pub struct TimelineRow {
+    pub submission_id: String,
+    pub created_at: NaiveDateTime,
+    pub received_at: Option<NaiveDateTime>,
+    pub marked_at: Option<NaiveDateTime>,
+    pub feedback: Option<String>,
+    pub feedback_sentiment: Option<FeedbackSentiment>,
+    pub notification_id: String,
+    pub notification_title: String,
+    pub send_date: Option<NaiveDateTime>,
+    pub submission_due_date: Option<NaiveDateTime>,
+}
+
+type TimelineTuple = (
+    (
+        String,
+        NaiveDateTime,
+        Option<NaiveDateTime>,
+        Option<NaiveDateTime>,
+        Option<String>,
+        Option<FeedbackSentiment>,
+    ),
+    (String, String, Option<NaiveDateTime>, Option<NaiveDateTime>),
+);
+
+/// A pupil's submissions on notifications of `school_id`, newest first (by hand-in, or
+/// by when the assignment reached them while not handed in).
+pub async fn timeline(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    student_id: &str,
+) -> QueryResult<Vec<TimelineRow>> {
+    let rows: Vec<TimelineTuple> = with_conn!(conn, |c| submissions::table
+        .inner_join(notifications::table)
+        .filter(submissions::student_id.eq(student_id))
+        .filter(notifications::school_id.eq(school_id))
+        .select((
+            (
+                submissions::id,
+                submissions::created_at,
+                submissions::received_at,
+                submissions::marked_at,
+                submissions::feedback,
+                submissions::feedback_sentiment,
+            ),
+            (
+                notifications::id,
+                notifications::title,
+                notifications::send_date,
+                notifications::submission_due_date,
+            ),
+        ))
+        .load(c)
+        .await)?;
+    let mut rows: Vec<TimelineRow> = rows
+        .into_iter()
+        .map(
+            |(
+                (submission_id, created_at, received_at, marked_at, feedback, feedback_sentiment),
+                (notification_id, notification_title, send_date, submission_due_date),
+            )| TimelineRow {
+                submission_id,
+                created_at,
+                received_at,
+                marked_at,
+                feedback,
+                feedback_sentiment,
+                notification_id,
+                notification_title,
+                send_date,
+                submission_due_date,
+            },
+        )
+        .collect();
+    rows.sort_by(|a, b| {
+        let key = |r: &TimelineRow| r.received_at.unwrap_or(r.created_at);
+        key(b)
+            .cmp(&key(a))
+            .then_with(|| b.submission_id.cmp(&a.submission_id))
+    });
+    Ok(rows)
+}
+
+/// A notification as the dashboard lists it: (id, title, type, send date, due date).
+pub type DashboardNotification = (
+    String,
+    String,
+    core_wasm::NotificationType,
+    Option<NaiveDateTime>,
+    Option<NaiveDateTime>,
+);
+
+/// Assignments within `scope` due between `from` and `to`, soonest first, at most `limit`.
+pub async fn assignments_due(
+    conn: &mut DbConn<'_>,
+    scope: &MarkerScope,
+    from: NaiveDateTime,
+    to: NaiveDateTime,
+    limit: i64,
+) -> QueryResult<Vec<DashboardNotification>> {
+    with_conn!(conn, |c| {
+        let mut query = notifications::table
+            .filter(notifications::school_id.eq(&scope.school_id))
+            .filter(notifications::type_.eq(core_wasm::NotificationType::Assignment))
+            .filter(notifications::submission_due_date.ge(from))
+            .filter(notifications::submission_due_date.le(to))
+            .into_boxed();
+        if let Some(sender) = &scope.sender_id {
+            query = query.filter(notifications::sender_id.eq(sender));
+        }
+        query
+            .order((
+                notifications::submission_due_date.asc(),
+                notifications::id.asc(),
+            ))
+            .limit(limit)
+            .select((
+                notifications::id,
+                notifications::title,
+                notifications::type_,
+                notifications::send_date,
+                notifications::submission_due_date,
+            ))
+            .load(c)
+            .await
+    })
+}
+
+/// Notifications within `scope` whose send date is after `after`, soonest first.
+pub async fn scheduled(
+    conn: &mut DbConn<'_>,
+    scope: &MarkerScope,
+    after: NaiveDateTime,
+    limit: i64,
+) -> QueryResult<Vec<DashboardNotification>> {
+    with_conn!(conn, |c| {
+        let mut query = notifications::table
+            .filter(notifications::school_id.eq(&scope.school_id))
+            .filter(notifications::send_date.gt(after))
+            .into_boxed();
+        if let Some(sender) = &scope.sender_id {
+            query = query.filter(notifications::sender_id.eq(sender));
+        }
+        query
+            .order((notifications::send_date.asc(), notifications::id.asc()))
+            .limit(limit)
+            .select((
+                notifications::id,
+                notifications::title,
+                notifications::type_,
+                notifications::send_date,
+                notifications::submission_due_date,
+            ))
+            .load(c)
+            .await
+    })
+}
+
+/// For one notification: (submissions handed in, submission rows in all).
+pub async fn hand_in_counts(
+    conn: &mut DbConn<'_>,
+    notification_id: &str,
+) -> QueryResult<(i64, i64)> {
+    let received: Vec<Option<NaiveDateTime>> = with_conn!(conn, |c| submissions::table
+        .filter(submissions::notification_id.eq(notification_id))
+        .select(submissions::received_at)
+        .load(c)
+        .await)?;
+    let total = received.len() as i64;
+    Ok((received.into_iter().flatten().count() as i64, total))
+}

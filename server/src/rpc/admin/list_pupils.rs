@@ -1,0 +1,82 @@
+//! `admin.listPupils`: one page (50) of the school's pupils, searchable by name, e-mail or UPN.
+
+use super::require_admin;
+use crate::models::school_admin::{self, PupilRow};
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, RpcResult};
+
+/// Pupils per page.
+pub const PAGE_SIZE: i64 = 50;
+
+rpc_type! {
+    pub struct ListPupils {
+        pub search: Option<String>,
+        /// 1-based; absent = 1.
+        pub page: Option<i64>,
+    }
+}
+
+rpc_type! {
+    /// A pupil as Manage School shows and edits them.
+    pub struct Pupil {
+        pub id: String,
+        pub forename: String,
+        pub surname: String,
+        pub email: Option<String>,
+        pub parent_email: Option<String>,
+        pub upn: Option<String>,
+        pub year_group_id: Option<String>,
+        pub year_group: Option<String>,
+        pub form_group_id: Option<String>,
+        pub form_group: Option<String>,
+        pub class_ids: Vec<String>,
+    }
+}
+
+impl From<PupilRow> for Pupil {
+    fn from(r: PupilRow) -> Self {
+        Pupil {
+            id: r.id,
+            forename: r.forename,
+            surname: r.surname,
+            email: r.email,
+            parent_email: r.parent_email,
+            upn: r.upn,
+            year_group_id: r.year_group_id,
+            year_group: r.year_group,
+            form_group_id: r.form_group_id,
+            form_group: r.form_group,
+            class_ids: r.class_ids,
+        }
+    }
+}
+
+rpc_type! {
+    pub struct PupilPage {
+        pub pupils: Vec<Pupil>,
+        pub total: i64,
+        pub page: i64,
+        pub page_size: i64,
+    }
+}
+
+pub async fn handler(ctx: &Ctx, input: ListPupils) -> RpcResult<PupilPage> {
+    let school_id = require_admin(ctx)?;
+    let page = input.page.unwrap_or(1).max(1);
+    let mut pooled = ctx.conn().await?;
+    let (rows, total) = school_admin::list_pupils(
+        &mut pooled.db(),
+        school_id,
+        input.search.as_deref(),
+        None,
+        (page - 1).saturating_mul(PAGE_SIZE),
+        PAGE_SIZE,
+    )
+    .await?;
+    Ok(PupilPage {
+        pupils: rows.into_iter().map(Pupil::from).collect(),
+        total,
+        page,
+        page_size: PAGE_SIZE,
+    })
+}

@@ -1,0 +1,32 @@
+//! `admin.saveClass`: creates a class of the caller's school, or renames one of its classes.
+
+use super::{group_name, not_found, require_admin, Group, SaveGroup};
+use crate::models::school_admin;
+use crate::rpc::{Ctx, RpcError, RpcResult};
+use crate::transaction;
+
+pub async fn handler(ctx: &Ctx, input: SaveGroup) -> RpcResult<Group> {
+    let school_id = require_admin(ctx)?;
+    let name = group_name(&input.name)?;
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let id = input.id.as_deref();
+    transaction!(&mut conn, |c| {
+        if let Some(other) = school_admin::class_named(c, school_id, &name).await? {
+            if Some(other.as_str()) != id {
+                return Err(RpcError::field(
+                    "name",
+                    "A class with this name already exists.",
+                ));
+            }
+        }
+        let saved = school_admin::save_class(c, school_id, id, &name)
+            .await?
+            .ok_or_else(|| not_found("Class"))?;
+        let rows = school_admin::list_classes(c, school_id).await?;
+        rows.into_iter()
+            .find(|r| r.id == saved)
+            .map(Group::from)
+            .ok_or_else(|| not_found("Class"))
+    })
+}

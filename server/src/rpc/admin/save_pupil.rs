@@ -1,0 +1,124 @@
+//! `admin.savePupil`: adds a pupil to the caller's school or edits one of its pupils.
+
+use super::list_pupils::Pupil;
+use super::{not_found, optional_text, require_admin};
+use crate::models::school_admin::{self, PupilFields};
+use crate::models::users::normalise_email;
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
+use crate::transaction;
+
+rpc_type! {
+    pub struct SavePupil {
+        /// Absent: a new pupil.
+        pub id: Option<String>,
+        pub forename: String,
+        pub surname: String,
+        pub email: Option<String>,
+        pub parent_email: Option<String>,
+        pub upn: Option<String>,
+        pub year_group_id: Option<String>,
+        pub form_group_id: Option<String>,
+        pub class_ids: Vec<String>,
+    }
+}
+
+pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
+    let school_id = require_admin(ctx)?;
+    let mut errors = FieldErrors::default();
+    let forename = input.forename.trim().to_owned();
+    let surname = input.surname.trim().to_owned();
+    if forename.is_empty() {
+        errors.add("forename", "Enter the pupil's forename.");
+    }
+    if surname.is_empty() {
+        errors.add("surname", "Enter the pupil's surname.");
+    }
+    let email = optional_text(input.email).map(|e| normalise_email(&e));
+    if email
+        .as_deref()
+        .is_some_and(|e| !school_admin::is_valid_email(e))
+    {
+        errors.add("email", "Enter a valid e-mail address.");
+    }
+    let parent_email = optional_text(input.parent_email).map(|e| normalise_email(&e));
+    if parent_email
+        .as_deref()
+        .is_some_and(|e| !school_admin::is_valid_email(e))
+    {
+        errors.add("parentEmail", "Enter a valid e-mail address.");
+    }
+    let upn = optional_text(input.upn);
+    errors.into_result()?;
+    let mut class_ids = input.class_ids;
+    class_ids.sort();
+    class_ids.dedup();
+    let fields = PupilFields {
+        forename,
+        surname,
+        email,
+        parent_email,
+        upn,
+        year_group_id: optional_text(input.year_group_id),
+        form_group_id: optional_text(input.form_group_id),
+        class_ids,
+    };
+    let id = input.id;
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let saved = transaction!(&mut conn, |c| {
+        if let Some(id) = id.as_deref() {
+            if !school_admin::pupil_exists(c, school_id, id).await? {
+                return Err(not_found("Pupil"));
+            }
+        }
+        if let Some(upn) = fields.upn.as_deref() {
+            if school_admin::pupil_with_upn(c, school_id, upn, id.as_deref())
+                .await?
+                .is_some()
+            {
+                return Err(RpcError::field(
+                    "upn",
+                    "Another pupil already has this UPN.",
+                ));
+            }
+        }
+        if let Some(year) = fields.year_group_id.as_deref() {
+            if !school_admin::year_group_exists(c, year).await? {
+                return Err(RpcError::field(
+                    "yearGroupId",
+                    "Choose a year group from the list.",
+                ));
+            }
+        }
+        if let Some(form) = fields.form_group_id.as_deref() {
+            if !school_admin::form_group_in_school(c, school_id, form).await? {
+                return Err(RpcError::field(
+                    "formGroupId",
+                    "Choose a form group from the list.",
+                ));
+            }
+        }
+        let known = school_admin::classes_in_school(c, school_id, &fields.class_ids).await?;
+        if known.len() != fields.class_ids.len() {
+            return Err(RpcError::field("classIds", "Choose classes from the list."));
+        }
+        Ok::<_, RpcError>(school_admin::save_pupil(c, school_id, id.as_deref(), &fields).await?)
+    })?;
+    let mut conn = pooled.db();
+    pupil_by_id(&mut conn, school_id, &saved).await
+}
+
+/// The school's pupil `id` as the list shows it.
+async fn pupil_by_id(
+    conn: &mut crate::db::DbConn<'_>,
+    school_id: &str,
+    id: &str,
+) -> RpcResult<Pupil> {
+    // The list query filtered to one pupil: the one place that builds a Pupil.
+    let (rows, _) = school_admin::list_pupils(conn, school_id, None, Some(id), 0, 1).await?;
+    rows.into_iter()
+        .find(|r| r.id == id)
+        .map(Pupil::from)
+        .ok_or_else(|| not_found("Pupil"))
+}

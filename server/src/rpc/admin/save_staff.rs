@@ -1,0 +1,109 @@
+//! `admin.saveStaff`: adds a teacher or admin to the caller's school, or edits one. New
+//! staff get no password: they set one with "Forgot password" or sign in by e-mail link.
+
+use core_wasm::UserRole;
+
+use super::list_staff::Staff;
+use super::{not_found, require_admin};
+use crate::models::school_admin::{self, StaffFields};
+use crate::models::users::normalise_email;
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
+use crate::transaction;
+
+rpc_type! {
+    pub struct SaveStaff {
+        /// Absent: a new member of staff.
+        pub id: Option<String>,
+        pub forename: String,
+        pub surname: String,
+        pub email: String,
+        /// TEACHER or ADMIN.
+        pub role: String,
+        pub class_ids: Vec<String>,
+        pub activated: bool,
+        pub disabled: bool,
+    }
+}
+
+pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
+    let school_id = require_admin(ctx)?;
+    let caller_id = ctx.require_user()?.id.clone();
+    let mut errors = FieldErrors::default();
+    let forename = input.forename.trim().to_owned();
+    let surname = input.surname.trim().to_owned();
+    if forename.is_empty() {
+        errors.add("forename", "Enter a forename.");
+    }
+    if surname.is_empty() {
+        errors.add("surname", "Enter a surname.");
+    }
+    let email = normalise_email(&input.email);
+    if !school_admin::is_valid_email(&email) {
+        errors.add("email", "Enter a valid e-mail address.");
+    }
+    let role = match input.role.as_str() {
+        "TEACHER" => Some(UserRole::Teacher),
+        "ADMIN" => Some(UserRole::Admin),
+        _ => {
+            errors.add("role", "Choose Teacher or Admin.");
+            None
+        }
+    };
+    if input.id.as_deref() == Some(caller_id.as_str()) {
+        if input.disabled {
+            errors.add("disabled", "You cannot disable your own account.");
+        }
+        if role != Some(UserRole::Admin) {
+            errors.add("role", "You cannot remove your own admin role.");
+        }
+    }
+    errors.into_result()?;
+    let mut class_ids = input.class_ids;
+    class_ids.sort();
+    class_ids.dedup();
+    let fields = StaffFields {
+        forename,
+        surname,
+        email,
+        role: role.unwrap_or(UserRole::Teacher),
+        class_ids,
+        activated: input.activated,
+        disabled: input.disabled,
+    };
+    let id = input.id;
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let saved = transaction!(&mut conn, |c| {
+        if let Some(id) = id.as_deref() {
+            match school_admin::staff_role(c, school_id, id).await? {
+                None => return Err(not_found("Member of staff")),
+                Some(UserRole::Teacher | UserRole::Admin) => {}
+                Some(_) => {
+                    return Err(RpcError::new(
+                        ErrorCode::Forbidden,
+                        "This account is managed by Voicemark or your organisation.",
+                    ))
+                }
+            }
+        }
+        if let Some(other) = school_admin::user_with_email(c, &fields.email).await? {
+            if Some(other.as_str()) != id.as_deref() {
+                return Err(RpcError::field(
+                    "email",
+                    "Another account already uses this e-mail address.",
+                ));
+            }
+        }
+        let known = school_admin::classes_in_school(c, school_id, &fields.class_ids).await?;
+        if known.len() != fields.class_ids.len() {
+            return Err(RpcError::field("classIds", "Choose classes from the list."));
+        }
+        Ok::<_, RpcError>(school_admin::save_staff(c, school_id, id.as_deref(), &fields).await?)
+    })?;
+    let rows = school_admin::list_staff(&mut pooled.db(), school_id).await?;
+    rows.into_iter()
+        .find(|r| r.id == saved)
+        .map(Staff::from)
+        .ok_or_else(|| not_found("Member of staff"))
+}

@@ -1,0 +1,3 @@
+//! `dashboard.*`: what needs the signed-in member of staff today.
+
+pub mod summary;

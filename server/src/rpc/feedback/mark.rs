@@ -1,0 +1,113 @@
+//! `feedback.mark`: records feedback and its sentiment on a received submission, sets
+//! `markedAt`, writes the audit row and queues the `feedback.email` job, in one
+//! transaction.
+
+use serde_json::json;
+
+use crate::jobs::{enqueue, NewJob};
+use crate::models::audit::{self, AuditAction};
+use crate::models::{now, submissions};
+use crate::rpc::feedback::{scope, SentimentName};
+use crate::rpc::superjson::JsDate;
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
+use crate::transaction;
+
+/// The longest feedback, in characters.
+pub const MAX_FEEDBACK: usize = 10_000;
+
+rpc_type! {
+    pub struct MarkInput {
+        pub submission_id: String,
+        pub feedback: String,
+        pub sentiment: String,
+    }
+}
+
+rpc_type! {
+    pub struct MarkedSubmission {
+        pub submission_id: String,
+        pub marked_at: JsDate,
+        pub feedback: String,
+        pub feedback_sentiment: SentimentName,
+    }
+}
+
+pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission> {
+    let user = ctx.require_user()?;
+    let scope = scope(ctx)?;
+    let school_id = ctx.school_id()?.to_owned();
+    let feedback = input.feedback.trim().to_owned();
+    let mut errors = FieldErrors::default();
+    if feedback.is_empty() {
+        errors.add("feedback", "Write your feedback.");
+    } else if feedback.chars().count() > MAX_FEEDBACK {
+        errors.add(
+            "feedback",
+            format!("Feedback must be at most {MAX_FEEDBACK} characters."),
+        );
+    }
+    let sentiment = input.sentiment.parse().ok();
+    if sentiment.is_none() {
+        errors.add("sentiment", "Choose Neutral, Positive or Negative.");
+    }
+    errors.into_result()?;
+    let Some(sentiment) = sentiment else {
+        return Err(RpcError::bad_request(
+            "Choose Neutral, Positive or Negative.",
+        ));
+    };
+    let id = input.submission_id;
+    let marked_at = now();
+    let mut pooled = ctx.conn().await?;
+    transaction!(&mut pooled.db(), |c| {
+        let found = submissions::find_markable(c, &scope, &id).await?;
+        let Some((received_at, marked, _student)) = found else {
+            return Err(RpcError::new(ErrorCode::NotFound, "Submission not found"));
+        };
+        if marked.is_some() {
+            return Err(RpcError::bad_request(
+                "This submission has already been marked.",
+            ));
+        }
+        if received_at.is_none() {
+            return Err(RpcError::bad_request(
+                "This submission has not been handed in yet.",
+            ));
+        }
+        if !submissions::mark(c, &id, &feedback, sentiment, marked_at).await? {
+            return Err(RpcError::bad_request(
+                "This submission has already been marked.",
+            ));
+        }
+        audit::record(
+            c,
+            &user.id,
+            Some(&school_id),
+            AuditAction::Update,
+            "submission",
+            &id,
+        )
+        .await?;
+        enqueue(
+            c,
+            &NewJob {
+                kind: "feedback.email".into(),
+                payload: json!({ "submissionId": id }),
+                run_at: marked_at,
+                idempotency_key: Some(format!(
+                    "feedback:{id}:{}",
+                    marked_at.and_utc().timestamp_micros()
+                )),
+            },
+        )
+        .await?;
+        Ok(())
+    })?;
+    Ok(MarkedSubmission {
+        submission_id: id,
+        marked_at: marked_at.into(),
+        feedback,
+        feedback_sentiment: SentimentName(sentiment),
+    })
+}

@@ -1,0 +1,73 @@
+//! `notification.filterOptions`: what the editor's pickers offer — the caller's school's
+//! classes, form groups and pupils, and the year groups its pupils are in.
+
+use crate::models::school_admin;
+use crate::models::students;
+use crate::rpc::registry::NoInput;
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, RpcResult};
+
+rpc_type! {
+    /// A class, year group or form group to choose.
+    pub struct AudienceOption {
+        pub id: String,
+        pub name: String,
+        pub pupils: i64,
+    }
+}
+
+rpc_type! {
+    /// A pupil to choose.
+    pub struct AudiencePupil {
+        pub id: String,
+        pub name: String,
+        pub year_group: Option<String>,
+        pub form_group: Option<String>,
+    }
+}
+
+rpc_type! {
+    pub struct FilterOptions {
+        pub classes: Vec<AudienceOption>,
+        pub year_groups: Vec<AudienceOption>,
+        pub form_groups: Vec<AudienceOption>,
+        pub students: Vec<AudiencePupil>,
+    }
+}
+
+fn options(rows: Vec<school_admin::GroupRow>, only_used: bool) -> Vec<AudienceOption> {
+    rows.into_iter()
+        .filter(|r| !only_used || r.pupils > 0)
+        .map(|r| AudienceOption {
+            id: r.id,
+            name: r.name,
+            pupils: r.pupils,
+        })
+        .collect()
+}
+
+pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<FilterOptions> {
+    ctx.require_user()?;
+    let school_id = ctx.school_id()?;
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let classes = school_admin::list_classes(&mut conn, school_id).await?;
+    let year_groups = school_admin::list_year_groups(&mut conn, school_id).await?;
+    let form_groups = school_admin::list_form_groups(&mut conn, school_id).await?;
+    let pupils = students::list_for_school(&mut conn, school_id).await?;
+    Ok(FilterOptions {
+        classes: options(classes, false),
+        // Year groups are shared by all schools: offer those this school's pupils are in.
+        year_groups: options(year_groups, true),
+        form_groups: options(form_groups, false),
+        students: pupils
+            .into_iter()
+            .map(|p| AudiencePupil {
+                id: p.id,
+                name: format!("{} {}", p.forename, p.surname),
+                year_group: p.year_group,
+                form_group: p.form_group,
+            })
+            .collect(),
+    })
+}

@@ -1,0 +1,275 @@
+//! `notification.*`: the editor (create, update, get, live recipient count, filter pickers),
+//! the view page (recipients, submissions) and Activity (list). Everything is scoped by
+//! `ctx.school_id()`; teachers see the notifications they sent, admins all of their school's
+//! (the same rule as the Feedback Hub's `MarkerScope`).
+
+pub mod count_recipients;
+pub mod create;
+pub mod filter_options;
+pub mod get;
+pub mod list;
+pub mod recipients;
+pub mod submissions;
+pub mod update;
+
+use chrono::{Duration, NaiveDateTime};
+use core_wasm::roles::has_role;
+use core_wasm::{NotificationType, UserRole};
+
+use crate::db::DbConn;
+use crate::models::notifications::{NotificationScope, NotificationStatus};
+use crate::models::recipients::{count_recipients as count_audience, Filters};
+use crate::rpc::registry::{procedure, Procedure};
+use crate::rpc::superjson::JsDate;
+use crate::rpc::typescript::{Ts, TsGen};
+use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
+
+/// The procedures of this router, for the registry.
+pub fn procedures() -> Vec<Procedure> {
+    vec![
+        procedure!(Query "notification.countRecipients" => count_recipients),
+        procedure!(Mutation "notification.create" => create),
+        procedure!(Query "notification.filterOptions" => filter_options),
+        procedure!(Query "notification.get" => get),
+        procedure!(Query "notification.list" => list),
+        procedure!(Query "notification.recipients" => recipients),
+        procedure!(Query "notification.submissions" => submissions),
+        procedure!(Mutation "notification.update" => update),
+    ]
+}
+
+/// The notifications the caller may see and change: their school's, and only those they
+/// sent unless they are an admin.
+pub fn scope(ctx: &Ctx) -> RpcResult<NotificationScope> {
+    let user = ctx.require_user()?;
+    let school_id = ctx.school_id()?.to_owned();
+    let sender_id = if has_role(user.role, &[UserRole::Admin]) {
+        None
+    } else {
+        Some(user.id.clone())
+    };
+    Ok(NotificationScope {
+        school_id,
+        sender_id,
+    })
+}
+
+pub fn not_found() -> RpcError {
+    RpcError::new(ErrorCode::NotFound, "Notification not found.")
+}
+
+/// The message body as stored and e-mailed: only p, br, strong, em, b, i, u, ul, ol, li and
+/// links (`href` with http, https or mailto) survive; scripts, styles and every other tag
+/// or attribute (`onclick`, `style`, ...) are removed.
+pub fn sanitize_body(html: &str) -> String {
+    ammonia::Builder::default()
+        .tags(
+            [
+                "p", "br", "strong", "em", "b", "i", "u", "ul", "ol", "li", "a",
+            ]
+            .into_iter()
+            .collect(),
+        )
+        .generic_attributes(std::collections::HashSet::new())
+        .tag_attributes(
+            [("a", ["href"].into_iter().collect())]
+                .into_iter()
+                .collect(),
+        )
+        .url_schemes(["http", "https", "mailto"].into_iter().collect())
+        .link_rel(Some("noopener noreferrer"))
+        .url_relative(ammonia::UrlRelative::Deny)
+        .clean(html)
+        .to_string()
+}
+
+/// The visible text of sanitised HTML (tags dropped, entities left), for the empty check.
+fn visible_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&nbsp;", " ").trim().to_owned()
+}
+
+impl Ts for Filters {
+    fn ts(gen: &mut TsGen) -> String {
+        gen.interface("NotificationFilters", |gen| {
+            vec![
+                ("classes".into(), Vec::<String>::ts(gen)),
+                ("yearGroups".into(), Vec::<String>::ts(gen)),
+                ("formGroups".into(), Vec::<String>::ts(gen)),
+                ("students".into(), Vec::<String>::ts(gen)),
+            ]
+        });
+        "NotificationFilters".into()
+    }
+}
+
+impl Ts for NotificationStatus {
+    fn ts(_: &mut TsGen) -> String {
+        NotificationStatus::ALL
+            .iter()
+            .map(|s| format!("'{}'", s.as_str()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
+
+/// `'GENERAL' | 'ASSIGNMENT'`, for the hand-written wire types with a `type` field.
+pub fn notification_type_ts() -> String {
+    NotificationType::ALL
+        .iter()
+        .map(|t| format!("'{}'", t.as_str()))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// The editable fields as the client sends them (create and update share them).
+#[derive(Debug, Clone)]
+pub struct DraftInput {
+    pub title: String,
+    pub custom_title: Option<String>,
+    pub body: String,
+    pub send_date: Option<JsDate>,
+    pub submission_due_date: Option<JsDate>,
+    pub send_to_pupil: bool,
+    pub send_to_parent: bool,
+    pub filters: Filters,
+}
+
+/// A checked draft, ready to store.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    pub title: String,
+    pub custom_title: Option<String>,
+    /// Sanitised.
+    pub body: String,
+    pub send_date: Option<NaiveDateTime>,
+    pub submission_due_date: Option<NaiveDateTime>,
+    pub send_to_pupil: bool,
+    pub send_to_parent: bool,
+    pub filters: Filters,
+}
+
+/// How far in the past a send date may be (the time spent filling the form) before it is
+/// refused rather than read as "now".
+const SEND_DATE_GRACE: Duration = Duration::minutes(10);
+
+/// Checks `input` for a notification of `kind` in `school_id` at `now`; every problem is
+/// reported at once, by field.
+pub async fn check_draft(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    kind: NotificationType,
+    input: DraftInput,
+    now: NaiveDateTime,
+) -> RpcResult<Draft> {
+    let mut errors = FieldErrors::default();
+    let title = input.title.trim().to_owned();
+    if title.is_empty() {
+        errors.add("title", "Enter a title.");
+    } else if title.chars().count() > 200 {
+        errors.add("title", "Use at most 200 characters.");
+    }
+    let custom_title = input
+        .custom_title
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty());
+    if custom_title
+        .as_ref()
+        .is_some_and(|t| t.chars().count() > 200)
+    {
+        errors.add("customTitle", "Use at most 200 characters.");
+    }
+    if input.body.len() > 200_000 {
+        errors.add("body", "The message is too long.");
+    }
+    let body = sanitize_body(&input.body);
+    if visible_text(&body).is_empty() {
+        errors.add("body", "Write a message.");
+    }
+    let send_date = input.send_date.map(|d| d.0.naive_utc());
+    if send_date.is_some_and(|at| at < now - SEND_DATE_GRACE) {
+        errors.add(
+            "sendDate",
+            "The send date is in the past. Leave it empty to send now.",
+        );
+    }
+    // A send date a moment ago means now.
+    let send_date = send_date.filter(|at| *at > now);
+    let submission_due_date = match kind {
+        NotificationType::Assignment => {
+            let due = input.submission_due_date.map(|d| d.0.naive_utc());
+            match due {
+                None => errors.add("submissionDueDate", "Choose a due date."),
+                Some(due) if due <= send_date.unwrap_or(now) => errors.add(
+                    "submissionDueDate",
+                    "The due date must be after the send date.",
+                ),
+                Some(_) => {}
+            }
+            due
+        }
+        NotificationType::General => None,
+    };
+    if !input.send_to_pupil && !input.send_to_parent {
+        errors.add("sendToPupil", "Choose pupils, parents or both.");
+    }
+    let mut filters = input.filters;
+    for list in [
+        &mut filters.classes,
+        &mut filters.year_groups,
+        &mut filters.form_groups,
+        &mut filters.students,
+    ] {
+        list.sort();
+        list.dedup();
+    }
+    if count_audience(conn, school_id, &filters).await? == 0 {
+        errors.add("filters", "Choose at least one recipient.");
+    }
+    errors.into_result()?;
+    Ok(Draft {
+        title,
+        custom_title,
+        body,
+        send_date,
+        submission_due_date,
+        send_to_pupil: input.send_to_pupil,
+        send_to_parent: input.send_to_parent,
+        filters,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_body_keeps_only_the_allow_list() {
+        let dirty = r#"<p onclick="steal()">Hi <b>there</b><script>alert(1)</script></p><img src=x onerror=alert(1)><a href="javascript:alert(1)">x</a><a href="https://example.org" target="_blank">ok</a><ul><li style="color:red">one</li></ul>"#;
+        let clean = sanitize_body(dirty);
+        assert!(!clean.contains("script"), "{clean}");
+        assert!(!clean.contains("onclick"), "{clean}");
+        assert!(
+            !clean.contains("onerror") && !clean.contains("<img"),
+            "{clean}"
+        );
+        assert!(!clean.contains("javascript"), "{clean}");
+        assert!(!clean.contains("style"), "{clean}");
+        assert!(clean.contains("<p>Hi <b>there</b></p>"), "{clean}");
+        assert!(
+            clean.contains(r#"<a href="https://example.org" rel="noopener noreferrer">ok</a>"#),
+            "{clean}"
+        );
+        assert!(clean.contains("<ul><li>one</li></ul>"), "{clean}");
+        assert_eq!(visible_text("<p> </p><br>"), "");
+    }
+}

@@ -1,0 +1,63 @@
+//! `student.addComment`: a member of staff comments on a pupil of their school (1 to 2,000
+//! characters); audited as a CREATE.
+
+use crate::ids::new_id;
+use crate::models::audit::{self, AuditAction};
+use crate::models::{now, students};
+use crate::rpc::student::{comment_view, require_student, StudentCommentView};
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, RpcError, RpcResult};
+use crate::transaction;
+
+/// The longest comment, in characters.
+pub const MAX_COMMENT: usize = 2_000;
+
+rpc_type! {
+    pub struct AddCommentInput {
+        pub student_id: String,
+        pub comment: String,
+    }
+}
+
+pub async fn handler(ctx: &Ctx, input: AddCommentInput) -> RpcResult<StudentCommentView> {
+    let user = ctx.require_user()?;
+    let comment = input.comment.trim().to_owned();
+    if comment.is_empty() {
+        return Err(RpcError::field("comment", "Write a comment."));
+    }
+    if comment.chars().count() > MAX_COMMENT {
+        return Err(RpcError::field(
+            "comment",
+            format!("A comment must be at most {MAX_COMMENT} characters."),
+        ));
+    }
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let school_id = require_student(ctx, &mut conn, &input.student_id).await?;
+    let id = new_id();
+    let at = now();
+    transaction!(&mut conn, |c| {
+        students::insert_comment(c, &id, &user.id, &input.student_id, &comment, at).await?;
+        audit::record(
+            c,
+            &user.id,
+            Some(&school_id),
+            AuditAction::Create,
+            "student_comment",
+            &id,
+        )
+        .await?;
+        Ok::<_, RpcError>(())
+    })?;
+    Ok(comment_view(
+        students::StudentComment {
+            id,
+            created_at: at,
+            user_id: user.id.clone(),
+            author_forename: user.forename.clone(),
+            author_surname: user.surname.clone(),
+            comment,
+        },
+        &user.id,
+    ))
+}

@@ -1,0 +1,518 @@
+//! `admin.*` (Manage School): CRUD scoped to the admin's school, the role guard, and the
+//! all-or-nothing pupil CSV import with line-numbered errors. The helpers here are shared
+//! with `notifications.rs`.
+
+use axum::body::Body;
+use axum::http::Request;
+use chrono::Duration;
+use core_wasm::{NotificationFrequency, OrgType, UserRole};
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+use serde_json::{json, Value};
+use voicemark::auth::session::hash_token;
+use voicemark::db::schema::{sessions, students};
+use voicemark::ids::{new_id, new_token};
+use voicemark::models::users::NewUser;
+use voicemark::models::{now, organisations};
+use voicemark::with_conn;
+
+use crate::dual_test;
+use crate::support::TestApp;
+
+/// A new school called `name`; returns its id.
+pub async fn make_school(app: &TestApp, name: &str) -> String {
+    let at = now();
+    let school = organisations::NewSchool {
+        id: new_id(),
+        trust_id: None,
+        created_at: at,
+        updated_at: at,
+        name: name.into(),
+        postcode: None,
+        org_type: OrgType::School,
+        redirect_to_leaders: false,
+        notifications_frequency: NotificationFrequency::Immediately,
+    };
+    let mut pooled = app.db.conn().await.expect("connection");
+    organisations::insert_school(&mut pooled.db(), &school)
+        .await
+        .expect("school");
+    school.id
+}
+
+/// A signed-in user of `school_id` with `role`: (user id, cookie).
+pub async fn signed_in(app: &TestApp, school_id: &str, role: UserRole) -> (String, String) {
+    let at = now();
+    let id = new_id();
+    let user = NewUser {
+        id: id.clone(),
+        created_at: at,
+        updated_at: at,
+        forename: "Sam".into(),
+        surname: role.as_str().to_lowercase(),
+        title: None,
+        email: format!("{id}@school.test"),
+        email_verified: Some(at),
+        password_updated_at: None,
+        password: None,
+        activated: true,
+        disabled: false,
+        leader: false,
+        school_id: Some(school_id.to_owned()),
+        role,
+    };
+    let mut pooled = app.db.conn().await.expect("connection");
+    voicemark::models::users::insert(&mut pooled.db(), &user)
+        .await
+        .expect("user");
+    let token = new_token();
+    with_conn!(pooled.db(), |c| diesel::insert_into(sessions::table)
+        .values((
+            sessions::token_hash.eq(hash_token(&token)),
+            sessions::user_id.eq(&id),
+            sessions::created_at.eq(at),
+            sessions::expires_at.eq(at + Duration::days(30)),
+            sessions::last_seen_at.eq(at),
+        ))
+        .execute(c)
+        .await)
+    .expect("session");
+    (id, format!("next-auth.session-token={token}"))
+}
+
+/// The outcome of one call: `Ok(json)` or `Err((code, message, fieldErrors))`.
+pub type Outcome = Result<Value, (String, String, Value)>;
+
+fn outcome(element: &Value) -> Outcome {
+    if let Some(error) = element.get("error") {
+        let e = &error["json"];
+        return Err((
+            e["data"]["code"].as_str().unwrap_or_default().to_owned(),
+            e["message"].as_str().unwrap_or_default().to_owned(),
+            e["data"]["zodError"]["fieldErrors"].clone(),
+        ));
+    }
+    Ok(element["result"]["data"]["json"].clone())
+}
+
+/// The superjson payload of `input`, marking the top-level fields in `dates` as Dates.
+fn payload(input: &Value, dates: &[&str]) -> Value {
+    let present: Vec<&&str> = dates.iter().filter(|d| !input[**d].is_null()).collect();
+    if present.is_empty() {
+        return json!({ "json": input });
+    }
+    let values: serde_json::Map<String, Value> = present
+        .iter()
+        .map(|d| ((**d).to_owned(), json!(["Date"])))
+        .collect();
+    json!({ "json": input, "meta": { "values": values, "v": 1 } })
+}
+
+/// A query as `@trpc/client` sends it.
+pub async fn query(app: &TestApp, cookie: &str, path: &str, input: Value) -> Outcome {
+    let batch = json!({ "0": payload(&input, &[]) }).to_string();
+    let encoded: String = url::form_urlencoded::byte_serialize(batch.as_bytes()).collect();
+    let request = Request::get(format!("/api/trpc/{path}?batch=1&input={encoded}"))
+        .header("cookie", cookie)
+        .body(Body::empty())
+        .expect("request");
+    let response = app.request(request).await;
+    outcome(&response.json()[0])
+}
+
+/// A mutation as `@trpc/client` sends it; `dates` names the input's Date fields.
+pub async fn mutate(
+    app: &TestApp,
+    cookie: &str,
+    path: &str,
+    input: Value,
+    dates: &[&str],
+) -> Outcome {
+    let request = Request::post(format!("/api/trpc/{path}?batch=1"))
+        .header("content-type", "application/json")
+        .header("cookie", cookie)
+        .body(Body::from(
+            json!({ "0": payload(&input, dates) }).to_string(),
+        ))
+        .expect("request");
+    let response = app.request(request).await;
+    outcome(&response.json()[0])
+}
+
+fn pupil(forename: &str, class_ids: Vec<&str>) -> Value {
+    json!({
+        "id": null, "forename": forename, "surname": "Pupil", "email": null,
+        "parentEmail": "parent@families.test", "upn": null, "yearGroupId": null,
+        "formGroupId": null, "classIds": class_ids,
+    })
+}
+
+async fn pupil_count(app: &TestApp, school_id: &str) -> i64 {
+    let mut pooled = app.db.conn().await.expect("connection");
+    with_conn!(pooled.db(), |c| students::table
+        .filter(students::school_id.eq(school_id))
+        .count()
+        .get_result(c)
+        .await)
+    .expect("count")
+}
+
+dual_test!(
+    async fn an_admin_manages_their_own_school_only(app: TestApp) {
+        let school = make_school(&app, "Northbridge").await;
+        let other = make_school(&app, "Riverside").await;
+        let (_, admin) = signed_in(&app, &school, UserRole::Admin).await;
+        let (_, other_admin) = signed_in(&app, &other, UserRole::Admin).await;
+        let (_, teacher) = signed_in(&app, &school, UserRole::Teacher).await;
+
+        let class = mutate(
+            &app,
+            &admin,
+            "admin.saveClass",
+            json!({"id": null, "name": " 7 English "}),
+            &[],
+        )
+        .await
+        .expect("class");
+        assert_eq!(class["name"], "7 English");
+        assert_eq!(class["pupils"], 0);
+        let class_id = class["id"].as_str().expect("id").to_owned();
+        let duplicate = mutate(
+            &app,
+            &admin,
+            "admin.saveClass",
+            json!({"id": null, "name": "7 english"}),
+            &[],
+        )
+        .await;
+        assert_eq!(
+            duplicate.expect_err("duplicate").2,
+            json!({"name": ["A class with this name already exists."]})
+        );
+
+        let year = mutate(
+            &app,
+            &admin,
+            "admin.saveYearGroup",
+            json!({"id": null, "name": "Year 7"}),
+            &[],
+        )
+        .await
+        .expect("year group");
+        let form = mutate(
+            &app,
+            &admin,
+            "admin.saveFormGroup",
+            json!({"id": null, "name": "7A"}),
+            &[],
+        )
+        .await
+        .expect("form group");
+        let mut input = pupil("Ada", vec![&class_id]);
+        input["yearGroupId"] = year["id"].clone();
+        input["formGroupId"] = form["id"].clone();
+        input["upn"] = json!("A123");
+        let ada = mutate(&app, &admin, "admin.savePupil", input.clone(), &[])
+            .await
+            .expect("pupil");
+        assert_eq!(ada["yearGroup"], "Year 7");
+        assert_eq!(ada["formGroup"], "7A");
+        assert_eq!(ada["classIds"], json!([class_id]));
+        // The same UPN again is refused.
+        let again = mutate(&app, &admin, "admin.savePupil", input, &[]).await;
+        assert_eq!(
+            again.expect_err("upn").2,
+            json!({"upn": ["Another pupil already has this UPN."]})
+        );
+        // Field errors, all at once.
+        let mut bad = pupil(" ", vec![]);
+        bad["email"] = json!("not-an-email");
+        let err = mutate(&app, &admin, "admin.savePupil", bad, &[])
+            .await
+            .expect_err("invalid");
+        assert_eq!(err.0, "BAD_REQUEST");
+        assert_eq!(
+            err.2,
+            json!({"forename": ["Enter the pupil's forename."], "email": ["Enter a valid e-mail address."]})
+        );
+
+        let list = query(
+            &app,
+            &admin,
+            "admin.listPupils",
+            json!({"search": "ad", "page": null}),
+        )
+        .await
+        .expect("list");
+        assert_eq!(list["total"], 1);
+        assert_eq!(list["pupils"][0]["forename"], "Ada");
+        let classes = query(&app, &admin, "admin.listClasses", Value::Null)
+            .await
+            .expect("classes");
+        assert_eq!(classes[0]["pupils"], 1);
+
+        // Another school's admin sees none of it and cannot change it.
+        let theirs = query(
+            &app,
+            &other_admin,
+            "admin.listPupils",
+            json!({"search": null, "page": null}),
+        )
+        .await
+        .expect("their list");
+        assert_eq!(theirs["total"], 0);
+        let mut edit = pupil("Mallory", vec![]);
+        edit["id"] = ada["id"].clone();
+        let err = mutate(&app, &other_admin, "admin.savePupil", edit, &[])
+            .await
+            .expect_err("not theirs");
+        assert_eq!(err.0, "NOT_FOUND");
+        let err = mutate(
+            &app,
+            &other_admin,
+            "admin.saveClass",
+            json!({"id": class_id, "name": "Hacked"}),
+            &[],
+        )
+        .await
+        .expect_err("not theirs");
+        assert_eq!(err.0, "NOT_FOUND");
+        // Nor may they put their pupils in our class.
+        let err = mutate(
+            &app,
+            &other_admin,
+            "admin.savePupil",
+            pupil("Eve", vec![&class_id]),
+            &[],
+        )
+        .await
+        .expect_err("foreign class");
+        assert_eq!(
+            err.2,
+            json!({"classIds": ["Choose classes from the list."]})
+        );
+
+        // A teacher is not an admin.
+        for path in [
+            "admin.listPupils",
+            "admin.listStaff",
+            "admin.schoolSettings",
+        ] {
+            let err = query(&app, &teacher, path, json!({"search": null, "page": null}))
+                .await
+                .expect_err("teacher");
+            assert_eq!(err.0, "FORBIDDEN", "{path}");
+        }
+        let err = mutate(
+            &app,
+            &teacher,
+            "admin.saveClass",
+            json!({"id": null, "name": "X"}),
+            &[],
+        )
+        .await
+        .expect_err("teacher");
+        assert_eq!(err.0, "FORBIDDEN");
+    }
+);
+
+dual_test!(
+    async fn staff_and_settings_are_edited_by_the_admin(app: TestApp) {
+        let school = make_school(&app, "Northbridge").await;
+        let other = make_school(&app, "Riverside").await;
+        let (admin_id, admin) = signed_in(&app, &school, UserRole::Admin).await;
+        let (other_teacher, _) = signed_in(&app, &other, UserRole::Teacher).await;
+
+        let staff = mutate(
+            &app,
+            &admin,
+            "admin.saveStaff",
+            json!({"id": null, "forename": "Tom", "surname": "Reed", "email": " Tom.Reed@School.test ",
+                   "role": "TEACHER", "classIds": [], "activated": true, "disabled": false}),
+            &[],
+        )
+        .await
+        .expect("staff");
+        assert_eq!(staff["email"], "tom.reed@school.test");
+        assert_eq!(staff["hasPassword"], false);
+        let listed = query(&app, &admin, "admin.listStaff", Value::Null)
+            .await
+            .expect("list");
+        assert_eq!(listed.as_array().expect("array").len(), 2);
+        // The same address again, another school's user, a bad role, and self-disabling.
+        let err = mutate(
+            &app,
+            &admin,
+            "admin.saveStaff",
+            json!({"id": null, "forename": "T", "surname": "R", "email": "tom.reed@school.test",
+                   "role": "TEACHER", "classIds": [], "activated": true, "disabled": false}),
+            &[],
+        )
+        .await
+        .expect_err("duplicate");
+        assert_eq!(
+            err.2,
+            json!({"email": ["Another account already uses this e-mail address."]})
+        );
+        let err = mutate(
+            &app,
+            &admin,
+            "admin.saveStaff",
+            json!({"id": other_teacher, "forename": "T", "surname": "R", "email": "x@school.test",
+                   "role": "TEACHER", "classIds": [], "activated": true, "disabled": false}),
+            &[],
+        )
+        .await
+        .expect_err("other school");
+        assert_eq!(err.0, "NOT_FOUND");
+        let err = mutate(
+            &app,
+            &admin,
+            "admin.saveStaff",
+            json!({"id": admin_id, "forename": "A", "surname": "B", "email": "me@school.test",
+                   "role": "SUPERADMIN", "classIds": [], "activated": true, "disabled": true}),
+            &[],
+        )
+        .await
+        .expect_err("self");
+        assert_eq!(
+            err.2,
+            json!({"role": ["Choose Teacher or Admin.", "You cannot remove your own admin role."],
+                   "disabled": ["You cannot disable your own account."]})
+        );
+
+        let settings = query(&app, &admin, "admin.schoolSettings", Value::Null)
+            .await
+            .expect("settings");
+        assert_eq!(settings["name"], "Northbridge");
+        assert_eq!(settings["type"], "SCHOOL");
+        let saved = mutate(
+            &app,
+            &admin,
+            "admin.saveSchoolSettings",
+            json!({"name": "Northbridge Academy", "postcode": "nb1 2ab", "type": "BUSINESS",
+                   "notifyParentsGeneral": false, "notifyParentsAssignment": true,
+                   "notificationsFrequency": "WEEKLY"}),
+            &[],
+        )
+        .await
+        .expect("saved");
+        assert_eq!(saved["postcode"], "NB1 2AB");
+        let settings = query(&app, &admin, "admin.schoolSettings", Value::Null)
+            .await
+            .expect("settings");
+        assert_eq!(settings["type"], "BUSINESS");
+        assert_eq!(settings["notificationsFrequency"], "WEEKLY");
+        assert_eq!(settings["notifyParentsGeneral"], false);
+        let err = mutate(
+            &app,
+            &admin,
+            "admin.saveSchoolSettings",
+            json!({"name": " ", "postcode": null, "type": "CLUB", "notifyParentsGeneral": false,
+                   "notifyParentsAssignment": true, "notificationsFrequency": "WEEKLY"}),
+            &[],
+        )
+        .await
+        .expect_err("invalid");
+        assert_eq!(
+            err.2,
+            json!({"name": ["Enter the school's name."], "type": ["Choose School or Business."]})
+        );
+    }
+);
+
+dual_test!(
+    async fn a_csv_import_is_all_or_nothing_with_numbered_lines(app: TestApp) {
+        let school = make_school(&app, "Northbridge").await;
+        let (_, admin) = signed_in(&app, &school, UserRole::Admin).await;
+        let header = "forename,surname,email,parentEmail,upn,yearGroup,formGroup\n";
+        let bad = format!(
+            "{header}Ada,Lovelace,ada@pupils.test,mum@families.test,U1,Year 7,7A\n\
+             ,Babbage,,,U2,Year 7,7A\n\
+             Grace,Hopper,grace@,,U1,Year 8,8B\n"
+        );
+        let err = mutate(&app, &admin, "admin.importPupils", json!({"csv": bad}), &[])
+            .await
+            .expect_err("bad file");
+        assert_eq!(err.0, "BAD_REQUEST");
+        assert_eq!(err.1, "Line 3: the forename is missing.");
+        assert_eq!(
+            err.2,
+            json!({"csv": [
+                "Line 3: the forename is missing.",
+                "Line 4: \"grace@\" is not a valid e-mail address.",
+                "Line 4: the UPN U1 is also on line 2."
+            ]})
+        );
+        assert_eq!(pupil_count(&app, &school).await, 0, "nothing was imported");
+
+        let good = format!(
+            "{header}Ada,Lovelace,ada@pupils.test,mum@families.test,U1,Year 7,7A\n\
+             Charles,Babbage,,,U2,Year 7,7A\n\
+             \"Grace \"\"Amazing\"\"\",Hopper,,,U3,Year 8,8B\n"
+        );
+        let done = mutate(
+            &app,
+            &admin,
+            "admin.importPupils",
+            json!({"csv": good}),
+            &[],
+        )
+        .await
+        .expect("imported");
+        assert_eq!(done, json!({"imported": 3}));
+        assert_eq!(pupil_count(&app, &school).await, 3);
+        let forms = query(&app, &admin, "admin.listFormGroups", Value::Null)
+            .await
+            .expect("forms");
+        assert_eq!(
+            forms,
+            json!([
+                {"id": forms[0]["id"], "name": "7A", "pupils": 2},
+                {"id": forms[1]["id"], "name": "8B", "pupils": 1}
+            ])
+        );
+        // Importing the same file again clashes with the UPNs now in the school.
+        let again = format!("{header}Ada,Lovelace,,,U1,,\n");
+        let err = mutate(
+            &app,
+            &admin,
+            "admin.importPupils",
+            json!({"csv": again}),
+            &[],
+        )
+        .await
+        .expect_err("existing upn");
+        assert_eq!(
+            err.2,
+            json!({"csv": ["Line 2: a pupil with the UPN U1 already exists."]})
+        );
+        // Too large.
+        let huge = format!("{header}{}", "Ada,Lovelace,,,,,\n".repeat(70_000));
+        let err = mutate(
+            &app,
+            &admin,
+            "admin.importPupils",
+            json!({"csv": huge}),
+            &[],
+        )
+        .await
+        .expect_err("too large");
+        assert_eq!(
+            err.1,
+            "The file is larger than 1 MB. Split it into smaller files."
+        );
+        let many = format!("{header}{}", "Ada,Lovelace,,,,,\n".repeat(5_001));
+        let err = mutate(
+            &app,
+            &admin,
+            "admin.importPupils",
+            json!({"csv": many}),
+            &[],
+        )
+        .await
+        .expect_err("too many");
+        assert!(err.1.contains("at most 5,000"), "{}", err.1);
+        assert_eq!(pupil_count(&app, &school).await, 3);
+    }
+);

@@ -1,0 +1,249 @@
+//! The Feedback Hub (`feedback.list`) and marking (`feedback.mark`): who sees and marks
+//! what, the count, the audit row and the one `feedback.email` job per marking.
+
+use axum::http::StatusCode;
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+use serde_json::{json, Value};
+use voicemark::db::schema::jobs;
+use voicemark::with_conn;
+
+use crate::dual_test;
+use crate::submissions::{hand_in, hub_count, mutate, query, world};
+use crate::support::TestApp;
+
+async fn feedback_jobs(app: &TestApp) -> Vec<String> {
+    let mut pooled = app.db.conn().await.expect("connection");
+    with_conn!(pooled.db(), |c| jobs::table
+        .filter(jobs::kind.eq("feedback.email"))
+        .select(jobs::payload)
+        .load(c)
+        .await)
+    .expect("jobs")
+}
+
+fn all() -> Value {
+    json!({"notificationId": null, "classId": null})
+}
+
+dual_test!(
+    async fn marking_sets_marked_at_queues_one_email_and_lowers_the_count(app: TestApp) {
+        let w = world(&app).await;
+        hand_in(&app, &w.submissions[1], "Oliver's letter")
+            .await
+            .data();
+        hand_in(&app, &w.submissions[0], "Amelia's letter")
+            .await
+            .data();
+
+        let hub = query(&app, "feedback.list", all(), Some(&w.teacher.cookie)).await;
+        let items = hub.data()["items"].as_array().expect("items").clone();
+        assert_eq!(items.len(), 2);
+        assert_eq!(
+            items[0]["studentForename"], "Oliver",
+            "oldest received first"
+        );
+        assert_eq!(items[0]["notificationTitle"], "Persuasive letter");
+        assert!(items[0]["receivedAt"].is_string());
+        assert_eq!(hub.data()["notifications"][0]["name"], "Persuasive letter");
+        assert_eq!(hub.data()["classes"][0]["name"], "Year 7 English");
+        assert_eq!(hub_count(&app, &w.teacher.cookie).await, 2);
+
+        let by_class = query(
+            &app,
+            "feedback.list",
+            json!({"notificationId": null, "classId": w.class_id}),
+            Some(&w.teacher.cookie),
+        )
+        .await;
+        let items = by_class.data()["items"].as_array().expect("items").clone();
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0]["studentForename"], "Amelia");
+        let by_notification = query(
+            &app,
+            "feedback.list",
+            json!({"notificationId": w.notification, "classId": null}),
+            Some(&w.teacher.cookie),
+        )
+        .await;
+        assert_eq!(
+            by_notification.data()["items"].as_array().map(Vec::len),
+            Some(2)
+        );
+
+        // Bad input is refused field by field.
+        let bad = mutate(
+            &app,
+            "feedback.mark",
+            json!({"submissionId": w.submissions[0].0, "feedback": "  ", "sentiment": "HAPPY"}),
+            Some(&w.teacher.cookie),
+        )
+        .await;
+        assert_eq!(bad.code(), "BAD_REQUEST");
+        assert_eq!(bad.field_error("feedback"), "Write your feedback.");
+        assert_eq!(
+            bad.field_error("sentiment"),
+            "Choose Neutral, Positive or Negative."
+        );
+        let long = mutate(&app, "feedback.mark", json!({"submissionId": w.submissions[0].0, "feedback": "a".repeat(10_001), "sentiment": "POSITIVE"}), Some(&w.teacher.cookie)).await;
+        assert_eq!(
+            long.field_error("feedback"),
+            "Feedback must be at most 10000 characters."
+        );
+        assert!(feedback_jobs(&app).await.is_empty());
+
+        let marked = mutate(&app, "feedback.mark", json!({"submissionId": w.submissions[0].0, "feedback": "A clear, persuasive letter.", "sentiment": "POSITIVE"}), Some(&w.teacher.cookie)).await;
+        let data = marked.data().clone();
+        assert_eq!(data["feedbackSentiment"], "POSITIVE");
+        assert!(data["markedAt"].is_string());
+        assert_eq!(hub_count(&app, &w.teacher.cookie).await, 1);
+        let hub = query(&app, "feedback.list", all(), Some(&w.teacher.cookie)).await;
+        assert_eq!(hub.data()["items"].as_array().map(Vec::len), Some(1));
+
+        let jobs = feedback_jobs(&app).await;
+        assert_eq!(jobs.len(), 1);
+        let payload: Value = serde_json::from_str(&jobs[0]).expect("payload");
+        assert_eq!(payload, json!({"submissionId": w.submissions[0].0}));
+
+        // Marking twice is refused and queues nothing more; the pupil can no longer change it.
+        let again = mutate(&app, "feedback.mark", json!({"submissionId": w.submissions[0].0, "feedback": "Again", "sentiment": "NEUTRAL"}), Some(&w.teacher.cookie)).await;
+        assert_eq!(again.code(), "BAD_REQUEST");
+        assert_eq!(feedback_jobs(&app).await.len(), 1);
+        assert_eq!(
+            hand_in(&app, &w.submissions[0], "late change").await.code(),
+            "BAD_REQUEST"
+        );
+
+        // The pupil's page shows the feedback.
+        let page = query(
+            &app,
+            "submission.public",
+            json!({"id": w.submissions[0].0, "token": w.submissions[0].1}),
+            None,
+        )
+        .await;
+        assert_eq!(page.data()["feedback"], "A clear, persuasive letter.");
+        assert_eq!(page.data()["feedbackSentiment"], "POSITIVE");
+        assert!(page.data()["markedAt"].is_string());
+
+        // The marking is audited.
+        let mut pooled = app.db.conn().await.expect("connection");
+        let rows = voicemark::models::audit::for_entity(
+            &mut pooled.db(),
+            "submission",
+            &w.submissions[0].0,
+        )
+        .await
+        .expect("audit");
+        assert_eq!(
+            rows,
+            vec![("UPDATE".to_owned(), Some(w.teacher.id.clone()))]
+        );
+    }
+);
+
+dual_test!(
+    async fn only_the_sender_and_the_schools_admins_can_read_or_mark(app: TestApp) {
+        let w = world(&app).await;
+        hand_in(&app, &w.submissions[0], "Amelia's letter")
+            .await
+            .data();
+        let id = &w.submissions[0].0;
+        let mark = |cookie: String| {
+            let app = &app;
+            let id = id.clone();
+            async move {
+                mutate(
+                    app,
+                    "feedback.mark",
+                    json!({"submissionId": id, "feedback": "Good", "sentiment": "NEUTRAL"}),
+                    Some(&cookie),
+                )
+                .await
+            }
+        };
+        // A teacher of another school can neither read nor mark it.
+        let hub = query(&app, "feedback.list", all(), Some(&w.stranger.cookie)).await;
+        assert_eq!(hub.data()["items"], json!([]));
+        let answer = mark(w.stranger.cookie.clone()).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND);
+        assert_eq!(answer.code(), "NOT_FOUND");
+        // Nor can a colleague who did not send it.
+        let hub = query(&app, "feedback.list", all(), Some(&w.colleague.cookie)).await;
+        assert_eq!(hub.data()["items"], json!([]));
+        assert_eq!(mark(w.colleague.cookie.clone()).await.code(), "NOT_FOUND");
+        // Unknown ids are the same NOT_FOUND.
+        let unknown = mutate(
+            &app,
+            "feedback.mark",
+            json!({"submissionId": "nope", "feedback": "Good", "sentiment": "NEUTRAL"}),
+            Some(&w.teacher.cookie),
+        )
+        .await;
+        assert_eq!(unknown.code(), "NOT_FOUND");
+        // Not handed in yet: nothing to mark.
+        let waiting = mutate(
+            &app,
+            "feedback.mark",
+            json!({"submissionId": w.submissions[1].0, "feedback": "Good", "sentiment": "NEUTRAL"}),
+            Some(&w.teacher.cookie),
+        )
+        .await;
+        assert_eq!(waiting.code(), "BAD_REQUEST");
+        // Signed out: UNAUTHORIZED.
+        let signed_out = query(&app, "feedback.list", all(), None).await;
+        assert_eq!(signed_out.code(), "UNAUTHORIZED");
+        assert!(feedback_jobs(&app).await.is_empty());
+
+        // The school's admin sees it, the count matches the list, and may mark it.
+        let hub = query(&app, "feedback.list", all(), Some(&w.admin.cookie)).await;
+        let length = hub.data()["items"].as_array().map(Vec::len).unwrap_or(0) as i64;
+        assert_eq!(length, 1);
+        assert_eq!(hub_count(&app, &w.admin.cookie).await, length);
+        assert_eq!(
+            mark(w.admin.cookie.clone()).await.data()["feedbackSentiment"],
+            "NEUTRAL"
+        );
+        assert_eq!(hub_count(&app, &w.admin.cookie).await, 0);
+        assert_eq!(hub_count(&app, &w.teacher.cookie).await, 0);
+        assert_eq!(feedback_jobs(&app).await.len(), 1);
+    }
+);
+
+dual_test!(
+    async fn the_dashboard_lists_work_to_mark_due_soon_and_scheduled(app: TestApp) {
+        let w = world(&app).await;
+        crate::submissions::assignment(&app, &w.school, &w.teacher.id, "Poetry log", 2, 9).await;
+        crate::submissions::assignment(&app, &w.school, &w.colleague.id, "Someone else's", 2, 3)
+            .await;
+        hand_in(&app, &w.submissions[0], "Amelia's letter")
+            .await
+            .data();
+        let summary = query(
+            &app,
+            "dashboard.summary",
+            Value::Null,
+            Some(&w.teacher.cookie),
+        )
+        .await;
+        let data = summary.data().clone();
+        assert_eq!(data["toMark"], 1);
+        assert_eq!(data["oldestToMark"][0]["studentName"], "Amelia Pupil");
+        assert_eq!(data["dueSoon"].as_array().map(Vec::len), Some(1));
+        assert_eq!(data["dueSoon"][0]["title"], "Persuasive letter");
+        assert_eq!(data["dueSoon"][0]["received"], 1);
+        assert_eq!(data["dueSoon"][0]["expected"], 2);
+        assert_eq!(data["scheduled"].as_array().map(Vec::len), Some(1));
+        assert_eq!(data["scheduled"][0]["title"], "Poetry log");
+        assert_eq!(data["scheduled"][0]["kind"], "ASSIGNMENT");
+        let stranger = query(
+            &app,
+            "dashboard.summary",
+            Value::Null,
+            Some(&w.stranger.cookie),
+        )
+        .await;
+        assert_eq!(stranger.data()["toMark"], 0);
+        assert_eq!(stranger.data()["scheduled"], json!([]));
+    }
+);

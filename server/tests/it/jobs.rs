@@ -1,0 +1,306 @@
+//! The job queue: safe claiming by concurrent workers, retries with backoff, FAILED after
+//! the last attempt, and reclaiming the jobs of a dead worker.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+use serde_json::json;
+use voicemark::db::schema::jobs as jobs_table;
+use voicemark::jobs::worker::{run_once, Outcome};
+use voicemark::jobs::{self, status, Job, JobError, NewJob, Registry, WorkerSettings};
+use voicemark::models::now;
+use voicemark::with_conn;
+
+use crate::dual_test;
+
+fn job(kind: &str, n: usize) -> NewJob {
+    NewJob {
+        kind: kind.into(),
+        payload: json!({ "n": n }),
+        run_at: now(),
+        idempotency_key: Some(format!("{kind}:{n}")),
+    }
+}
+
+fn always_fails(
+    _: &voicemark::app::AppState,
+    _: &Job,
+) -> futures_util::future::BoxFuture<'static, Result<(), JobError>> {
+    Box::pin(async { Err(JobError::Retry("the provider said no".into())) })
+}
+
+dual_test!(
+    async fn concurrent_workers_claim_each_job_exactly_once(app: TestApp) {
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            let batch: Vec<NewJob> = (0..200).map(|n| job("test.claim", n)).collect();
+            let queued = jobs::enqueue_many(&mut pooled.db(), &batch)
+                .await
+                .expect("enqueue");
+            assert_eq!(queued, 200);
+            // The same keys again queue nothing.
+            assert_eq!(
+                jobs::enqueue_many(&mut pooled.db(), &batch)
+                    .await
+                    .expect("enqueue"),
+                0
+            );
+            assert!(jobs::enqueue(&mut pooled.db(), &batch[0])
+                .await
+                .expect("enqueue")
+                .is_none());
+        }
+        let mut tasks = Vec::new();
+        for w in 0..6 {
+            let db = app.db.clone();
+            tasks.push(tokio::spawn(async move {
+                let worker = format!("worker-{w}");
+                let mut claimed = Vec::new();
+                loop {
+                    let mut pooled = db.conn().await.expect("connection");
+                    let mut conn = pooled.db();
+                    match jobs::claim(&mut conn, &worker, Duration::from_secs(300))
+                        .await
+                        .expect("claim")
+                    {
+                        Some(job) => {
+                            assert_eq!(job.status, status::RUNNING);
+                            assert_eq!(job.attempts, 1);
+                            assert!(jobs::complete(&mut conn, &job.id, &worker)
+                                .await
+                                .expect("complete"));
+                            claimed.push(job.id);
+                        }
+                        None => break,
+                    }
+                }
+                claimed
+            }));
+        }
+        let mut all = Vec::new();
+        let mut per_worker = Vec::new();
+        for task in tasks {
+            let claimed = task.await.expect("worker");
+            per_worker.push(claimed.len());
+            all.extend(claimed);
+        }
+        let unique: HashSet<&String> = all.iter().collect();
+        assert_eq!(all.len(), 200, "claims per worker: {per_worker:?}");
+        assert_eq!(unique.len(), 200);
+        let mut pooled = app.db.conn().await.expect("connection");
+        let done: i64 = with_conn!(pooled.db(), |c| jobs_table::table
+            .filter(jobs_table::status.eq(status::DONE))
+            .count()
+            .get_result(c)
+            .await)
+        .expect("count");
+        assert_eq!(done, 200);
+        eprintln!("claims per worker: {per_worker:?}");
+    }
+);
+
+dual_test!(
+    async fn a_failing_job_backs_off_then_fails_after_its_last_attempt(app: TestApp) {
+        let registry = Registry::empty().with("test.fail", always_fails);
+        let settings = WorkerSettings::default();
+        let mut pooled = app.db.conn().await.expect("connection");
+        let id = jobs::enqueue(&mut pooled.db(), &job("test.fail", 1))
+            .await
+            .expect("enqueue")
+            .expect("new");
+        for attempt in 1..=5 {
+            let before = now();
+            let outcome = run_once(&app.state, &registry, "w", &settings)
+                .await
+                .expect("run");
+            assert!(matches!(outcome, Outcome::Failed { .. }), "{outcome:?}");
+            let stored = jobs::find(&mut pooled.db(), &id)
+                .await
+                .expect("find")
+                .expect("job");
+            assert_eq!(stored.attempts, attempt);
+            assert_eq!(stored.last_error.as_deref(), Some("the provider said no"));
+            if attempt < 5 {
+                assert_eq!(stored.status, status::QUEUED);
+                assert!(stored.locked_by.is_none() && stored.locked_at.is_none());
+                let delay = (stored.run_at - before).num_seconds();
+                let expected = 30 * 2i64.pow(attempt as u32 - 1);
+                assert!(
+                    (expected - 1..=expected + 1).contains(&delay),
+                    "attempt {attempt}: {delay}s"
+                );
+                // Nothing is due until the backoff is over.
+                assert_eq!(
+                    run_once(&app.state, &registry, "w", &settings)
+                        .await
+                        .expect("run"),
+                    Outcome::Idle
+                );
+                // Let time pass.
+                with_conn!(pooled.db(), |c| diesel::update(jobs_table::table.find(&id))
+                    .set(jobs_table::run_at.eq(now()))
+                    .execute(c)
+                    .await)
+                .expect("rewind");
+            } else {
+                assert_eq!(stored.status, status::FAILED);
+                assert!(stored.finished_at.is_some());
+            }
+        }
+        assert_eq!(
+            run_once(&app.state, &registry, "w", &settings)
+                .await
+                .expect("run"),
+            Outcome::Idle
+        );
+
+        // A kind nobody handles fails at once.
+        let unknown = jobs::enqueue(&mut pooled.db(), &job("test.unknown", 1))
+            .await
+            .expect("enqueue")
+            .expect("new");
+        run_once(&app.state, &registry, "w", &settings)
+            .await
+            .expect("run");
+        let stored = jobs::find(&mut pooled.db(), &unknown)
+            .await
+            .expect("find")
+            .expect("job");
+        assert_eq!(stored.status, status::FAILED);
+        assert_eq!(stored.attempts, 1);
+    }
+);
+
+dual_test!(
+    async fn a_job_left_running_by_a_dead_worker_is_claimed_again(app: TestApp) {
+        let lease = Duration::from_secs(300);
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut conn = pooled.db();
+        let id = jobs::enqueue(&mut conn, &job("test.stale", 1))
+            .await
+            .expect("enqueue")
+            .expect("new");
+        let first = jobs::claim(&mut conn, "dead-process/0", lease)
+            .await
+            .expect("claim")
+            .expect("job");
+        assert_eq!(first.id, id);
+        // Within the lease nobody else may take it.
+        assert!(jobs::claim(&mut conn, "alive/0", lease)
+            .await
+            .expect("claim")
+            .is_none());
+        // The process died six minutes ago.
+        let long_ago = now() - chrono::Duration::minutes(6);
+        with_conn!(&mut conn, |c| diesel::update(jobs_table::table.find(&id))
+            .set(jobs_table::locked_at.eq(long_ago))
+            .execute(c)
+            .await)
+        .expect("age the lock");
+        let again = jobs::claim(&mut conn, "alive/0", lease)
+            .await
+            .expect("claim")
+            .expect("reclaimed");
+        assert_eq!(again.id, id);
+        assert_eq!(again.attempts, 2);
+        assert_eq!(again.locked_by.as_deref(), Some("alive/0"));
+        // The dead worker's late completion does not count; the live one's does.
+        assert!(!jobs::complete(&mut conn, &id, "dead-process/0")
+            .await
+            .expect("complete"));
+        assert!(jobs::complete(&mut conn, &id, "alive/0")
+            .await
+            .expect("complete"));
+        assert_eq!(
+            jobs::find(&mut conn, &id)
+                .await
+                .expect("find")
+                .expect("job")
+                .status,
+            status::DONE
+        );
+
+        // A job abandoned during its last attempt ends FAILED instead of running forever.
+        let last = jobs::enqueue(&mut conn, &job("test.stale", 2))
+            .await
+            .expect("enqueue")
+            .expect("new");
+        with_conn!(&mut conn, |c| diesel::update(jobs_table::table.find(&last))
+            .set((
+                jobs_table::status.eq(status::RUNNING),
+                jobs_table::attempts.eq(5),
+                jobs_table::locked_by.eq("dead-process/1"),
+                jobs_table::locked_at.eq(long_ago),
+            ))
+            .execute(c)
+            .await)
+        .expect("abandon");
+        assert!(jobs::claim(&mut conn, "alive/0", lease)
+            .await
+            .expect("claim")
+            .is_none());
+        assert_eq!(
+            jobs::fail_abandoned(&mut conn, lease).await.expect("sweep"),
+            1
+        );
+        assert_eq!(
+            jobs::find(&mut conn, &last)
+                .await
+                .expect("find")
+                .expect("job")
+                .status,
+            status::FAILED
+        );
+    }
+);
+
+dual_test!(
+    async fn workers_run_jobs_and_stop_cleanly(app: TestApp) {
+        fn ok(
+            _: &voicemark::app::AppState,
+            _: &Job,
+        ) -> futures_util::future::BoxFuture<'static, Result<(), JobError>> {
+            Box::pin(async { Ok(()) })
+        }
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            let batch: Vec<NewJob> = (0..20).map(|n| job("test.ok", n)).collect();
+            jobs::enqueue_many(&mut pooled.db(), &batch)
+                .await
+                .expect("enqueue");
+        }
+        let settings = WorkerSettings {
+            workers: 2,
+            poll_interval: Duration::from_millis(20),
+            ..WorkerSettings::default()
+        };
+        let workers = jobs::Workers::start(
+            app.state.clone(),
+            Registry::empty().with("test.ok", ok),
+            settings,
+        );
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let mut pooled = app.db.conn().await.expect("connection");
+            let done: i64 = with_conn!(pooled.db(), |c| jobs_table::table
+                .filter(jobs_table::status.eq(status::DONE))
+                .count()
+                .get_result(c)
+                .await)
+            .expect("count");
+            if done == 20 {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "only {done} of 20 done"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        tokio::time::timeout(Duration::from_secs(5), workers.shutdown())
+            .await
+            .expect("workers stop promptly");
+    }
+);
