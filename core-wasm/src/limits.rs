@@ -16,6 +16,9 @@ pub const TOAST_DURATION_MS: u32 = 4_000;
 /// At most this many toasts are shown at once.
 pub const TOAST_LIMIT: usize = 5;
 
+/// Shown when uploads together pass [`MAX_UPLOAD_BYTES`] (the browser and the server).
+pub const UPLOAD_TOO_LARGE_MESSAGE: &str = "Files must be 50 MB or smaller in total.";
+
 /// Why an upload was refused, with the text shown to the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UploadError {
@@ -26,7 +29,7 @@ pub enum UploadError {
 impl std::fmt::Display for UploadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            UploadError::TooLarge { .. } => write!(f, "Files must be 50 MB or smaller."),
+            UploadError::TooLarge { .. } => f.write_str(UPLOAD_TOO_LARGE_MESSAGE),
             UploadError::Empty => write!(f, "The file is empty."),
         }
     }
@@ -52,6 +55,10 @@ mod tests {
 
     #[test]
     fn upload_limit_is_inclusive() {
+        assert_eq!(
+            check_upload_size(MAX_UPLOAD_BYTES + 1).map_err(|e| e.to_string()),
+            Err("Files must be 50 MB or smaller in total.".to_owned())
+        );
         assert_eq!(check_upload_size(MAX_UPLOAD_BYTES), Ok(()));
         assert_eq!(
             check_upload_size(MAX_UPLOAD_BYTES + 1),

@@ -66,7 +66,12 @@ pub fn router(state: AppState) -> Router {
         .route("/health", get(http::health::health))
         .nest("/auth", crate::auth::routes())
         .nest("/trpc", crate::rpc::routes())
-        .nest("/submissions", http::submission_files::routes())
+        .layer(timeout(Duration::from_secs(60)))
+        // A 50 MB upload over a slow school connection takes minutes, not seconds.
+        .nest(
+            "/submissions",
+            http::submission_files::routes().layer(timeout(Duration::from_secs(30 * 60))),
+        )
         .fallback(api_not_found);
     with_layers(
         Router::new()
@@ -77,7 +82,8 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// Wraps routes in what every response needs: a request id on each log line and response,
-/// request logs, panics turned into plain 500s, security headers, compression, a timeout.
+/// request logs, panics turned into plain 500s, security headers and compression. Timeouts
+/// are set per route group in `router`.
 pub fn with_layers(routes: Router<AppState>) -> Router<AppState> {
     let request_id = header::HeaderName::from_static("x-request-id");
     let layers = ServiceBuilder::new()
@@ -108,13 +114,14 @@ pub fn with_layers(routes: Router<AppState>) -> Router<AppState> {
             header::X_FRAME_OPTIONS,
             HeaderValue::from_static("DENY"),
         ))
-        .layer(CompressionLayer::new())
-        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(60),
-        ));
+        .layer(CompressionLayer::new());
 
     routes.layer(layers)
+}
+
+/// Answers 408 when a request takes longer than `limit`.
+fn timeout(limit: Duration) -> tower_http::timeout::TimeoutLayer {
+    tower_http::timeout::TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, limit)
 }
 
 async fn api_not_found() -> AppError {

@@ -365,9 +365,17 @@ async fn write_demo_notifications(
         };
         notifications::insert(c, &notification).await?;
         let sent = send_date.filter(|d| *d <= at);
-        if sent.is_none() {
-            continue; // scheduled: no receipts yet
-        }
+        let Some(_) = sent else {
+            // Scheduled: no receipts yet; the job queue sends it at its send date.
+            notifications::enqueue_send(
+                c,
+                &notification.id,
+                notification.updated_at,
+                send_date.unwrap_or(at),
+            )
+            .await?;
+            continue;
+        };
         for student_id in &year7 {
             notifications::insert_receipt(
                 c,

@@ -23,8 +23,8 @@ use crate::rpc::submission::{find_by_link, LINK_INVALID};
 use crate::storage::{FileStore, LocalStore, StoreError};
 use crate::transaction;
 
-/// The message of a refused upload over the limit.
-pub const TOO_LARGE: &str = "Files must be 50 MB or smaller in total.";
+/// The message of a refused upload over the limit (the core's, so the browser says the same).
+pub const TOO_LARGE: &str = core_wasm::limits::UPLOAD_TOO_LARGE_MESSAGE;
 /// The message of a refused file type.
 pub const BAD_TYPE: &str =
     "This type of file cannot be uploaded. Upload a PDF, an image, an office document, a text file or a recording.";

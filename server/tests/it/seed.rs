@@ -94,6 +94,21 @@ dual_test!(
             assert!(voicemark::password::verify_password(DEMO_PASSWORD, &hash));
         }
 
+        // The scheduled assignment waits in the job queue for its send date.
+        let queued: Vec<(String, String)> =
+            with_conn!(&mut conn, |c| voicemark::db::schema::jobs::table
+                .select((
+                    voicemark::db::schema::jobs::kind,
+                    voicemark::db::schema::jobs::status
+                ))
+                .load(c)
+                .await)
+            .expect("jobs");
+        assert_eq!(
+            queued,
+            [("notification.send".to_owned(), "QUEUED".to_owned())]
+        );
+
         // The teacher has three submissions waiting to be marked.
         let teacher = user_model::find_by_email(&mut conn, "teacher@northbridge.test")
             .await

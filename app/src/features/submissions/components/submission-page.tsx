@@ -20,7 +20,6 @@ import { uploadSubmissionFile } from '../api/upload-file'
 import { handIn, useRefreshSubmission, useSubmission } from '../api/use-submission'
 
 /** The server's words for an upload over the total (the same limit as the core's). */
-const TOO_LARGE = 'Files must be 50 MB or smaller in total.'
 const LINK_INVALID = 'This link is invalid or has expired.'
 
 const SENTIMENT_LABEL = { NEUTRAL: 'Neutral', POSITIVE: 'Positive', NEGATIVE: 'Negative' } as const
@@ -71,9 +70,10 @@ function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: strin
     setFileError(undefined)
     const stored = view.files.reduce((sum, f) => sum + f.sizeBytes, 0)
     const adding = files.reduce((sum, f) => sum + f.size, 0)
+    // The core holds the limit and its message, the same ones the server enforces.
     const sizeError = await getCore().uploadSizeError(stored + adding)
     if (sizeError && stored + adding > 0) {
-      setFileError(stored + adding > 52_428_800 ? TOO_LARGE : sizeError)
+      setFileError(sizeError)
       return
     }
     const empty = files.find((f) => f.size === 0)
