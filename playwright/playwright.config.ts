@@ -65,7 +65,14 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'chromium' },
+    // The flows that start a server of their own run again on PostgreSQL when the test
+    // command provides one (scripts/test.sh always does).
+    ...(process.env.TEST_DATABASE_URL
+      ? [{ name: 'postgres', testMatch: /(teacher-loop|preferences)\.spec\.ts$/ }]
+      : []),
+  ],
   webServer: {
     command: `sh -c ${quote(setup)}`,
     env: { VOICEMARK_DATA_DIR: dataDir },
