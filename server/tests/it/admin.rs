@@ -5,40 +5,19 @@
 use axum::body::Body;
 use axum::http::Request;
 use chrono::Duration;
-use core_wasm::{NotificationFrequency, OrgType, UserRole};
+use core_wasm::UserRole;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
 use voicemark::auth::session::hash_token;
 use voicemark::db::schema::{sessions, students};
 use voicemark::ids::{new_id, new_token};
+use voicemark::models::now;
 use voicemark::models::users::NewUser;
-use voicemark::models::{now, organisations};
 use voicemark::with_conn;
 
 use crate::dual_test;
-use crate::support::TestApp;
-
-/// A new school called `name`; returns its id.
-pub async fn make_school(app: &TestApp, name: &str) -> String {
-    let at = now();
-    let school = organisations::NewSchool {
-        id: new_id(),
-        trust_id: None,
-        created_at: at,
-        updated_at: at,
-        name: name.into(),
-        postcode: None,
-        org_type: OrgType::School,
-        redirect_to_leaders: false,
-        notifications_frequency: NotificationFrequency::Immediately,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    organisations::insert_school(&mut pooled.db(), &school)
-        .await
-        .expect("school");
-    school.id
-}
+use crate::support::{make_school, TestApp};
 
 /// A signed-in user of `school_id` with `role`: (user id, cookie).
 pub async fn signed_in(app: &TestApp, school_id: &str, role: UserRole) -> (String, String) {

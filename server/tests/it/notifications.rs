@@ -12,8 +12,9 @@ use voicemark::models::notifications::{self, NewNotification, NewReceipt, NewSub
 use voicemark::models::now;
 use voicemark::with_conn;
 
-use crate::admin::{make_school, mutate, query, signed_in};
+use crate::admin::{mutate, query, signed_in};
 use crate::dual_test;
+use crate::support::make_school;
 use crate::support::TestApp;
 
 const DATES: &[&str] = &["sendDate", "submissionDueDate"];

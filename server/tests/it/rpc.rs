@@ -4,7 +4,7 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use chrono::Duration;
-use core_wasm::{NotificationFrequency, OrgType, UserRole};
+use core_wasm::UserRole;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
@@ -12,35 +12,15 @@ use voicemark::auth::session::{hash_token, SessionUser};
 use voicemark::db::schema::{sessions, users};
 use voicemark::ids::{new_id, new_token};
 use voicemark::models::users::NewUser;
-use voicemark::models::{now, organisations, students};
+use voicemark::models::{now, students};
 use voicemark::rpc::{Ctx, ErrorCode};
 use voicemark::with_conn;
 
 use crate::dual_test;
-use crate::support::{TestApp, TestResponse};
+use crate::support::{make_school, TestApp, TestResponse};
 
 /// superjson's `undefined`, as the client sends it for a call without input.
 const UNDEFINED: &str = r#"{"json":null,"meta":{"values":["undefined"],"v":1}}"#;
-
-async fn make_school(app: &TestApp, name: &str) -> String {
-    let at = now();
-    let school = organisations::NewSchool {
-        id: new_id(),
-        trust_id: None,
-        created_at: at,
-        updated_at: at,
-        name: name.into(),
-        postcode: None,
-        org_type: OrgType::School,
-        redirect_to_leaders: false,
-        notifications_frequency: NotificationFrequency::Immediately,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    organisations::insert_school(&mut pooled.db(), &school)
-        .await
-        .expect("school");
-    school.id
-}
 
 async fn make_pupil(app: &TestApp, school_id: &str, forename: &str) {
     let at = now();

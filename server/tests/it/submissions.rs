@@ -6,7 +6,7 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use chrono::Duration;
-use core_wasm::{NotificationFrequency, OrgType, UserRole};
+use core_wasm::UserRole;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
@@ -16,7 +16,7 @@ use voicemark::db::schema::{
 };
 use voicemark::ids::{new_id, new_token};
 use voicemark::models::users::NewUser;
-use voicemark::models::{now, organisations, students};
+use voicemark::models::{now, students};
 use voicemark::with_conn;
 
 use crate::dual_test;
@@ -45,25 +45,7 @@ pub struct Staff {
     pub cookie: String,
 }
 
-pub async fn school(app: &TestApp, name: &str) -> String {
-    let at = now();
-    let school = organisations::NewSchool {
-        id: new_id(),
-        trust_id: None,
-        created_at: at,
-        updated_at: at,
-        name: name.into(),
-        postcode: None,
-        org_type: OrgType::School,
-        redirect_to_leaders: false,
-        notifications_frequency: NotificationFrequency::Immediately,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    organisations::insert_school(&mut pooled.db(), &school)
-        .await
-        .expect("school");
-    school.id
-}
+pub use crate::support::make_school as school;
 
 pub async fn staff(
     app: &TestApp,

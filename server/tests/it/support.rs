@@ -226,3 +226,26 @@ impl Drop for DatabaseGuard {
 fn uuid_simple() -> String {
     uuid::Uuid::new_v4().simple().to_string()
 }
+
+/// A new school called `name` in the app's database; returns its id.
+pub async fn make_school(app: &TestApp, name: &str) -> String {
+    use core_wasm::{NotificationFrequency, OrgType};
+    use voicemark::models::{now, organisations};
+    let at = now();
+    let school = organisations::NewSchool {
+        id: voicemark::ids::new_id(),
+        trust_id: None,
+        created_at: at,
+        updated_at: at,
+        name: name.into(),
+        postcode: None,
+        org_type: OrgType::School,
+        redirect_to_leaders: false,
+        notifications_frequency: NotificationFrequency::Immediately,
+    };
+    let mut pooled = app.db.conn().await.expect("connection");
+    organisations::insert_school(&mut pooled.db(), &school)
+        .await
+        .expect("school");
+    school.id
+}
