@@ -4,14 +4,12 @@
 
 use axum::body::Body;
 use axum::http::Request;
-use chrono::Duration;
 use core_wasm::UserRole;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
-use voicemark::auth::session::hash_token;
-use voicemark::db::schema::{sessions, students};
-use voicemark::ids::{new_id, new_token};
+use voicemark::db::schema::students;
+use voicemark::ids::new_id;
 use voicemark::models::now;
 use voicemark::models::users::NewUser;
 use voicemark::with_conn;
@@ -44,19 +42,8 @@ pub async fn signed_in(app: &TestApp, school_id: &str, role: UserRole) -> (Strin
     voicemark::models::users::insert(&mut pooled.db(), &user)
         .await
         .expect("user");
-    let token = new_token();
-    with_conn!(pooled.db(), |c| diesel::insert_into(sessions::table)
-        .values((
-            sessions::token_hash.eq(hash_token(&token)),
-            sessions::user_id.eq(&id),
-            sessions::created_at.eq(at),
-            sessions::expires_at.eq(at + Duration::days(30)),
-            sessions::last_seen_at.eq(at),
-        ))
-        .execute(c)
-        .await)
-    .expect("session");
-    (id, format!("next-auth.session-token={token}"))
+    let cookie = crate::support::session_cookie(app, &id).await;
+    (id, cookie)
 }
 
 /// The outcome of one call: `Ok(json)` or `Err((code, message, fieldErrors))`.

@@ -3,14 +3,13 @@
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use chrono::Duration;
 use core_wasm::UserRole;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
-use voicemark::auth::session::{hash_token, SessionUser};
-use voicemark::db::schema::{sessions, users};
-use voicemark::ids::{new_id, new_token};
+use voicemark::auth::session::SessionUser;
+use voicemark::db::schema::users;
+use voicemark::ids::new_id;
 use voicemark::models::users::NewUser;
 use voicemark::models::{now, students};
 use voicemark::rpc::{Ctx, ErrorCode};
@@ -78,21 +77,8 @@ async fn make_user(
 
 /// Signs `user_id` in by writing a session row; returns the cookie header's value.
 async fn sign_in(app: &TestApp, user_id: &str) -> String {
-    let token = new_token();
-    let at = now();
-    let mut pooled = app.db.conn().await.expect("connection");
-    with_conn!(pooled.db(), |c| diesel::insert_into(sessions::table)
-        .values((
-            sessions::token_hash.eq(hash_token(&token)),
-            sessions::user_id.eq(user_id),
-            sessions::created_at.eq(at),
-            sessions::expires_at.eq(at + Duration::days(30)),
-            sessions::last_seen_at.eq(at),
-        ))
-        .execute(c)
-        .await)
-    .expect("session");
-    format!("next-auth.session-token={token}")
+    let cookie = crate::support::session_cookie(app, user_id).await;
+    cookie
 }
 
 /// A teacher of a new school, signed in: (school id, user id, cookie).

@@ -10,10 +10,7 @@ use core_wasm::UserRole;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
-use voicemark::auth::session::hash_token;
-use voicemark::db::schema::{
-    class_students, classes, notifications, sessions, stored_files, submissions,
-};
+use voicemark::db::schema::{class_students, classes, notifications, stored_files, submissions};
 use voicemark::ids::{new_id, new_token};
 use voicemark::models::users::NewUser;
 use voicemark::models::{now, students};
@@ -76,22 +73,8 @@ pub async fn staff(
     voicemark::models::users::insert(&mut pooled.db(), &user)
         .await
         .expect("user");
-    let token = new_token();
-    with_conn!(pooled.db(), |c| diesel::insert_into(sessions::table)
-        .values((
-            sessions::token_hash.eq(hash_token(&token)),
-            sessions::user_id.eq(&id),
-            sessions::created_at.eq(at),
-            sessions::expires_at.eq(at + Duration::days(30)),
-            sessions::last_seen_at.eq(at),
-        ))
-        .execute(c)
-        .await)
-    .expect("session");
-    Staff {
-        id,
-        cookie: format!("next-auth.session-token={token}"),
-    }
+    let cookie = crate::support::session_cookie(app, &id).await;
+    Staff { id, cookie }
 }
 
 pub async fn pupil(app: &TestApp, school_id: &str, forename: &str) -> String {

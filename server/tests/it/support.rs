@@ -249,3 +249,13 @@ pub async fn make_school(app: &TestApp, name: &str) -> String {
         .expect("school");
     school.id
 }
+
+/// Opens a session for `user_id` the way sign-in does; returns the `Cookie` header value.
+pub async fn session_cookie(app: &TestApp, user_id: &str) -> String {
+    let mut pooled = app.db.conn().await.expect("connection");
+    let (token, _) =
+        voicemark::auth::session::create_session(&mut pooled.db(), user_id, None, None)
+            .await
+            .expect("session");
+    format!("next-auth.session-token={token}")
+}
