@@ -8,6 +8,12 @@
 // Environment:
 //   VOICEMARK_BIN  the server binary (default ../target/release/voicemark)
 //   E2E_PORT       the port it listens on (default 3107)
+//
+// Two stub providers run beside it and speak the real protocols: an OpenAI-compatible
+// vision server (stubs/vision-server.mjs, port 3108) and a Deepgram-compatible speech
+// server (stubs/speech-server.mjs, port 3109: /v1/auth/grant and the /v1/listen
+// WebSocket). Chromium gets a fake camera and microphone playing fixtures/media/*, which
+// global-setup.ts writes before the browsers start.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -18,6 +24,9 @@ import { EXTRA_ACCOUNTS, PASSWORD } from './fixtures/users'
 const port = Number(process.env.E2E_PORT ?? 3107)
 const baseURL = `http://127.0.0.1:${port}`
 const serverBin = process.env.VOICEMARK_BIN ?? '../target/release/voicemark'
+export const VISION_PORT = 3108
+export const SPEECH_PORT = 3109
+const mediaDir = path.resolve(import.meta.dirname, 'fixtures/media')
 
 // A fresh, empty data folder for each run. Playwright loads this file again in every
 // worker process; those inherit the variable, so the folder is made once per run.
@@ -46,6 +55,7 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: './test-results/results.json' }]],
+  globalSetup: './global-setup.ts',
   globalTeardown: './global-teardown.ts',
   use: {
     baseURL,
@@ -62,6 +72,11 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${mediaDir}/fake-camera.y4m`,
+        `--use-file-for-fake-audio-capture=${mediaDir}/fake-microphone.wav`,
+        '--autoplay-policy=no-user-gesture-required',
       ],
     },
   },
@@ -73,13 +88,34 @@ export default defineConfig({
       ? [{ name: 'postgres', testMatch: /(teacher-loop|preferences)\.spec\.ts$/ }]
       : []),
   ],
-  webServer: {
-    command: `sh -c ${quote(setup)}`,
-    env: { VOICEMARK_DATA_DIR: dataDir },
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      command: `node stubs/vision-server.mjs --port ${VISION_PORT}`,
+      url: `http://127.0.0.1:${VISION_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+    },
+    {
+      command: `node stubs/speech-server.mjs --port ${SPEECH_PORT}`,
+      url: `http://127.0.0.1:${SPEECH_PORT}/health`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+    },
+    {
+      command: `sh -c ${quote(setup)}`,
+      env: {
+        VOICEMARK_DATA_DIR: dataDir,
+        VOICEMARK_VISION_BASE_URL: `http://127.0.0.1:${VISION_PORT}/v1`,
+        VOICEMARK_VISION_MODEL: 'stub-vision',
+        VOICEMARK_VISION_API_KEY: 'stub-vision-key',
+        VOICEMARK_DEEPGRAM_URL: `http://127.0.0.1:${SPEECH_PORT}`,
+        VOICEMARK_DEEPGRAM_API_KEY: 'stub-deepgram-key',
+      },
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  ],
 })
