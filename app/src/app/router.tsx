@@ -28,6 +28,10 @@ const settings = async () => {
   return { Component: SettingsPage }
 }
 
+const voiceNotes = async () => ({
+  Component: (await import('@/features/voice-notes/components/voice-notes-page')).VoiceNotesPage,
+})
+
 const admin = async () => ({ Component: (await import('@/features/admin/components/admin-page')).AdminPage })
 
 const ADMIN: UserRole[] = ['ADMIN']
@@ -97,7 +101,7 @@ export const routes: RouteObject[] = [
             path: '/feedback',
             lazy: async () => ({ Component: (await import('@/features/feedback/components/feedback-hub-page')).FeedbackHubPage }),
           },
-          placeholder('/voice-notes', 'Voice notes'),
+          { path: '/voice-notes', lazy: voiceNotes },
           { path: '/admin', lazy: admin },
           { path: '/admin/:activeTab', lazy: admin },
           placeholder('/support', 'Help & Support', ADMIN),
@@ -116,7 +120,7 @@ export const routes: RouteObject[] = [
           placeholder('/leaders/templates/create', 'New template', ADMINS),
           placeholder('/leaders/templates/:id', 'Template', ADMINS),
           placeholder('/leaders/templates/:id/edit', 'Edit template', ADMINS),
-          placeholder('/leaders/voice-notes', 'Voice notes'),
+          { path: '/leaders/voice-notes', lazy: voiceNotes },
           placeholder('/leaders/report-generator', 'Report generator'),
           placeholder('/leaders/users', 'Manage Users', ADMINS),
           placeholder('/leaders/support', 'Support'),

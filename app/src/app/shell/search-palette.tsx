@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router'
 
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
 import { useToast } from '@/components/ui/toaster'
+import { useVoiceNoteRecorder } from '@/features/voice-notes/voice-note-recorder'
 import type { StudentSummary } from '@/generated/rpc-types'
 import { useRpcQuery } from '@/lib/rpc'
 import { useSession } from '@/lib/session'
@@ -21,6 +22,7 @@ export function studentGroups(student: Pick<StudentSummary, 'yearGroup' | 'formG
 export default function SearchPalette({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
   const navigate = useNavigate()
   const { toast } = useToast()
+  const { openRecorder } = useVoiceNoteRecorder()
   const { status } = useSession()
   const students = useRpcQuery('school.listStudents', undefined, {
     enabled: open && status === 'authenticated',
@@ -52,7 +54,7 @@ export default function SearchPalette({ open, onOpenChange }: { open: boolean; o
               <Command.Item className={itemClass} onSelect={() => run(() => navigate('/notifications/create'))}>
                 New message
               </Command.Item>
-              <Command.Item className={itemClass} onSelect={() => run(comingSoon('New voice note'))}>
+              <Command.Item className={itemClass} onSelect={() => run(openRecorder)}>
                 New voice note
               </Command.Item>
               <Command.Item className={itemClass} onSelect={() => run(comingSoon('New photo'))}>

@@ -7,6 +7,7 @@ import { Link, Outlet, useLocation } from 'react-router'
 
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
+import { VoiceNoteRecorderProvider } from '@/features/voice-notes/voice-note-recorder'
 import type { SessionUser } from '@/lib/auth-client'
 import { isLeadersPath } from '@/lib/callback-url'
 import { isPro } from '@/lib/session'
@@ -61,6 +62,7 @@ export function Shell({ user }: { user: SessionUser }) {
   const settingsPath = leadersArea ? '/leaders/settings' : '/settings'
 
   return (
+    <VoiceNoteRecorderProvider>
     <div className="relative flex h-dvh flex-col">
       <SkipLink />
       <header className="flex h-[60px] shrink-0 items-center gap-2 border-b border-border px-3 sm:px-4">
@@ -134,5 +136,6 @@ export function Shell({ user }: { user: SessionUser }) {
         </Suspense>
       )}
     </div>
+    </VoiceNoteRecorderProvider>
   )
 }
