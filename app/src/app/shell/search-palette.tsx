@@ -5,7 +5,7 @@ import { Command } from 'cmdk'
 import { useNavigate } from 'react-router'
 
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
-import { useToast } from '@/components/ui/toaster'
+import { usePhotoAnalyser } from '@/features/photo-analyser'
 import { useVoiceNoteRecorder } from '@/features/voice-notes/voice-note-recorder'
 import type { StudentSummary } from '@/generated/rpc-types'
 import { useRpcQuery } from '@/lib/rpc'
@@ -21,8 +21,8 @@ export function studentGroups(student: Pick<StudentSummary, 'yearGroup' | 'formG
 
 export default function SearchPalette({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
   const navigate = useNavigate()
-  const { toast } = useToast()
   const { openRecorder } = useVoiceNoteRecorder()
+  const photoAnalyser = usePhotoAnalyser()
   const { status } = useSession()
   const students = useRpcQuery('school.listStudents', undefined, {
     enabled: open && status === 'authenticated',
@@ -33,7 +33,6 @@ export default function SearchPalette({ open, onOpenChange }: { open: boolean; o
     onOpenChange(false)
     action()
   }
-  const comingSoon = (title: string) => () => toast({ title, description: 'This is coming soon.' })
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -57,7 +56,7 @@ export default function SearchPalette({ open, onOpenChange }: { open: boolean; o
               <Command.Item className={itemClass} onSelect={() => run(openRecorder)}>
                 New voice note
               </Command.Item>
-              <Command.Item className={itemClass} onSelect={() => run(comingSoon('New photo'))}>
+              <Command.Item className={itemClass} onSelect={() => run(() => photoAnalyser.open())}>
                 New photo
               </Command.Item>
             </Command.Group>

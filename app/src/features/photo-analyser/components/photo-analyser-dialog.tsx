@@ -1,0 +1,296 @@
+//! The take-photo analyser (spec sections 2 and 4): tabs Camera, Review and AI Response.
+//! Photos (camera frames or chosen files) are prepared in the photo worker (upright, longest
+//! side 1600 px, JPEG without metadata), reviewed with a prompt, and sent to
+//! `notification.analyseImage`; the answer can be used as feedback, turned into notes or
+//! opened as a new message. Loaded on first open (see ../photo-analyser-context.tsx).
+
+import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { useNavigate } from 'react-router'
+
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
+import { Label } from '@/components/ui/input'
+import { useToast } from '@/components/ui/toaster'
+import { preparePhoto, toBase64 } from '@/lib/photo-prep'
+import { errorMessage } from '@/lib/rpc'
+import { useCoreLimits } from '@/lib/use-core'
+
+import { useAnalyseImage, useServerFeatures } from '../api/analyser-api'
+import { saveAssistantDraft, toNotes } from '../notes'
+import type { AnalyserTarget } from '../photo-analyser-context'
+import { CAMERA_ERROR, CameraPanel } from './camera-panel'
+import { TabList, TabPanel, useTabIds, type TabSpec } from './tabs'
+
+export const PHOTO_LIMIT_MESSAGE = 'Photo limit reached: You can submit up to 10 photos to be analysed by AI.'
+export const NOT_CONFIGURED =
+  'AI photo analysis is not set up on this server. Ask your administrator to configure it.'
+const DEFAULT_PROMPT =
+  "Read the pupil's work in these photos and write short, constructive feedback: what went well and one next step."
+
+type Tab = 'camera' | 'review' | 'response'
+
+interface Photo {
+  id: number
+  name: string
+  url: string
+  bytes: Uint8Array
+  width: number
+  height: number
+}
+
+let nextPhotoId = 1
+
+function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): void }) {
+  const { toast } = useToast()
+  const navigate = useNavigate()
+  const limits = useCoreLimits()
+  const features = useServerFeatures()
+  const analyse = useAnalyseImage()
+  const ids = useTabIds()
+  const promptId = useId()
+  const responseId = useId()
+
+  const max = limits.maxPhotosPerAnalysis
+  const limitMessage = (limits as { photoLimitMessage?: string }).photoLimitMessage ?? PHOTO_LIMIT_MESSAGE
+  const [tab, setTab] = useState<Tab>('camera')
+  const [photos, setPhotos] = useState<Photo[]>([])
+  const [preparing, setPreparing] = useState(0)
+  const [prompt, setPrompt] = useState(DEFAULT_PROMPT)
+  const [result, setResult] = useState<string | null>(null)
+  const notConfigured = features.data?.photoAnalysis === false
+
+  // Object URLs of the thumbnails, released when the dialog closes.
+  const urls = useRef(new Set<string>())
+  const alive = useRef(true)
+  useEffect(() => {
+    alive.current = true
+    const held = urls.current
+    return () => {
+      alive.current = false
+      held.forEach((url) => URL.revokeObjectURL(url))
+      held.clear()
+    }
+  }, [])
+
+  // Reaching the limit moves on to Review (once, so the Camera tab can still be revisited).
+  useEffect(() => {
+    if (photos.length >= max) setTab((current) => (current === 'camera' ? 'review' : current))
+  }, [photos.length, max])
+
+  const addPhotos = (chosen: { blob: Blob; name: string }[]) => {
+    const room = Math.max(0, max - photos.length - preparing)
+    const accepted = chosen.slice(0, room)
+    if (accepted.length < chosen.length) toast({ title: limitMessage, tone: 'error' })
+    setPreparing((n) => n + accepted.length)
+    for (const { blob, name } of accepted) {
+      preparePhoto(blob)
+        .then((prepared) => {
+          if (!alive.current) return
+          const url = URL.createObjectURL(new Blob([prepared.bytes as BlobPart], { type: 'image/jpeg' }))
+          urls.current.add(url)
+          setPhotos((list) => [...list, { id: nextPhotoId++, name, url, ...prepared }])
+        })
+        .catch((error: unknown) => {
+          if (alive.current)
+            toast({ title: 'This photo could not be used', description: `${name}: ${errorMessage(error)}`, tone: 'error' })
+        })
+        .finally(() => alive.current && setPreparing((n) => n - 1))
+    }
+  }
+
+  const remove = (id: number) => {
+    const photo = photos.find((p) => p.id === id)
+    if (photo) {
+      URL.revokeObjectURL(photo.url)
+      urls.current.delete(photo.url)
+    }
+    const rest = photos.filter((p) => p.id !== id)
+    setPhotos(rest)
+    if (rest.length === 0) setTab('camera')
+  }
+
+  const backToCamera = () => {
+    urls.current.forEach((url) => URL.revokeObjectURL(url))
+    urls.current.clear()
+    setPhotos([])
+    setResult(null)
+    analyse.reset()
+    setTab('camera')
+  }
+
+  const cameraError = useCallback(() => toast({ title: CAMERA_ERROR, tone: 'error' }), [toast])
+
+  const confirm = () => {
+    analyse.mutate(
+      { images: photos.map((photo) => toBase64(photo.bytes)), prompt },
+      {
+        onSuccess: ({ text }) => {
+          setResult(text)
+          setTab('response')
+        },
+        onError: (error) => toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' }),
+      },
+    )
+  }
+
+  const createMessage = () => {
+    saveAssistantDraft(result ?? '')
+    onClose()
+    void navigate('/notifications/create?assistant=1')
+  }
+
+  const tabs: TabSpec<Tab>[] = [
+    { value: 'camera', label: 'Camera' },
+    { value: 'review', label: 'Review', disabled: photos.length === 0 },
+    { value: 'response', label: 'AI Response', disabled: result === null },
+  ]
+  const canConfirm = photos.length > 0 && preparing === 0 && prompt.trim().length > 0 && !notConfigured && !analyse.isPending
+
+  return (
+    <div className="space-y-4">
+      {notConfigured && <Alert tone="info">{NOT_CONFIGURED}</Alert>}
+      <TabList<Tab> label="Photo analyser" tabs={tabs} value={tab} onChange={setTab} ids={ids} />
+      {preparing > 0 && (
+        <p role="status" className="text-sm text-muted-foreground">
+          Preparing {preparing} photo{preparing === 1 ? '' : 's'}…
+        </p>
+      )}
+      {tab === 'camera' && (
+        <TabPanel value="camera" ids={ids}>
+          <CameraPanel
+            count={photos.length + preparing}
+            max={max}
+            limitMessage={limitMessage}
+            onPhotos={addPhotos}
+            onCameraError={cameraError}
+          />
+          <div className="flex justify-end">
+            <Button type="button" variant="outline" disabled={photos.length === 0} onClick={() => setTab('review')}>
+              Review photos
+            </Button>
+          </div>
+        </TabPanel>
+      )}
+      {tab === 'review' && (
+        <TabPanel value="review" ids={ids}>
+          {photos.length >= max && (
+            <p role="status" className="text-sm font-medium text-destructive">
+              {limitMessage}
+            </p>
+          )}
+          <ul aria-label="Photos to analyse" className="grid grid-cols-3 gap-2 sm:grid-cols-5">
+            {photos.map((photo, index) => (
+              <li key={photo.id} className="relative">
+                <img
+                  src={photo.url}
+                  alt={`Photo ${index + 1} (${photo.width} × ${photo.height})`}
+                  className="aspect-square w-full rounded-md border border-border object-cover"
+                />
+                <Button
+                  type="button"
+                  variant="outline"
+                  size="sm"
+                  className="absolute top-1 right-1 h-7 bg-background/90 px-2"
+                  aria-label={`Remove photo ${index + 1}`}
+                  onClick={() => remove(photo.id)}
+                >
+                  <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
+                    <path d="M6 6l12 12M18 6L6 18" />
+                  </svg>
+                </Button>
+              </li>
+            ))}
+          </ul>
+          <div className="space-y-1.5">
+            <Label htmlFor={promptId}>Instructions for the AI</Label>
+            <textarea
+              id={promptId}
+              rows={3}
+              value={prompt}
+              onChange={(event) => setPrompt(event.target.value)}
+              className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring"
+            />
+          </div>
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button type="button" variant="outline" onClick={() => setTab('camera')}>
+              Add more photos
+            </Button>
+            <Button type="button" onClick={confirm} disabled={!canConfirm}>
+              {analyse.isPending ? 'Analysing…' : 'Confirm'}
+            </Button>
+          </div>
+        </TabPanel>
+      )}
+      {tab === 'response' && result !== null && (
+        <TabPanel value="response" ids={ids}>
+          <div className="space-y-1.5">
+            <Label htmlFor={responseId}>AI response</Label>
+            <textarea
+              id={responseId}
+              rows={8}
+              value={result}
+              onChange={(event) => setResult(event.target.value)}
+              className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring"
+            />
+          </div>
+          <div className="flex flex-wrap gap-2">
+            {target && (
+              <Button
+                type="button"
+                onClick={() => {
+                  target.use(result)
+                  onClose()
+                }}
+              >
+                {target.label}
+              </Button>
+            )}
+            <Button type="button" variant="outline" onClick={() => setResult(toNotes(result))}>
+              Convert to notes
+            </Button>
+            <Button type="button" variant="outline" onClick={createMessage}>
+              Create message
+            </Button>
+            <Button type="button" variant="ghost" onClick={backToCamera}>
+              Back to camera
+            </Button>
+          </div>
+        </TabPanel>
+      )}
+    </div>
+  )
+}
+
+export default function PhotoAnalyserDialog({
+  open,
+  onOpenChange,
+  target,
+}: {
+  open: boolean
+  onOpenChange(open: boolean): void
+  target?: AnalyserTarget
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-h-[92dvh] max-w-2xl overflow-y-auto">
+        <DialogClose asChild>
+          <Button type="button" variant="ghost" size="sm" className="absolute top-3 right-3" aria-label="Close">
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="M6 6l12 12M18 6L6 18" />
+            </svg>
+          </Button>
+        </DialogClose>
+        <div className="mb-4 space-y-1 pr-10">
+          <DialogTitle className="text-lg font-semibold">Analyse photos</DialogTitle>
+          <DialogDescription className="text-sm text-muted-foreground">
+            Photograph pupils' work or choose photos, then get feedback from AI. Photos are shrunk and their location data
+            removed before they leave this device.
+          </DialogDescription>
+        </div>
+        {/* Closing unmounts the analyser: the camera stops and photos, prompt and result reset. */}
+        {open && <Analyser target={target} onClose={() => onOpenChange(false)} />}
+      </DialogContent>
+    </Dialog>
+  )
+}
