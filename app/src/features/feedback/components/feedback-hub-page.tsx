@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Label, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
+import { usePhotoAnalyser } from '@/features/photo-analyser'
 import type { HubItem } from '@/generated/rpc-types'
 import { formatDate, isoDate } from '@/lib/format-date'
 import { errorMessage, fieldErrors } from '@/lib/rpc'
@@ -33,12 +34,14 @@ interface MarkValues {
 function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void }) {
   const { toast } = useToast()
   const mark = useMarkSubmission()
+  const photoAnalyser = usePhotoAnalyser()
   const sentimentId = useId()
   const {
     register,
     handleSubmit,
     setError,
     reset,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<MarkValues>({ defaultValues: { feedback: '', sentiment: 'NEUTRAL' } })
   useEffect(() => reset({ feedback: '', sentiment: 'NEUTRAL' }), [item.submissionId, reset])
@@ -118,9 +121,23 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
             </p>
           )}
         </fieldset>
-        <Button type="submit" disabled={isSubmitting}>
-          Mark
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={isSubmitting}>
+            Mark
+          </Button>
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() =>
+              photoAnalyser.open({
+                label: 'Use as feedback',
+                use: (text) => setValue('feedback', text, { shouldDirty: true, shouldValidate: true }),
+              })
+            }
+          >
+            Analyse photos
+          </Button>
+        </div>
       </form>
     </section>
   )

@@ -11,6 +11,7 @@ import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
+import { assistantDraftHtml, textToHtml, usePhotoAnalyser } from '@/features/photo-analyser'
 import type { NotificationDetail, NotificationFilters } from '@/generated/rpc-types'
 import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
 
@@ -59,7 +60,8 @@ function defaults(existing?: NotificationDetail): EditorValues {
   }
 }
 
-function EditorForm({ kind, existing }: { kind: Kind; existing?: NotificationDetail }) {
+function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: NotificationDetail; initialBody?: string }) {
+  const photoAnalyser = usePhotoAnalyser()
   const { toast } = useToast()
   const navigate = useNavigate()
   const refresh = useRefreshNotifications()
@@ -72,7 +74,9 @@ function EditorForm({ kind, existing }: { kind: Kind; existing?: NotificationDet
     setError,
     control,
     formState: { errors, isSubmitting },
-  } = useForm<EditorValues>({ defaultValues: defaults(existing) })
+  } = useForm<EditorValues>({
+    defaultValues: { ...defaults(existing), ...(initialBody && !existing ? { body: initialBody } : {}) },
+  })
   const { field: body } = useController({ control, name: 'body' })
   const filters = useWatch({ control, name: 'filters' })
   const assignment = kind === 'ASSIGNMENT'
@@ -126,9 +130,24 @@ function EditorForm({ kind, existing }: { kind: Kind; existing?: NotificationDet
           </FormField>
         </div>
         <div className="space-y-1.5">
-          <span id={bodyLabelId} className="text-sm font-medium">
-            Message
-          </span>
+          <div className="flex items-center justify-between gap-2">
+            <span id={bodyLabelId} className="text-sm font-medium">
+              Message
+            </span>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={() =>
+                photoAnalyser.open({
+                  label: 'Insert into message',
+                  use: (text) => body.onChange(body.value + textToHtml(text)),
+                })
+              }
+            >
+              Analyse photos
+            </Button>
+          </div>
           <RichTextEditor
             value={body.value}
             onChange={body.onChange}
@@ -191,7 +210,12 @@ export function CreateNotificationPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold tracking-tight">{kind === 'ASSIGNMENT' ? 'New assignment' : 'New message'}</h1>
-      <EditorForm key={kind} kind={kind} />
+      <EditorForm
+        key={kind}
+        kind={kind}
+        // Opened from the photo analyser's 'Create message': its text starts the message.
+        initialBody={params.get('assistant') === '1' ? assistantDraftHtml() : undefined}
+      />
     </div>
   )
 }
