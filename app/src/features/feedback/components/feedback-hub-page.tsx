@@ -1,7 +1,7 @@
 //! `/feedback`: the Feedback Hub — work handed in and waiting for feedback, oldest first,
 //! filtered by assignment or class — and the marking panel (feedback, sentiment, Mark).
 
-import { useEffect, useId, useState } from 'react'
+import { lazy, Suspense, useEffect, useId, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
 
@@ -17,6 +17,10 @@ import { errorMessage, fieldErrors } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
 import { useFeedbackHub, useMarkSubmission, type HubFilters } from '../api/use-feedback'
+
+const DictationDrawer = lazy(async () => ({
+  default: (await import('@/features/dictation/components/dictation-drawer')).DictationDrawer,
+}))
 
 const SENTIMENTS = [
   ['NEUTRAL', 'Neutral'],
@@ -35,6 +39,7 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
   const { toast } = useToast()
   const mark = useMarkSubmission()
   const photoAnalyser = usePhotoAnalyser()
+  const [dictating, setDictating] = useState(false)
   const sentimentId = useId()
   const {
     register,
@@ -42,6 +47,7 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
     setError,
     reset,
     setValue,
+    getValues,
     formState: { errors, isSubmitting },
   } = useForm<MarkValues>({ defaultValues: { feedback: '', sentiment: 'NEUTRAL' } })
   useEffect(() => reset({ feedback: '', sentiment: 'NEUTRAL' }), [item.submissionId, reset])
@@ -137,8 +143,23 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
           >
             Analyse photos
           </Button>
+          <Button type="button" variant="outline" onClick={() => setDictating(true)}>
+            Dictate
+          </Button>
         </div>
       </form>
+      {dictating && (
+        <Suspense fallback={null}>
+          <DictationDrawer
+            open={dictating}
+            onOpenChange={setDictating}
+            onInsert={(text) => {
+              const current = getValues('feedback').trimEnd()
+              setValue('feedback', current ? `${current} ${text}` : text, { shouldDirty: true, shouldValidate: true })
+            }}
+          />
+        </Suspense>
+      )}
     </section>
   )
 }

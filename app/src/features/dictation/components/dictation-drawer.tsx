@@ -1,0 +1,203 @@
+//! The live dictation drawer (spec sections 4 and 8): dictation starts when it opens and ends
+//! at Stop or the 15-minute limit. The transcript appears live; afterwards the recording is
+//! one WAV that can be saved as a voice note, the transcript can be inserted into the
+//! feedback, and both can be kept as a draft.
+
+import { useEffect, useMemo, useRef, useState } from 'react'
+
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
+import { Progress } from '@/components/ui/progress'
+import { useToast } from '@/components/ui/toaster'
+import { SaveVoiceNoteDialog } from '@/features/voice-notes/components/save-voice-note-dialog'
+import { uploadVoiceNote } from '@/features/voice-notes/api/voice-notes'
+import { defaultNoteName, formatDuration } from '@/features/voice-notes/recording'
+import { errorMessage } from '@/lib/rpc'
+import { UploadError, uploadFailedToast } from '@/lib/upload'
+import { useCoreLimits } from '@/lib/use-core'
+
+import { mintSpeechCredential, useSystemFeatures } from '../api'
+import { DictationSession, type DictationSnapshot } from '../dictation-session'
+import { saveDraft } from '../drafts'
+
+const MIC_ERROR = 'Unable to connect to microphone. Please check your settings and try again.'
+
+function useDictationSession(maxSeconds: number) {
+  const [snapshot, setSnapshot] = useState<DictationSnapshot | null>(null)
+  const session = useRef<DictationSession | null>(null)
+  useEffect(() => {
+    const current = new DictationSession({ maxSeconds, credential: mintSpeechCredential, onChange: setSnapshot })
+    session.current = current
+    setSnapshot(current.snapshot)
+    current.start()
+    return () => {
+      current.dispose()
+      session.current = null
+    }
+  }, [maxSeconds])
+  return { snapshot, session }
+}
+
+function DictationPanel({ onInsert, onClose }: { onInsert: (text: string) => void; onClose: () => void }) {
+  const { toast } = useToast()
+  const { dictationLimitSeconds } = useCoreLimits()
+  const { snapshot, session } = useDictationSession(dictationLimitSeconds)
+  const [saving, setSaving] = useState<Blob | null>(null)
+  const [draftProgress, setDraftProgress] = useState<number | null>(null)
+  const [draftSaved, setDraftSaved] = useState(false)
+  const wavUrl = useMemo(() => (snapshot?.wav ? URL.createObjectURL(snapshot.wav) : null), [snapshot?.wav])
+  useEffect(() => () => void (wavUrl && URL.revokeObjectURL(wavUrl)), [wavUrl])
+
+  if (!snapshot) return null
+  const { microphone, connection, transcript, interim, seconds, wav, stopped } = snapshot
+  const text = transcript.trim()
+
+  const saveToDrafts = async () => {
+    if (!wav || !text) return
+    const filename = `${defaultNoteName(new Date(), 'Dictation draft')}.wav`
+    setDraftProgress(0)
+    try {
+      const { id } = await uploadVoiceNote(wav, filename, (fraction) => setDraftProgress(fraction * 100))
+      saveDraft({ voiceNoteId: id, filename, transcript: text, createdAt: new Date().toISOString() })
+      setDraftSaved(true)
+      toast({ title: 'Saved to drafts.', description: filename, tone: 'success' })
+    } catch (error) {
+      toast(error instanceof UploadError ? uploadFailedToast(filename) : { ...uploadFailedToast(filename), description: `${filename}: ${errorMessage(error)}` })
+    } finally {
+      setDraftProgress(null)
+    }
+  }
+
+  let body
+  if (microphone === 'error') body = <Alert>{MIC_ERROR}</Alert>
+  else if (connection === 'connecting' && !stopped)
+    body = <p className="text-sm text-muted-foreground">Establishing connection, please wait...</p>
+  else if (!text && !interim)
+    body = <p className="text-sm text-muted-foreground">Your transcript will appear here once you start speaking.</p>
+  else
+    body = (
+      <p className="text-sm whitespace-pre-wrap" data-testid="transcript">
+        {text}
+        {interim && <span className="text-muted-foreground"> {interim}</span>}
+      </p>
+    )
+
+  return (
+    <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto p-5">
+      <dl className="grid grid-cols-2 gap-2 text-sm">
+        <div>
+          <dt className="text-muted-foreground">Microphone</dt>
+          <dd data-testid="microphone-state" className="font-medium">
+            {microphone}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Connection</dt>
+          <dd data-testid="connection-state" className="font-medium">
+            {connection}
+          </dd>
+        </div>
+      </dl>
+      <p role="timer" aria-label="Dictation time" className="font-mono text-3xl tabular-nums">
+        {formatDuration(seconds)} <span className="text-base text-muted-foreground">/ {formatDuration(dictationLimitSeconds)}</span>
+      </p>
+      {snapshot.limitReached && (
+        <Alert tone="info">The {Math.round(dictationLimitSeconds / 60)}-minute limit was reached, so dictation stopped.</Alert>
+      )}
+      {snapshot.connectionError && microphone !== 'error' && <Alert>{snapshot.connectionError}</Alert>}
+      <section aria-label="Transcript" aria-live="polite" className="min-h-32 rounded-md border border-border p-3">
+        {body}
+      </section>
+      {!stopped && microphone !== 'error' && (
+        <div className="flex gap-2">
+          <Button
+            variant="outline"
+            disabled={microphone !== 'open' && microphone !== 'paused'}
+            onClick={() => void (microphone === 'paused' ? session.current?.resume() : session.current?.pause())}
+          >
+            {microphone === 'paused' || microphone === 'pausing' ? 'Resume' : 'Pause'}
+          </Button>
+          <Button onClick={() => void session.current?.stop()}>Stop</Button>
+        </div>
+      )}
+      {stopped && !wav && microphone !== 'error' && <p role="status" className="text-sm">Finishing the recording…</p>}
+      {wav && wavUrl && (
+        <div className="space-y-3">
+          <audio controls src={wavUrl} className="w-full" aria-label="Play the dictation" />
+          <div className="flex flex-wrap gap-2">
+            <Button onClick={() => onInsert(text)} disabled={!text}>
+              Insert into feedback
+            </Button>
+            <Button variant="outline" onClick={() => setSaving(wav)}>
+              Save as voice note
+            </Button>
+            {text && (
+              <Button variant="outline" onClick={() => void saveToDrafts()} disabled={draftProgress !== null || draftSaved}>
+                Save to drafts
+              </Button>
+            )}
+            <Button variant="link" asChild>
+              <a href={wavUrl} download="dictation.wav">
+                Download recording
+              </a>
+            </Button>
+          </div>
+          {draftProgress !== null && <Progress value={draftProgress} label="Saving the draft" />}
+        </div>
+      )}
+      <div className="mt-auto flex justify-end">
+        <Button variant="ghost" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+      <SaveVoiceNoteDialog
+        audio={saving}
+        defaultName={defaultNoteName(new Date(), 'Dictation')}
+        onSaved={() => setSaving(null)}
+        onCancel={() => setSaving(null)}
+      />
+    </div>
+  )
+}
+
+export function DictationDrawer({
+  open,
+  onOpenChange,
+  onInsert,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  /** Puts the transcript where the feedback is written. */
+  onInsert: (text: string) => void
+}) {
+  const features = useSystemFeatures(open)
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <SheetContent className="right-0 left-auto w-[28rem] border-r-0 border-l">
+        <div className="border-b border-border p-5">
+          <DialogTitle className="text-lg font-semibold">Live dictation</DialogTitle>
+          <DialogDescription className="text-sm text-muted-foreground">
+            Speak your feedback; the transcript appears as you talk.
+          </DialogDescription>
+        </div>
+        {features.isPending && <p className="p-5 text-sm">Loading…</p>}
+        {features.isError && <div className="p-5"><Alert>{errorMessage(features.error)}</Alert></div>}
+        {features.data && !features.data.dictation && (
+          <div className="p-5">
+            <Alert tone="info">Live dictation is not set up on this server.</Alert>
+          </div>
+        )}
+        {open && features.data?.dictation && (
+          <DictationPanel
+            onClose={() => onOpenChange(false)}
+            onInsert={(text) => {
+              onInsert(text)
+              onOpenChange(false)
+            }}
+          />
+        )}
+      </SheetContent>
+    </Dialog>
+  )
+}
