@@ -1,7 +1,7 @@
 // A stub OpenAI-compatible vision server for the end-to-end tests: POST /v1/chat/completions
 // with the real request shape (Bearer key, messages with text and image_url data-URL parts)
 // answers a real `chat.completion` object. What it was sent is kept so tests can check it:
-// GET /requests returns the last requests, DELETE /requests clears them.
+// GET /requests returns the last requests (with their images), DELETE /requests clears them.
 // A prompt containing "FAIL" gets OpenAI's error envelope with status 500.
 //
 //   node stubs/vision-server.mjs --port 3108
@@ -57,6 +57,9 @@ http
         prompt: text,
         imageCount: images.length,
         imageBytes: images.map((i) => Math.floor(((i.image_url.url ?? i.image_url).split(',')[1].length * 3) / 4)),
+        // The images themselves (base64, without the data: prefix), so a test can check their
+        // size and that no metadata (EXIF, GPS) left the browser.
+        images: images.map((i) => (i.image_url.url ?? i.image_url).split(',')[1]),
         maxTokens: body.max_tokens ?? null,
       })
       if (requests.length > 50) requests.shift()

@@ -58,6 +58,9 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
   const [preparing, setPreparing] = useState(0)
   const [prompt, setPrompt] = useState(DEFAULT_PROMPT)
   const [result, setResult] = useState<string | null>(null)
+  // Shown inside the dialog as well as in a toast: a modal dialog hides the toasts from
+  // assistive technology.
+  const [photoProblem, setPhotoProblem] = useState<string | null>(null)
   const notConfigured = features.data?.photoAnalysis === false
 
   // Object URLs of the thumbnails, released when the dialog closes.
@@ -79,6 +82,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
   }, [photos.length, max])
 
   const addPhotos = (chosen: { blob: Blob; name: string }[]) => {
+    setPhotoProblem(null)
     const room = Math.max(0, max - photos.length - preparing)
     const accepted = chosen.slice(0, room)
     if (accepted.length < chosen.length) toast({ title: limitMessage, tone: 'error' })
@@ -92,8 +96,10 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
           setPhotos((list) => [...list, { id: nextPhotoId++, name, url, ...prepared }])
         })
         .catch((error: unknown) => {
-          if (alive.current)
-            toast({ title: 'This photo could not be used', description: `${name}: ${errorMessage(error)}`, tone: 'error' })
+          if (!alive.current) return
+          const problem = `${name}: ${errorMessage(error)}`
+          setPhotoProblem(problem)
+          toast({ title: 'This photo could not be used', description: problem, tone: 'error' })
         })
         .finally(() => alive.current && setPreparing((n) => n - 1))
     }
@@ -158,6 +164,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
       )}
       {tab === 'camera' && (
         <TabPanel value="camera" ids={ids}>
+          {photoProblem && <Alert>This photo could not be used. {photoProblem}</Alert>}
           <CameraPanel
             count={photos.length + preparing}
             max={max}
@@ -212,6 +219,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
               className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring"
             />
           </div>
+          {analyse.isError && <Alert>Something went wrong: {errorMessage(analyse.error)}</Alert>}
           <div className="flex flex-wrap justify-end gap-2">
             <Button type="button" variant="outline" onClick={() => setTab('camera')}>
               Add more photos
