@@ -10,6 +10,7 @@ import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/compone
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
+import { draftFor } from '@/features/dictation/drafts'
 import { formatDate, isoDate } from '@/lib/format-date'
 import { errorMessage, fieldErrors } from '@/lib/rpc'
 
@@ -64,6 +65,7 @@ function RenameForm({ note, onDone }: { note: VoiceNote; onDone: () => void }) {
 
 function NoteItem({ note, onDelete }: { note: VoiceNote; onDelete: (note: VoiceNote) => void }) {
   const [renaming, setRenaming] = useState(false)
+  const draft = draftFor(note.id)
   return (
     <li className="space-y-3 rounded-lg border border-border p-4" aria-label={note.filename}>
       {renaming ? (
@@ -87,6 +89,12 @@ function NoteItem({ note, onDelete }: { note: VoiceNote; onDelete: (note: VoiceN
         </div>
       )}
       <audio controls preload="none" src={note.url} className="w-full" aria-label={`Play ${note.filename}`} />
+      {draft && (
+        <p className="rounded-md bg-muted p-3 text-sm">
+          <span className="font-medium">Dictation draft: </span>
+          {draft.transcript}
+        </p>
+      )}
     </li>
   )
 }
