@@ -33,9 +33,10 @@ const scope = self as unknown as {
   addEventListener(type: 'message', listener: (event: MessageEvent<ToDictationWorker>) => void): void
 }
 
+let wasmMemory: WebAssembly.Memory | null = null
 let recorder: DictationRecorder | null = null
 let audio: MessagePort | null = null
-let parts: BlobPart[] = []
+let parts: Blob[] = []
 let takenAt = 0
 let full = false
 
@@ -79,7 +80,7 @@ scope.addEventListener('message', async (event) => {
   const message = event.data
   try {
     if (message.type === 'start') {
-      await init({ module_or_path: wasmUrl })
+      wasmMemory = (await init({ module_or_path: wasmUrl })).memory
       if (!Recorder) throw new Error('This build of the core has no DictationRecorder')
       recorder?.free()
       recorder = new Recorder(message.sampleRate, message.maxSeconds)
@@ -98,6 +99,9 @@ scope.addEventListener('message', async (event) => {
       scope.postMessage({ type: 'ready' })
     } else if (message.type === 'stop') {
       finish()
+    } else if (message.type === 'stats') {
+      const blobBytes = parts.reduce((sum, part) => sum + part.size, 0)
+      scope.postMessage({ type: 'stats', wasmBytes: wasmMemory?.buffer.byteLength ?? 0, blobBytes })
     }
   } catch (error) {
     scope.postMessage({ type: 'error', message: describe(error) })

@@ -5,6 +5,8 @@ export type ToDictationWorker =
   | { type: 'start'; sampleRate: number; maxSeconds: number; audio: MessagePort }
   /** Finish now (when the 'end' marker cannot come), and answer 'done'. */
   | { type: 'stop' }
+  /** How much memory the recording holds (answered with 'stats'; for the benchmark). */
+  | { type: 'stats' }
 
 export type FromDictationWorker =
   /** The wasm recorder is ready for audio. */
@@ -18,6 +20,8 @@ export type FromDictationWorker =
   /** The whole recording as one audio/wav Blob. */
   | { type: 'done'; wav: Blob; seconds: number }
   | { type: 'error'; message: string }
+  /** The wasm memory's size and the bytes already moved into Blob parts. */
+  | { type: 'stats'; wasmBytes: number; blobBytes: number }
 
 /** A WAV segment is moved out of wasm memory into a Blob part this often (seconds of audio). */
 export const SEGMENT_SECONDS = 5
