@@ -17,7 +17,8 @@ const CHUNK_SECONDS = 0.1
 
 class CaptureProcessor extends AudioWorkletProcessor {
   private output: MessagePort | null = null
-  private chunk = new Float32Array(Math.round(sampleRate * CHUNK_SECONDS))
+  private readonly size = Math.round(sampleRate * CHUNK_SECONDS)
+  private chunk = new Float32Array(this.size)
   private filled = 0
   private ended = false
 
@@ -35,10 +36,9 @@ class CaptureProcessor extends AudioWorkletProcessor {
 
   private send() {
     if (this.filled === 0 || !this.output) return
-    const full = this.chunk
-    const out = this.filled === full.length ? full : full.slice(0, this.filled)
-    this.output.postMessage(out, [out.buffer])
-    this.chunk = new Float32Array(full.length)
+    const out = this.filled === this.size ? this.chunk : this.chunk.slice(0, this.filled)
+    this.output.postMessage(out, [out.buffer]) // detaches `out` (and so, when full, `chunk`)
+    this.chunk = new Float32Array(this.size)
     this.filled = 0
   }
 
@@ -51,7 +51,7 @@ class CaptureProcessor extends AudioWorkletProcessor {
       let sum = 0
       for (const channel of channels) sum += channel[i]
       this.chunk[this.filled++] = sum / channels.length
-      if (this.filled === this.chunk.length) this.send()
+      if (this.filled === this.size) this.send()
     }
     return true
   }
