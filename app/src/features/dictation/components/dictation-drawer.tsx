@@ -41,7 +41,9 @@ function useDictationSession(maxSeconds: number) {
 
 function DictationPanel({ onInsert, onClose }: { onInsert: (text: string) => void; onClose: () => void }) {
   const { toast } = useToast()
-  const { dictationLimitSeconds } = useCoreLimits()
+  const limits = useCoreLimits()
+  // The limit in force when dictation started (a later answer must not restart it).
+  const [dictationLimitSeconds] = useState(limits.dictationLimitSeconds)
   const { snapshot, session } = useDictationSession(dictationLimitSeconds)
   const [saving, setSaving] = useState<Blob | null>(null)
   const [draftProgress, setDraftProgress] = useState<number | null>(null)
