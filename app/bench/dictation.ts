@@ -73,18 +73,17 @@ async function runOurs(minute: Float32Array, seconds: number): Promise<Figures> 
   const channel = new MessageChannel()
   let waiting: ((message: FromDictationWorker) => void) | null = null
   const next = (type: FromDictationWorker['type']) =>
-    new Promise<FromDictationWorker>((resolve) => {
+    new Promise<FromDictationWorker>((resolve, reject) => {
       waiting = (message) => {
-        if (message.type === type) {
+        if (message.type === 'error') reject(new Error(message.message))
+        else if (message.type === type) {
           waiting = null
           resolve(message)
         }
       }
     })
-  worker.onmessage = (event: MessageEvent<FromDictationWorker>) => {
-    if (event.data.type === 'error') throw new Error(event.data.message)
-    waiting?.(event.data)
-  }
+  worker.onmessage = (event: MessageEvent<FromDictationWorker>) => waiting?.(event.data)
+  worker.onerror = (event) => waiting?.({ type: 'error', message: event.message || 'the worker failed' })
   const post = (message: ToDictationWorker, transfer: Transferable[] = []) => worker.postMessage(message, transfer)
 
   const ready = next('ready')
