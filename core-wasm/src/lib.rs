@@ -7,6 +7,7 @@
 pub mod dates;
 pub mod enums;
 pub mod limits;
+pub mod media;
 pub mod password;
 pub mod plan;
 pub mod roles;

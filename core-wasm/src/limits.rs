@@ -19,6 +19,19 @@ pub const TOAST_LIMIT: usize = 5;
 /// Shown when uploads together pass [`MAX_UPLOAD_BYTES`] (the browser and the server).
 pub const UPLOAD_TOO_LARGE_MESSAGE: &str = "Files must be 50 MB or smaller in total.";
 
+/// Shown when the photo limit is reached (spec section 8): the camera's capture button is
+/// disabled once [`MAX_PHOTOS_PER_ANALYSIS`] photos are held, and the server refuses an
+/// analysis with more.
+pub const PHOTO_LIMIT_MESSAGE: &str =
+    "Photo limit reached: You can submit up to 10 photos to be analysed by AI.";
+
+/// The photo limit's message when an analysis of `count` photos must be refused (more than
+/// [`MAX_PHOTOS_PER_ANALYSIS`]), `None` when it may be sent. The camera, which holds photos
+/// one at a time, disables capture earlier, at the limit itself: see [`can_take_photo`].
+pub fn photo_count_error(count: usize) -> Option<&'static str> {
+    (count > MAX_PHOTOS_PER_ANALYSIS).then_some(PHOTO_LIMIT_MESSAGE)
+}
+
 /// Why an upload was refused, with the text shown to the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UploadError {
@@ -73,5 +86,15 @@ mod tests {
     fn photo_capture_stops_at_ten() {
         assert!(can_take_photo(9));
         assert!(!can_take_photo(10));
+    }
+
+    #[test]
+    fn analysis_of_more_than_ten_photos_is_refused_with_the_spec_text() {
+        assert_eq!(photo_count_error(10), None);
+        assert_eq!(photo_count_error(1), None);
+        assert_eq!(
+            photo_count_error(11),
+            Some("Photo limit reached: You can submit up to 10 photos to be analysed by AI.")
+        );
     }
 }
