@@ -23,7 +23,7 @@ const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`
 
 test('dictation: stop-to-WAV and peak memory for 15 minutes, ours against plain JavaScript', async ({ page }) => {
   test.setTimeout(600_000)
-  await page.goto('/dictation.html')
+  await page.goto('/bench/dictation.html')
   await page.waitForFunction(() => 'runDictationBench' in window)
   const hasMemory = await page.evaluate(() => 'memory' in performance && typeof (window as { gc?: unknown }).gc === 'function')
   expect(hasMemory, 'needs --enable-precise-memory-info and --js-flags=--expose-gc').toBe(true)

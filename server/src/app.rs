@@ -32,6 +32,8 @@ pub struct AppState {
     pub mailer: Arc<Mailer>,
     /// The CSRF secret and the sign-in attempt counters.
     pub auth: Arc<AuthServices>,
+    /// The AI vision and speech providers, where configured.
+    pub providers: Arc<crate::providers::Providers>,
 }
 
 /// Why the state could not be assembled at start-up.
@@ -41,6 +43,8 @@ pub enum StateError {
     Mail(#[from] crate::mail::MailError),
     #[error("Cannot read or create the secret in {dir}: {source}.")]
     Secret { dir: String, source: std::io::Error },
+    #[error("Cannot set up the HTTP client for the AI and speech providers: {0}.")]
+    Providers(reqwest::Error),
 }
 
 impl AppState {
@@ -51,7 +55,10 @@ impl AppState {
             dir: config.data_dir.display().to_string(),
             source,
         })?;
+        let providers =
+            crate::providers::Providers::from_config(&config).map_err(StateError::Providers)?;
         Ok(AppState {
+            providers: Arc::new(providers),
             db,
             config: Arc::new(config),
             mailer: Arc::new(mailer),

@@ -30,6 +30,53 @@ pub struct Config {
     /// `VOICEMARK_DIGEST_HOUR` (UTC, default 16): when daily digests go out (weekly ones on
     /// Fridays at that hour).
     pub digest_hour: u32,
+    /// The AI that reads photos of pupils' work: `None` (photo analysis off) unless
+    /// `VOICEMARK_VISION_BASE_URL` is set.
+    pub vision: Option<VisionConfig>,
+    /// Live dictation's speech provider: `None` (dictation off) unless
+    /// `VOICEMARK_DEEPGRAM_API_KEY` is set.
+    pub speech: Option<SpeechConfig>,
+}
+
+/// An OpenAI-compatible Chat Completions server with image input (OpenAI, Ollama, vLLM,
+/// llama.cpp): docs/providers.md.
+#[derive(Clone)]
+pub struct VisionConfig {
+    /// `VOICEMARK_VISION_BASE_URL`, e.g. `https://api.openai.com/v1` or
+    /// `http://localhost:11434/v1`, without a trailing slash.
+    pub base_url: String,
+    /// `VOICEMARK_VISION_MODEL`, default `gpt-4o-mini`.
+    pub model: String,
+    /// `VOICEMARK_VISION_API_KEY`: sent as `Bearer <key>` when set (local servers need none).
+    pub api_key: Option<String>,
+}
+
+/// Deepgram, for short-lived live-dictation credentials: docs/providers.md.
+#[derive(Clone)]
+pub struct SpeechConfig {
+    /// `VOICEMARK_DEEPGRAM_API_KEY`: never leaves the server.
+    pub api_key: String,
+    /// `VOICEMARK_DEEPGRAM_URL`, default `https://api.deepgram.com`, without a trailing slash.
+    pub url: String,
+}
+
+impl std::fmt::Debug for VisionConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VisionConfig")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for SpeechConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SpeechConfig")
+            .field("api_key", &"<set>")
+            .field("url", &self.url)
+            .finish()
+    }
 }
 
 /// How e-mail leaves the server.
@@ -195,9 +242,29 @@ pub fn from_lookup(
         )?),
     };
     let digest_hour = number("VOICEMARK_DIGEST_HOUR", 16, 0, 23)? as u32;
+    let vision = match get("VOICEMARK_VISION_BASE_URL") {
+        None => None,
+        Some(base) => Some(VisionConfig {
+            base_url: http_base_url("VOICEMARK_VISION_BASE_URL", base)?,
+            model: get("VOICEMARK_VISION_MODEL").unwrap_or_else(|| "gpt-4o-mini".into()),
+            api_key: get("VOICEMARK_VISION_API_KEY"),
+        }),
+    };
+    let speech = match get("VOICEMARK_DEEPGRAM_API_KEY") {
+        None => None,
+        Some(api_key) => Some(SpeechConfig {
+            api_key,
+            url: http_base_url(
+                "VOICEMARK_DEEPGRAM_URL",
+                get("VOICEMARK_DEEPGRAM_URL").unwrap_or_else(|| "https://api.deepgram.com".into()),
+            )?,
+        }),
+    };
     Ok(Config {
         jobs,
         digest_hour,
+        vision,
+        speech,
         bind,
         public_url: get("VOICEMARK_PUBLIC_URL")
             .map(|u| u.trim_end_matches('/').to_owned())
@@ -217,6 +284,20 @@ pub fn from_lookup(
             trust_proxy,
         },
     })
+}
+
+/// An `http(s)://` base URL without its trailing slash.
+fn http_base_url(name: &'static str, value: String) -> Result<String, ConfigError> {
+    match url::Url::parse(&value) {
+        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.has_host() => {
+            Ok(value.trim_end_matches('/').to_owned())
+        }
+        _ => Err(ConfigError::Invalid {
+            name,
+            expected: "an http:// or https:// URL",
+            value,
+        }),
+    }
 }
 
 /// Reads configuration from the process environment.
@@ -246,6 +327,29 @@ mod tests {
         assert_eq!(c.database.pool_size, 8);
         assert_eq!(c.mail.from, "Voicemark <no-reply@voicemark.app>");
         assert!(c.mail.smtp_url.is_none() && c.auth.secret.is_none() && !c.auth.trust_proxy);
+        assert!(c.vision.is_none() && c.speech.is_none());
+    }
+
+    #[test]
+    fn providers_are_configured_and_their_keys_never_printed() {
+        let c = config(&[
+            ("VOICEMARK_VISION_BASE_URL", "http://localhost:11434/v1/"),
+            ("VOICEMARK_VISION_API_KEY", "sk-vision-secret"),
+            ("VOICEMARK_DEEPGRAM_API_KEY", "dg-secret"),
+        ])
+        .expect("config");
+        let vision = c.vision.as_ref().expect("vision");
+        assert_eq!(vision.base_url, "http://localhost:11434/v1");
+        assert_eq!(vision.model, "gpt-4o-mini");
+        let speech = c.speech.as_ref().expect("speech");
+        assert_eq!(speech.url, "https://api.deepgram.com");
+        let printed = format!("{c:?}");
+        assert!(!printed.contains("sk-vision-secret") && !printed.contains("dg-secret"));
+        let err = config(&[("VOICEMARK_VISION_BASE_URL", "localhost:11434")]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "VOICEMARK_VISION_BASE_URL must be an http:// or https:// URL (it is 'localhost:11434')."
+        );
     }
 
     #[test]

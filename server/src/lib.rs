@@ -12,6 +12,7 @@ pub mod jobs;
 pub mod mail;
 pub mod models;
 pub mod password;
+pub mod providers;
 pub mod rpc;
 pub mod seed;
 pub mod serve;

@@ -5,27 +5,13 @@
 //! wasm memory into a Blob part; at the end the core's final header is put in front, so the
 //! WAV is ready at once and memory stays about one WAV's size.
 
-import init, * as core from '../wasm/core_wasm.js'
+import init, { DictationRecorder } from '../wasm/core_wasm.js'
 import wasmUrl from '../wasm/core_wasm_bg.wasm?url'
 import {
   SEGMENT_SECONDS,
   type FromDictationWorker,
   type ToDictationWorker,
 } from '../features/dictation/worker-protocol'
-
-/** The core's recorder (core-wasm `DictationRecorder`). */
-interface DictationRecorder {
-  push(samples: Float32Array): Uint8Array
-  takeWavBytes(): Uint8Array
-  finish(): Uint8Array
-  wavHeader(): Uint8Array
-  seconds(): number
-  byteLength(): number
-  isFull(): boolean
-  free(): void
-}
-type RecorderClass = new (inputSampleRate: number, maxSeconds: number) => DictationRecorder
-const Recorder = (core as unknown as { DictationRecorder: RecorderClass }).DictationRecorder
 
 // The worker's global scope, typed by hand: the app's tsconfig uses the DOM library.
 const scope = self as unknown as {
@@ -81,9 +67,8 @@ scope.addEventListener('message', async (event) => {
   try {
     if (message.type === 'start') {
       wasmMemory = (await init({ module_or_path: wasmUrl })).memory
-      if (!Recorder) throw new Error('This build of the core has no DictationRecorder')
       recorder?.free()
-      recorder = new Recorder(message.sampleRate, message.maxSeconds)
+      recorder = new DictationRecorder(message.sampleRate, message.maxSeconds)
       parts = []
       takenAt = 0
       full = false

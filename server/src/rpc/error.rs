@@ -19,6 +19,10 @@ pub enum ErrorCode {
     TooManyRequests,
     InternalServerError,
     ServiceUnavailable,
+    /// A feature this server is not set up for (e.g. no AI provider configured).
+    PreconditionFailed,
+    /// A request body above the transport's limit.
+    PayloadTooLarge,
 }
 
 impl ErrorCode {
@@ -35,6 +39,8 @@ impl ErrorCode {
             ErrorCode::TooManyRequests => "TOO_MANY_REQUESTS",
             ErrorCode::InternalServerError => "INTERNAL_SERVER_ERROR",
             ErrorCode::ServiceUnavailable => "SERVICE_UNAVAILABLE",
+            ErrorCode::PreconditionFailed => "PRECONDITION_FAILED",
+            ErrorCode::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
         }
     }
 
@@ -49,6 +55,8 @@ impl ErrorCode {
             ErrorCode::MethodNotSupported => -32005,
             ErrorCode::UnsupportedMediaType => -32015,
             ErrorCode::TooManyRequests => -32029,
+            ErrorCode::PreconditionFailed => -32012,
+            ErrorCode::PayloadTooLarge => -32013,
             ErrorCode::InternalServerError | ErrorCode::ServiceUnavailable => -32603,
         }
     }
@@ -65,6 +73,8 @@ impl ErrorCode {
             ErrorCode::TooManyRequests => 429,
             ErrorCode::InternalServerError => 500,
             ErrorCode::ServiceUnavailable => 503,
+            ErrorCode::PreconditionFailed => 412,
+            ErrorCode::PayloadTooLarge => 413,
         }
     }
 }
