@@ -3,6 +3,7 @@
 //! Notification and feedback e-mail is sent by jobs (`crate::jobs::email`) through the same
 //! [`Mailer`]; account e-mail is sent directly.
 
+mod smtp_pool;
 pub mod templates;
 
 use std::path::PathBuf;
@@ -32,6 +33,9 @@ enum Transport {
         dir: PathBuf,
         files: AsyncFileTransport<Tokio1Executor>,
     },
+    /// `smtp://`: our pool of TCP_NODELAY connections (see `smtp_pool`).
+    SmtpPool(smtp_pool::SmtpPool),
+    /// `smtps://`: lettre's transport and pool.
     Smtp(AsyncSmtpTransport<Tokio1Executor>),
 }
 
@@ -45,7 +49,8 @@ impl std::fmt::Debug for Mailer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let transport = match &self.transport {
             Transport::Outbox { dir, .. } => format!("outbox {}", dir.display()),
-            Transport::Smtp(_) => "smtp".to_owned(),
+            Transport::SmtpPool(pool) => format!("{pool:?}"),
+            Transport::Smtp(_) => "smtps".to_owned(),
         };
         f.debug_struct("Mailer")
             .field("from", &self.from.to_string())
@@ -60,7 +65,7 @@ impl Mailer {
     pub fn from_config(config: &Config) -> Result<Mailer, MailError> {
         let from = parse_mailbox(&config.mail.from)?;
         let transport = match &config.mail.smtp_url {
-            Some(url) => Transport::Smtp(smtp_transport(url)?),
+            Some(url) => smtp_transport(url)?,
             None => {
                 let dir = outbox_dir(config);
                 std::fs::create_dir_all(&dir).map_err(|e| {
@@ -79,7 +84,7 @@ impl Mailer {
     pub fn outbox(&self) -> Option<&std::path::Path> {
         match &self.transport {
             Transport::Outbox { dir, .. } => Some(dir),
-            Transport::Smtp(_) => None,
+            Transport::SmtpPool(_) | Transport::Smtp(_) => None,
         }
     }
 
@@ -111,6 +116,7 @@ impl Mailer {
                 .await
                 .map(drop)
                 .map_err(|e| MailError::Transport(e.to_string())),
+            Transport::SmtpPool(pool) => pool.send(message.envelope(), &message.formatted()).await,
             Transport::Smtp(smtp) => smtp
                 .send(message)
                 .await
@@ -135,27 +141,24 @@ fn parse_mailbox(address: &str) -> Result<Mailbox, MailError> {
 }
 
 /// `smtp://` upgrades with STARTTLS when the server offers it (unless the URL says
-/// `?tls=required`); `smtps://` is TLS from the start. Credentials come from the URL.
-fn smtp_transport(url: &str) -> Result<AsyncSmtpTransport<Tokio1Executor>, MailError> {
-    let url = smtp_url_with_tls(url);
-    // Connections are pooled and reused across messages (lettre's pool: up to 20 open,
-    // idle ones closed after 60 s).
-    AsyncSmtpTransport::<Tokio1Executor>::from_url(&url)
+/// `?tls=required` or `?tls=none`) and goes through our TCP_NODELAY pool; `smtps://` is TLS
+/// from the start through lettre's pool. Credentials come from the URL. Either way
+/// connections are pooled and reused (up to 20 open, idle ones closed after 60 s).
+fn smtp_transport(url: &str) -> Result<Transport, MailError> {
+    if url.starts_with("smtp://") {
+        return Ok(Transport::SmtpPool(smtp_pool::SmtpPool::new(
+            smtp_pool::SmtpServer::from_url(url)?,
+        )));
+    }
+    AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
         .map(|builder| {
-            builder
-                .pool_config(lettre::transport::smtp::PoolConfig::new().max_size(20))
-                .build()
+            Transport::Smtp(
+                builder
+                    .pool_config(lettre::transport::smtp::PoolConfig::new().max_size(20))
+                    .build(),
+            )
         })
         .map_err(|e| MailError::Setup(format!("VOICEMARK_SMTP_URL: {e}")))
-}
-
-fn smtp_url_with_tls(url: &str) -> String {
-    if url.starts_with("smtp://") && !url.contains("tls=") {
-        let separator = if url.contains('?') { '&' } else { '?' };
-        format!("{url}{separator}tls=opportunistic")
-    } else {
-        url.to_owned()
-    }
 }
 
 /// Checks `VOICEMARK_SMTP_URL` and `VOICEMARK_MAIL_FROM` at start-up.
@@ -171,22 +174,6 @@ pub fn validate(mail: &MailConfig) -> Result<(), MailError> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn plain_smtp_asks_for_starttls_when_offered() {
-        assert_eq!(
-            smtp_url_with_tls("smtp://mail:25"),
-            "smtp://mail:25?tls=opportunistic"
-        );
-        assert_eq!(
-            smtp_url_with_tls("smtp://mail:587?tls=required"),
-            "smtp://mail:587?tls=required"
-        );
-        assert_eq!(
-            smtp_url_with_tls("smtps://u:p@mail:465"),
-            "smtps://u:p@mail:465"
-        );
-    }
-
     #[tokio::test]
     async fn smtp_urls_build_transports() {
         let mail = MailConfig {
@@ -194,6 +181,11 @@ mod tests {
             from: "Voicemark <no-reply@voicemark.app>".into(),
         };
         validate(&mail).expect("valid");
+        let plain = MailConfig {
+            smtp_url: Some("smtp://127.0.0.1:2525?tls=none".into()),
+            from: "Voicemark <no-reply@voicemark.app>".into(),
+        };
+        validate(&plain).expect("valid");
         let bad = MailConfig {
             smtp_url: Some("http://x".into()),
             from: "Voicemark <no-reply@voicemark.app>".into(),
