@@ -18,7 +18,15 @@
 
 import imageCompression from 'browser-image-compression'
 
-import { DEFAULT_PHOTO_PATH, MAX_PHOTO_SIDE, PHOTO_QUALITY, preparePhoto, type PhotoPath } from '@/lib/photo-prep'
+import {
+  DEFAULT_HYBRID_RESIZE,
+  DEFAULT_PHOTO_PATH,
+  MAX_PHOTO_SIDE,
+  PHOTO_QUALITY,
+  preparePhoto,
+  type HybridResize,
+  type PhotoPath,
+} from '@/lib/photo-prep'
 
 import { exifSegment, jpegFacts, withSegment } from '../../playwright/fixtures/photos'
 
@@ -244,16 +252,19 @@ interface Output {
   blob: Blob
   /** The worker path that really ran (a worker path falls back to native without the wasm encoder). */
   path?: PhotoPath
+  /** Milliseconds per stage inside the worker. */
+  stages?: Record<string, number>
 }
 
 type Method = { name: string; run(photo: Blob): Promise<Output> }
 
-function workerMethod(name: string, path: PhotoPath, quality = PHOTO_QUALITY): Method {
+function workerMethod(name: string, path: PhotoPath, quality = PHOTO_QUALITY, resize?: HybridResize): Method {
   return {
     name,
     async run(photo) {
-      const out = await preparePhoto(photo, { path, quality })
-      return { bytes: out.bytes.length, blob: new Blob([out.bytes as BlobPart], { type: 'image/jpeg' }), path: out.path }
+      const out = await preparePhoto(photo, { path, quality, resize })
+      const blob = new Blob([out.bytes as BlobPart], { type: 'image/jpeg' })
+      return { bytes: out.bytes.length, blob, path: out.path, stages: out.stages }
     },
   }
 }
@@ -295,7 +306,19 @@ export interface PhotoBenchResult {
   original: { bytes: number; width: number; height: number; metadata: string[]; gps: boolean }
   defaultPath: PhotoPath
   quality: number
-  methods: { name: string; medianMs: number; runsMs: number[]; bytes: number; ssim: number; width: number; height: number; metadata: string[]; path?: PhotoPath }[]
+  methods: {
+    name: string
+    medianMs: number
+    runsMs: number[]
+    bytes: number
+    ssim: number
+    width: number
+    height: number
+    metadata: string[]
+    path?: PhotoPath
+    /** Median milliseconds per stage inside the worker. */
+    stages?: Record<string, number>
+  }[]
   sweep: { quality: number; bytes: number; ssim: number; path?: PhotoPath }[]
 }
 
@@ -309,11 +332,16 @@ async function runPhotoBench({ rounds = 5, sweep = [70, 72, 74, 76, 78, 80, 82, 
     workerMethod(`ours (worker, default path: ${DEFAULT_PHOTO_PATH})`, DEFAULT_PHOTO_PATH),
     native,
     compression,
-    ...(['hybrid', 'wasm'] as const)
+    ...(['hybrid', 'wasm', 'native'] as const)
       .filter((path) => path !== DEFAULT_PHOTO_PATH)
       .map((path) => workerMethod(`candidate: ${path} (worker)`, path)),
+    // The other place for the hybrid path's resize.
+    ...(['bitmap', 'canvas'] as const)
+      .filter((resize) => resize !== DEFAULT_HYBRID_RESIZE)
+      .map((resize) => workerMethod(`candidate: hybrid, ${resize} resize (worker)`, 'hybrid', PHOTO_QUALITY, resize)),
   ]
   const times = methods.map(() => [] as number[])
+  const stages = methods.map(() => [] as Record<string, number>[])
   const outputs: Output[] = []
   // Warm-up: starts the worker and the wasm, and fills the browser's caches.
   for (const [i, method] of methods.entries()) outputs[i] = await method.run(photo)
@@ -325,6 +353,7 @@ async function runPhotoBench({ rounds = 5, sweep = [70, 72, 74, 76, 78, 80, 82, 
       const start = performance.now()
       outputs[i] = await methods[i].run(photo)
       times[i].push(performance.now() - start)
+      if (outputs[i].stages) stages[i].push(outputs[i].stages!)
     }
     log(`round ${round + 1} done`)
   }
@@ -352,6 +381,9 @@ async function runPhotoBench({ rounds = 5, sweep = [70, 72, 74, 76, 78, 80, 82, 
       height: scored.height,
       metadata: meta.metadata,
       path: outputs[i].path,
+      stages: stages[i].length
+        ? Object.fromEntries(Object.keys(stages[i][0]).map((k) => [k, Math.round(median(stages[i].map((s) => s[k])))]))
+        : undefined,
     })
     log(`${method.name}: ${Math.round(median(times[i]))} ms, ${outputs[i].bytes} bytes, SSIM ${scored.ssim.toFixed(4)}`)
   }

@@ -8,7 +8,18 @@ interface Result {
   original: { bytes: number; width: number; height: number; metadata: string[]; gps: boolean }
   defaultPath: string
   quality: number
-  methods: { name: string; medianMs: number; runsMs: number[]; bytes: number; ssim: number; width: number; height: number; metadata: string[]; path?: string }[]
+  methods: {
+    name: string
+    medianMs: number
+    runsMs: number[]
+    bytes: number
+    ssim: number
+    width: number
+    height: number
+    metadata: string[]
+    path?: string
+    stages?: Record<string, number>
+  }[]
   sweep: { quality: number; bytes: number; ssim: number; path?: string }[]
 }
 
@@ -34,7 +45,12 @@ test('photo preparation: ours vs native vs browser-image-compression', async ({ 
     size: `${m.width}x${m.height}`,
     metadata: m.metadata.join(', ') || 'none',
   }))
+  const stageRows = result.methods
+    .filter((m) => m.stages)
+    .map((m) => ({ method: m.name, ...m.stages }))
   console.table(rows)
+  console.log('\nMedian ms per stage inside the worker (the rest of a run is reading the Blob and the two transfers):')
+  console.table(stageRows)
   console.log('\nQuality sweep of the default path (bytes and SSIM against the same reference):')
   console.table(result.sweep.map((s) => ({ quality: s.quality, bytes: s.bytes, SSIM: s.ssim.toFixed(4), ran: s.path })))
 

@@ -8,6 +8,9 @@ export interface CoreLimits {
   feedbackHubPollSeconds: number
   toastDurationMs: number
   toastLimit: number
+  /** Shown when the photo analyser holds its 10 photos (spec section 8); absent in a core
+   *  built before the photo limits were exported. */
+  photoLimitMessage?: string
 }
 
 /**

@@ -4,7 +4,8 @@
 
 import init, * as core from '../wasm/core_wasm.js'
 import wasmUrl from '../wasm/core_wasm_bg.wasm?url'
-import type { PhotoPath, PhotoRequest, PhotoResponse } from '../lib/photo-prep'
+import { jpegSize, stripMetadata } from '../lib/jpeg'
+import type { HybridResize, PhotoPath, PhotoRequest, PhotoResponse } from '../lib/photo-prep'
 
 /** The core's photo bindings (core-wasm/src/bindings.rs), looked up at run time so the app
  *  still builds and falls back to the browser's encoder with a core that lacks them. */
@@ -38,11 +39,21 @@ function fit(width: number, height: number, maxSide: number) {
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) }
 }
 
+/** EXIF and the frame header sit at the start of a JPEG: reading them needs only this much. */
+const HEADER_BYTES = 256 * 1024
+
 /** The upright size of the photo: from the wasm header reader when it can, else by decoding. */
-async function uprightSize(bytes: Uint8Array, blob: Blob): Promise<{ width: number; height: number }> {
+async function uprightSize(blob: Blob): Promise<{ width: number; height: number }> {
   if (wasm.photoInfo) {
     try {
-      const info = wasm.photoInfo(bytes)
+      const head = new Uint8Array(await blob.slice(0, HEADER_BYTES).arrayBuffer())
+      let info
+      try {
+        info = wasm.photoInfo(head)
+      } catch (error) {
+        if (blob.size <= HEADER_BYTES) throw error
+        info = wasm.photoInfo(new Uint8Array(await blob.arrayBuffer())) // a header past the first 256 KB
+      }
       // Orientations 5-8 turn the picture by a quarter: its sides swap.
       return info.orientation >= 5 ? { width: info.height, height: info.width } : info
     } catch {
@@ -70,62 +81,88 @@ function context(canvas: OffscreenCanvas): OffscreenCanvasRenderingContext2D {
 }
 
 /** Native decode + orientation + resize, wasm 4:2:0 encode. */
-async function hybrid(bytes: Uint8Array, blob: Blob, maxSide: number, quality: number) {
-  const upright = await uprightSize(bytes, blob)
-  const target = fit(upright.width, upright.height, maxSide)
-  const bitmap = await decode(blob, { resizeWidth: target.width, resizeHeight: target.height, resizeQuality: 'high' })
-  const { width, height } = bitmap
+async function hybrid(blob: Blob, maxSide: number, quality: number, resize: HybridResize) {
+  const started = performance.now()
+  let bitmap: ImageBitmap
+  let width: number
+  let height: number
+  if (resize === 'bitmap') {
+    const upright = await uprightSize(blob)
+    const target = fit(upright.width, upright.height, maxSide)
+    bitmap = await decode(blob, { resizeWidth: target.width, resizeHeight: target.height, resizeQuality: 'high' })
+    ;({ width, height } = bitmap)
+  } else {
+    bitmap = await decode(blob)
+    ;({ width, height } = fit(bitmap.width, bitmap.height, maxSide))
+  }
+  const decoded = performance.now()
   const canvas = new OffscreenCanvas(width, height)
   const ctx = context(canvas)
-  ctx.drawImage(bitmap, 0, 0)
+  ctx.imageSmoothingQuality = 'high'
+  ctx.drawImage(bitmap, 0, 0, width, height)
   bitmap.close()
   const pixels = ctx.getImageData(0, 0, width, height).data
+  const read = performance.now()
   const jpeg = wasm.encodeJpeg!(new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), width, height, quality)
-  return { bytes: jpeg, width, height }
+  const stages = { decodeAndResize: decoded - started, readPixels: read - decoded, encode: performance.now() - read }
+  return { bytes: jpeg, width, height, stages }
 }
 
 /** Everything in wasm. */
-function wasmOnly(bytes: Uint8Array, maxSide: number, quality: number) {
+async function wasmOnly(blob: Blob, maxSide: number, quality: number) {
+  const started = performance.now()
+  const bytes = new Uint8Array(await blob.arrayBuffer())
   const jpeg = wasm.preparePhoto!(bytes, maxSide, quality)
-  const size = sofSize(jpeg)
-  return { bytes: jpeg, ...size }
+  const size = jpegSize(jpeg) ?? { width: 0, height: 0 }
+  return { bytes: jpeg, ...size, stages: { all: performance.now() - started } }
 }
 
 /** Everything in the browser: the benchmark's baseline and the fallback. */
 async function native(blob: Blob, maxSide: number, quality: number) {
+  const started = performance.now()
   const bitmap = await decode(blob)
+  const decoded = performance.now()
   const { width, height } = fit(bitmap.width, bitmap.height, maxSide)
   const canvas = new OffscreenCanvas(width, height)
   const ctx = context(canvas)
   ctx.imageSmoothingQuality = 'high'
   ctx.drawImage(bitmap, 0, 0, width, height)
   bitmap.close()
+  const resized = performance.now()
   const out = await canvas.convertToBlob({ type: 'image/jpeg', quality: quality / 100 })
-  return { bytes: new Uint8Array(await out.arrayBuffer()), width, height }
+  // The canvas never carries EXIF; this drops the colour profile (APP2) it adds, too.
+  const bytes = stripMetadata(new Uint8Array(await out.arrayBuffer()))
+  const stages = { decode: decoded - started, resize: resized - decoded, encode: performance.now() - resized }
+  return { bytes, width, height, stages }
 }
 
-/** The SOF size of a JPEG the core made (it is always readable). */
-function sofSize(jpeg: Uint8Array): { width: number; height: number } {
-  for (let at = 2; at + 9 < jpeg.length; ) {
-    const marker = jpeg[at + 1]
-    if (marker >= 0xc0 && marker <= 0xc2) return { height: (jpeg[at + 5] << 8) | jpeg[at + 6], width: (jpeg[at + 7] << 8) | jpeg[at + 8] }
-    at += 2 + ((jpeg[at + 2] << 8) | jpeg[at + 3])
-  }
-  return { width: 0, height: 0 }
+
+async function run(path: PhotoPath, request: PhotoRequest) {
+  const { photo, maxSide, quality } = request
+  if (path === 'hybrid') return { path, ...(await hybrid(photo, maxSide, quality, request.resize)) }
+  if (path === 'wasm') return { path, ...(await wasmOnly(photo, maxSide, quality)) }
+  return { path, ...(await native(photo, maxSide, quality)) }
 }
 
 async function prepare(request: PhotoRequest) {
-  const bytes = new Uint8Array(request.bytes)
-  const blob = new Blob([bytes], { type: request.type || 'image/jpeg' })
   const loaded = await initCore()
-  const tooBig = loaded ? wasm.uploadSizeError?.(bytes.length) : undefined
+  const tooBig = loaded ? wasm.uploadSizeError?.(request.photo.size) : undefined
   if (tooBig) throw new Error(tooBig)
   let path: PhotoPath = request.path
   if (path === 'hybrid' && !(loaded && wasm.encodeJpeg)) path = 'native'
   if (path === 'wasm' && !(loaded && wasm.preparePhoto)) path = 'native'
-  if (path === 'hybrid') return { path, ...(await hybrid(bytes, blob, request.maxSide, request.quality)) }
-  if (path === 'wasm') return { path, ...wasmOnly(bytes, request.maxSide, request.quality) }
-  return { path, ...(await native(blob, request.maxSide, request.quality)) }
+  try {
+    return await run(path, request)
+  } catch (error) {
+    // What the browser cannot decode, the core may still read (it handles every JPEG and
+    // PNG itself, orientation included).
+    if (path === 'wasm' || !(loaded && wasm.preparePhoto)) throw error
+    try {
+      return await run('wasm', request)
+    } catch {
+      throw error
+    }
+  }
 }
 
 // The worker's global scope, typed by hand: the app's tsconfig uses the DOM library.
@@ -142,10 +179,12 @@ function describe(error: unknown): string {
 scope.addEventListener('message', async (event) => {
   const { id } = event.data
   try {
-    const { bytes, width, height, path } = await prepare(event.data)
+    const { bytes, width, height, path, stages } = await prepare(event.data)
     // Hand over a buffer of exactly the JPEG (a wasm result may be a view on a larger one).
     const out = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice()
-    scope.postMessage({ id, ok: true, bytes: out.buffer as ArrayBuffer, width, height, path }, [out.buffer as ArrayBuffer])
+    scope.postMessage({ id, ok: true, bytes: out.buffer as ArrayBuffer, width, height, path, stages }, [
+      out.buffer as ArrayBuffer,
+    ])
   } catch (error) {
     scope.postMessage({ id, ok: false, error: describe(error) })
   }

@@ -52,7 +52,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
   const responseId = useId()
 
   const max = limits.maxPhotosPerAnalysis
-  const limitMessage = (limits as { photoLimitMessage?: string }).photoLimitMessage ?? PHOTO_LIMIT_MESSAGE
+  const limitMessage = limits.photoLimitMessage ?? PHOTO_LIMIT_MESSAGE
   const [tab, setTab] = useState<Tab>('camera')
   const [photos, setPhotos] = useState<Photo[]>([])
   const [preparing, setPreparing] = useState(0)
