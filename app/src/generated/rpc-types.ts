@@ -193,6 +193,37 @@ export interface MarkedSubmission {
   feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE';
 }
 
+export interface VoiceNoteKeyInput {
+  key: string;
+}
+
+export interface VoiceNoteId {
+  id: string;
+}
+
+export interface UploadVoiceNoteInput {
+  filename: string;
+  contentType: string;
+  size: number;
+  taskId?: string | null;
+}
+
+export interface UploadTicket {
+  key: string;
+  url: string;
+  headers: Record<string, string>;
+  expiresAt: Date;
+}
+
+export interface AnalyseImageInput {
+  images: Array<string>;
+  prompt: string;
+}
+
+export interface AnalyseImageOutput {
+  text: string;
+}
+
 export interface CountRecipients {
   filters: NotificationFilters;
 }
@@ -403,6 +434,13 @@ export interface TimelineEntry {
   feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE' | null;
 }
 
+export interface DeepgramKey {
+  key: string;
+  scheme: 'bearer' | 'token';
+  listenUrl: string;
+  expiresAt: Date;
+}
+
 export interface SubmissionLink {
   id: string;
   token: string;
@@ -443,6 +481,11 @@ export interface SubmitInput {
   content: string;
 }
 
+export interface Features {
+  photoAnalysis: boolean;
+  dictation: boolean;
+}
+
 export interface SystemTimeInput {
   clientTime: Date;
 }
@@ -459,6 +502,16 @@ export interface ChangePasswordInput {
 
 export interface PasswordChanged {
   changedAt: Date;
+}
+
+export interface UploadedFile {
+  key: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  createdAt: Date;
+  expiresAt: Date | null;
+  url: string;
 }
 
 export interface MarkTutorialCompleteInput {
@@ -489,6 +542,31 @@ export interface Profile {
   surname: string;
 }
 
+export interface UploadFileInput {
+  filename: string;
+  contentType: string;
+  size: number;
+}
+
+export interface VoiceNote {
+  id: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  createdAt: Date;
+  url: string;
+}
+
+export interface RenameVoiceNoteInput {
+  id: string;
+  filename: string;
+}
+
+export interface RenamedVoiceNote {
+  id: string;
+  filename: string;
+}
+
 /** Every procedure at /api/trpc: its kind, input and output. */
 export interface RpcProcedures {
   'account.confirmEmail': { kind: 'mutation'; input: ConfirmEmailInput; output: Done };
@@ -511,6 +589,9 @@ export interface RpcProcedures {
   'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
+  'leader.transferVoiceNoteToPersonalFolder': { kind: 'mutation'; input: VoiceNoteKeyInput; output: VoiceNoteId };
+  'leader.uploadVoiceNote': { kind: 'mutation'; input: UploadVoiceNoteInput; output: UploadTicket };
+  'notification.analyseImage': { kind: 'mutation'; input: AnalyseImageInput; output: AnalyseImageOutput };
   'notification.countRecipients': { kind: 'query'; input: CountRecipients; output: RecipientCount };
   'notification.create': { kind: 'mutation'; input: CreateNotification; output: NotificationDetail };
   'notification.filterOptions': { kind: 'query'; input: void; output: FilterOptions };
@@ -527,15 +608,22 @@ export interface RpcProcedures {
   'student.deleteComment': { kind: 'mutation'; input: StudentIdInput; output: Done };
   'student.get': { kind: 'query'; input: StudentIdInput; output: StudentProfile };
   'student.timeline': { kind: 'query'; input: StudentIdInput; output: Array<TimelineEntry> };
+  'submission.getDeepgramKey': { kind: 'mutation'; input: void; output: DeepgramKey };
   'submission.public': { kind: 'query'; input: SubmissionLink; output: PublicSubmissionView };
   'submission.submit': { kind: 'mutation'; input: SubmitInput; output: PublicSubmissionView };
+  'system.features': { kind: 'query'; input: void; output: Features };
   'system.time': { kind: 'query'; input: SystemTimeInput; output: SystemTimeOutput };
   'user.changePassword': { kind: 'mutation'; input: ChangePasswordInput; output: PasswordChanged };
   'user.feedbackHubCount': { kind: 'query'; input: void; output: number };
+  'user.listFiles': { kind: 'query'; input: void; output: Array<UploadedFile> };
   'user.markTutorialComplete': { kind: 'mutation'; input: MarkTutorialCompleteInput; output: Done };
   'user.settings': { kind: 'query'; input: void; output: UserSettings };
   'user.updateEmailPreferences': { kind: 'mutation'; input: EmailPreferences; output: EmailPreferences };
   'user.updateProfile': { kind: 'mutation'; input: UpdateProfileInput; output: Profile };
+  'user.uploadFile': { kind: 'mutation'; input: UploadFileInput; output: UploadTicket };
+  'voiceNote.delete': { kind: 'mutation'; input: VoiceNoteId; output: VoiceNoteId };
+  'voiceNote.list': { kind: 'query'; input: void; output: Array<VoiceNote> };
+  'voiceNote.rename': { kind: 'mutation'; input: RenameVoiceNoteInput; output: RenamedVoiceNote };
 }
 
 export type RpcPath = keyof RpcProcedures;

@@ -15,7 +15,8 @@ use crate::rpc::error::{ErrorCode, RpcError, RpcResult};
 use crate::rpc::registry::{self, Kind, Procedure};
 use crate::rpc::superjson;
 
-/// Request bodies above this are refused.
+/// Request bodies above this are refused with 413, unless the call is one that needs more
+/// (see [`body_limit`]).
 const MAX_BODY: usize = 2 * 1024 * 1024;
 
 /// One call's outcome: superjson text of the output, or the error.
@@ -80,21 +81,7 @@ pub async fn handle(
         )));
     }
 
-    let raw = if parts.method == Method::GET {
-        Ok(param("input").map(|s| Bytes::copy_from_slice(s.as_bytes())))
-    } else {
-        axum::body::to_bytes(body, MAX_BODY)
-            .await
-            .map(|bytes| if bytes.is_empty() { None } else { Some(bytes) })
-            .map_err(|e| {
-                RpcError::new(
-                    ErrorCode::BadRequest,
-                    format!("Could not read the request body: {e}"),
-                )
-            })
-    };
-    let inputs = read_inputs(raw, is_batch, paths.len());
-
+    // The caller is known before the body is read: only a signed-in caller gets a larger limit.
     let caller = if procedures.iter().any(Option::is_some) {
         match current_user(&state.db, &parts.headers).await {
             Ok(caller) => caller,
@@ -103,6 +90,18 @@ pub async fn handle(
     } else {
         None
     };
+    let signed_in = caller.as_ref().is_some_and(|c| !c.user.disabled);
+
+    let raw = if parts.method == Method::GET {
+        Ok(param("input").map(|s| Bytes::copy_from_slice(s.as_bytes())))
+    } else {
+        let limit = body_limit(&procedures, signed_in);
+        match read_body(body, &parts.headers, limit).await {
+            Err(err) if err.code == ErrorCode::PayloadTooLarge => return request_error(&err),
+            read => read,
+        }
+    };
+    let inputs = read_inputs(raw, is_batch, paths.len());
     let ctx = Ctx::new(state, parts.headers, caller);
 
     let calls = paths
@@ -117,6 +116,62 @@ pub async fn handle(
         }
     }
     respond(is_batch, &paths, &procedures, &outcomes)
+}
+
+/// The most a POST body may hold: [`MAX_BODY`], or more for a signed-in caller of a
+/// procedure that takes photos (`notification.analyseImage`).
+fn body_limit(procedures: &[Option<&Procedure>], signed_in: bool) -> usize {
+    let needs_photos = procedures
+        .iter()
+        .flatten()
+        .any(|p| p.path == "notification.analyseImage");
+    if signed_in && needs_photos {
+        crate::rpc::notification::analyse_image::MAX_BODY
+    } else {
+        MAX_BODY
+    }
+}
+
+/// The whole body (`None` when empty), refusing more than `limit` bytes with 413 — at once
+/// when `Content-Length` says so, else as soon as the stream passes it.
+async fn read_body(body: Body, headers: &HeaderMap, limit: usize) -> RpcResult<Option<Bytes>> {
+    let too_large = || {
+        RpcError::new(
+            ErrorCode::PayloadTooLarge,
+            format!(
+                "The request is too large: this call accepts at most {} MB.",
+                limit / (1024 * 1024)
+            ),
+        )
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    match axum::body::to_bytes(body, limit).await {
+        Ok(bytes) if bytes.is_empty() => Ok(None),
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if is_length_limit(&e) => Err(too_large()),
+        Err(e) => Err(RpcError::new(
+            ErrorCode::BadRequest,
+            format!("Could not read the request body: {e}"),
+        )),
+    }
+}
+
+/// Whether reading failed because the body passed the limit.
+fn is_length_limit(err: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(cause) = source {
+        if cause.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
 }
 
 /// One call: find, check method and origin, decode input, run.

@@ -3,6 +3,7 @@
 //! `ctx.school_id()`; teachers see the notifications they sent, admins all of their school's
 //! (the same rule as the Feedback Hub's `MarkerScope`).
 
+pub mod analyse_image;
 pub mod count_recipients;
 pub mod create;
 pub mod filter_options;
@@ -27,6 +28,7 @@ use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
 /// The procedures of this router, for the registry.
 pub fn procedures() -> Vec<Procedure> {
     vec![
+        procedure!(Mutation "notification.analyseImage" => analyse_image),
         procedure!(Query "notification.countRecipients" => count_recipients),
         procedure!(Mutation "notification.create" => create),
         procedure!(Query "notification.filterOptions" => filter_options),

@@ -6,6 +6,7 @@
 //! is still accepted and shown as late. A wrong, garbled or revoked link (the submission
 //! or its notification deleted) is NOT_FOUND with one message, whatever was wrong.
 
+pub mod get_deepgram_key;
 pub mod public;
 pub mod submit;
 

@@ -1,3 +1,4 @@
 //! `system.*`: public procedures about the service itself.
 
+pub mod features;
 pub mod time;
