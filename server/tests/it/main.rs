@@ -20,5 +20,4 @@ mod seed;
 mod sending;
 mod students;
 mod submissions;
-mod uploads;
 mod web;
