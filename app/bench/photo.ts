@@ -2,8 +2,9 @@
 //! here, deterministically) shrunk to a longest side of 1600 by
 //!   - ours: the app's photo worker on its default path, timed from the Blob to the JPEG
 //!     bytes back on the page (so reading, transfer both ways and wasm start-up are in);
-//!   - the two candidate worker paths, `hybrid` (native decode + resize, wasm encode) and
-//!     `wasm` (all in wasm), which chose the default;
+//!   - the other worker paths, `hybrid` (native decode + resize, wasm encode; with the resize
+//!     in createImageBitmap or on the canvas), `wasm` (all in wasm) and `native` (all in the
+//!     browser), from which the default was chosen (src/lib/photo-prep.ts);
 //!   - native: createImageBitmap + OffscreenCanvas.convertToBlob('image/jpeg', 0.8) on the page;
 //!   - browser-image-compression 2.0.2 (maxWidthOrHeight 1600, initialQuality 0.8,
 //!     useWebWorker false: its worker would fetch its script from a CDN).

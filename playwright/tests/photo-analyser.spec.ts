@@ -200,6 +200,28 @@ test('a chosen photo with EXIF orientation 6 and GPS arrives upright and without
   expect(corners.topLeft[1]).toBeGreaterThan(180)
 })
 
+test('without AI configured the dialog says so plainly and Confirm stays disabled', async ({ page }) => {
+  // The server under test has a vision model; answer system.features as a server without one
+  // would, whichever batch it travels in.
+  await page.route('**/api/trpc/**', async (route) => {
+    const url = new URL(route.request().url())
+    const paths = decodeURIComponent(url.pathname.replace('/api/trpc/', '')).split(',')
+    const at = paths.indexOf('system.features')
+    if (at < 0) return route.fallback()
+    const response = await route.fetch()
+    const body = (await response.json()) as unknown[]
+    body[at] = { result: { data: { json: { photoAnalysis: false, dictation: false } } } }
+    await route.fulfill({ response, json: body })
+  })
+  const dialog = await openFromPalette(page)
+  await expect(
+    dialog.getByText('AI photo analysis is not set up on this server. Ask your administrator to configure it.'),
+  ).toBeVisible()
+  await takePhotos(dialog, 1)
+  await dialog.getByRole('button', { name: 'Review photos' }).click()
+  await expect(dialog.getByRole('button', { name: 'Confirm' })).toBeDisabled()
+})
+
 test('an unreadable file gets a clear message, not a crash', async ({ page }) => {
   const dialog = await openFromPalette(page)
   await dialog.locator('input[type=file]').setInputFiles({

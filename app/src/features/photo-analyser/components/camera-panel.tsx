@@ -20,7 +20,9 @@ function useCamera(onError: () => void) {
   const video = useRef<HTMLVideoElement>(null)
   const [state, setState] = useState<CameraState>('starting')
   const onErrorRef = useRef(onError)
-  onErrorRef.current = onError
+  useEffect(() => {
+    onErrorRef.current = onError
+  })
 
   useEffect(() => {
     let stream: MediaStream | undefined

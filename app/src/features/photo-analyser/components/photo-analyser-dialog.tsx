@@ -151,7 +151,8 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
     { value: 'review', label: 'Review', disabled: photos.length === 0 },
     { value: 'response', label: 'AI Response', disabled: result === null },
   ]
-  const canConfirm = photos.length > 0 && preparing === 0 && prompt.trim().length > 0 && !notConfigured && !analyse.isPending
+  // An empty prompt is allowed: the server then asks for strengths and next steps.
+  const canConfirm = photos.length > 0 && preparing === 0 && !notConfigured && !analyse.isPending
 
   return (
     <div className="space-y-4">
