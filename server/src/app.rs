@@ -32,6 +32,8 @@ pub struct AppState {
     pub mailer: Arc<Mailer>,
     /// The CSRF secret and the sign-in attempt counters.
     pub auth: Arc<AuthServices>,
+    /// Where uploaded files live (local folder or S3 bucket) and how their URLs are signed.
+    pub storage: Arc<crate::storage::Storage>,
     /// The AI vision and speech providers, where configured.
     pub providers: Arc<crate::providers::Providers>,
 }
@@ -57,7 +59,15 @@ impl AppState {
         })?;
         let providers =
             crate::providers::Providers::from_config(&config).map_err(StateError::Providers)?;
+        let secret = crate::auth::secret::load_or_create(&config).map_err(|source| {
+            StateError::Secret {
+                dir: config.data_dir.display().to_string(),
+                source,
+            }
+        })?;
+        let storage = crate::storage::Storage::new(&config.storage, &config.data_dir, &secret);
         Ok(AppState {
+            storage: Arc::new(storage),
             providers: Arc::new(providers),
             db,
             config: Arc::new(config),
@@ -78,6 +88,11 @@ pub fn router(state: AppState) -> Router {
         .nest(
             "/submissions",
             http::submission_files::routes().layer(timeout(Duration::from_secs(30 * 60))),
+        )
+        // Signed direct uploads and downloads (local store): as long as a submission upload.
+        .nest(
+            "/uploads",
+            http::uploads::routes().layer(timeout(Duration::from_secs(30 * 60))),
         )
         .fallback(api_not_found);
     with_layers(

@@ -30,6 +30,12 @@ pub struct Config {
     /// `VOICEMARK_DIGEST_HOUR` (UTC, default 16): when daily digests go out (weekly ones on
     /// Fridays at that hour).
     pub digest_hour: u32,
+    /// Where files are kept: `VOICEMARK_STORAGE_URL` unset or `local` = `{data_dir}/files`;
+    /// `s3://bucket?endpoint=...&region=...&path_style=true` = an S3-compatible bucket
+    /// (credentials in the URL or `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`).
+    pub storage: crate::storage::StorageConfig,
+    /// `VOICEMARK_UPLOAD_TTL_HOURS` (default 24): how long a `user.uploadFile` file is kept.
+    pub upload_ttl_hours: u32,
     /// The AI that reads photos of pupils' work: `None` (photo analysis off) unless
     /// `VOICEMARK_VISION_BASE_URL` is set.
     pub vision: Option<VisionConfig>,
@@ -242,6 +248,26 @@ pub fn from_lookup(
         )?),
     };
     let digest_hour = number("VOICEMARK_DIGEST_HOUR", 16, 0, 23)? as u32;
+    let upload_ttl_hours = number("VOICEMARK_UPLOAD_TTL_HOURS", 24, 1, 24 * 365)? as u32;
+    let storage = match get("VOICEMARK_STORAGE_URL") {
+        None => crate::storage::StorageConfig::Local,
+        Some(raw) => crate::storage::parse_storage_url(
+            &raw,
+            (
+                get("AWS_ACCESS_KEY_ID"),
+                get("AWS_SECRET_ACCESS_KEY"),
+                get("AWS_SESSION_TOKEN"),
+            ),
+        )
+        .map_err(|expected| ConfigError::Invalid {
+            name: "VOICEMARK_STORAGE_URL",
+            expected,
+            // Never echo credentials: only the scheme and bucket.
+            value: url::Url::parse(&raw)
+                .map(|u| format!("{}://{}", u.scheme(), u.host_str().unwrap_or("")))
+                .unwrap_or_else(|_| "<unreadable>".into()),
+        })?,
+    };
     let vision = match get("VOICEMARK_VISION_BASE_URL") {
         None => None,
         Some(base) => Some(VisionConfig {
@@ -263,6 +289,8 @@ pub fn from_lookup(
     Ok(Config {
         jobs,
         digest_hour,
+        storage,
+        upload_ttl_hours,
         vision,
         speech,
         bind,
@@ -345,7 +373,8 @@ mod tests {
         assert_eq!(speech.url, "https://api.deepgram.com");
         let printed = format!("{c:?}");
         assert!(!printed.contains("sk-vision-secret") && !printed.contains("dg-secret"));
-        let err = config(&[("VOICEMARK_VISION_BASE_URL", "localhost:11434")]).unwrap_err();
+        let err = config(&[("VOICEMARK_VISION_BASE_URL", "localhost:11434")])
+            .expect_err("no scheme");
         assert_eq!(
             err.to_string(),
             "VOICEMARK_VISION_BASE_URL must be an http:// or https:// URL (it is 'localhost:11434')."

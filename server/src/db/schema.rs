@@ -344,6 +344,9 @@ diesel::table! {
         expires_at -> Nullable<Timestamp>,
         uploaded_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
+        kind -> Text,
+        in_personal_folder -> Bool,
+        updated_at -> Nullable<Timestamp>,
     }
 }
 

@@ -2,4 +2,5 @@
 
 pub mod health;
 pub mod submission_files;
+pub mod uploads;
 pub mod web;

@@ -10,6 +10,7 @@
 
 pub mod email;
 pub mod feedback_email;
+pub mod file_expiry;
 pub mod notification_send;
 pub mod registry;
 pub mod worker;

@@ -85,6 +85,9 @@ impl Registry {
             .with(super::feedback_email::KIND, |s, j| {
                 Box::pin(super::feedback_email::run(s, j))
             })
+            .with(super::file_expiry::KIND, |s, j| {
+                Box::pin(super::file_expiry::run(s, j))
+            })
     }
 
     /// Adds (or replaces) the handler of `kind`.

@@ -8,6 +8,7 @@ pub mod notifications;
 pub mod organisations;
 pub mod recipients;
 pub mod school_admin;
+pub mod stored_files;
 pub mod students;
 pub mod submissions;
 pub mod users;

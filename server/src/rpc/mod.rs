@@ -7,11 +7,13 @@ pub mod registry;
 pub mod superjson;
 pub mod transport;
 pub mod typescript;
+pub mod uploads;
 
 pub mod account;
 pub mod admin;
 pub mod dashboard;
 pub mod feedback;
+pub mod leader;
 pub mod notification;
 pub mod preferences;
 pub mod school;
@@ -19,6 +21,7 @@ pub mod student;
 pub mod submission;
 pub mod system;
 pub mod user;
+pub mod voice_note;
 
 use axum::routing::any;
 use axum::Router;

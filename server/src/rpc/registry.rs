@@ -93,15 +93,19 @@ pub fn procedures() -> &'static [Procedure] {
             procedure!(Query "system.features" => system::features),
             procedure!(Query "system.time" => system::time),
             procedure!(Query "user.feedbackHubCount" => user::feedback_hub_count),
+            procedure!(Query "user.listFiles" => user::list_files),
             procedure!(Mutation "user.markTutorialComplete" => user::mark_tutorial_complete),
             procedure!(Query "user.settings" => user::settings),
             procedure!(Mutation "user.updateEmailPreferences" => user::update_email_preferences),
             procedure!(Mutation "user.updateProfile" => user::update_profile),
+            procedure!(Mutation "user.uploadFile" => user::upload_file),
         ];
         all.extend(account::procedures());
         all.extend(admin::procedures());
+        all.extend(crate::rpc::leader::procedures());
         all.extend(notification::procedures());
         all.extend(preferences::procedures());
+        all.extend(crate::rpc::voice_note::procedures());
         all.sort_by_key(|p| p.path);
         all
     })

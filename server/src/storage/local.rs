@@ -88,4 +88,13 @@ impl FileStore for LocalStore {
             Err(err) => Err(err.into()),
         }
     }
+
+    async fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        match tokio::fs::metadata(self.path(key)?).await {
+            Ok(meta) if meta.is_file() => Ok(Some(meta.len())),
+            Ok(_) => Ok(None),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(err) => Err(err.into()),
+        }
+    }
 }

@@ -1,13 +1,24 @@
 //! Object storage: files kept by key. `FileStore` is the small interface every store
-//! implements; [`LocalStore`] (a folder, `{data_dir}/files`) is the default. An
-//! S3-compatible store implements the same trait and is picked by configuration.
+//! implements; [`LocalStore`] (a folder, `{data_dir}/files`) is the default and
+//! [`S3Store`] (any S3-compatible bucket) is picked by `VOICEMARK_STORAGE_URL`.
+//! [`Storage`] is the configured one, with signed URLs the browser uses to PUT and GET
+//! files directly (see docs/storage.md).
 
+mod configured;
 mod local;
+pub mod s3;
+pub mod signed_url;
+pub mod sigv4;
 
 use axum::body::Bytes;
 use futures_util::stream::BoxStream;
 
+pub use configured::{
+    content_disposition, parse_storage_url, sanitise_filename, SignedUpload, Storage,
+    StorageConfig, UploadSpec,
+};
 pub use local::LocalStore;
+pub use s3::{S3Config, S3Store};
 
 /// Why a store refused or failed.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +31,9 @@ pub enum StoreError {
     InvalidKey,
     #[error("no file at this key")]
     NotFound,
+    /// The storage service answered with an error (an S3 status and its text).
+    #[error("storage service: {0}")]
+    Service(String),
     /// The body could not be read (the client went away) or the store failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -42,6 +56,9 @@ pub trait FileStore {
 
     /// Removes the file at `key`; a missing file is not an error.
     async fn delete(&self, key: &str) -> Result<(), StoreError>;
+
+    /// The size of the file at `key`, or `None` when there is none (S3: `HEAD`).
+    async fn size(&self, key: &str) -> Result<Option<u64>, StoreError>;
 }
 
 /// Whether `key` is safe to use as a relative path: non-empty segments of `[A-Za-z0-9._-]`,

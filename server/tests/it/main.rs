@@ -20,4 +20,5 @@ mod seed;
 mod sending;
 mod students;
 mod submissions;
+mod uploads;
 mod web;

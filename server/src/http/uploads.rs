@@ -1,0 +1,224 @@
+//! `/api/uploads/{key}?expires=...&sig=...`: the local store's signed URLs (an S3 store
+//! hands out the bucket's own presigned URLs instead).
+//!
+//! `PUT` receives a direct upload: the signature must match the upload's row (method, key,
+//! expiry, declared type, disposition and size; see `storage::signed_url`) and the link
+//! must not have expired (403 otherwise). The body must carry the declared content type
+//! (415) and exactly the declared size: more bytes stop the upload at once with 413 and
+//! the core's message, fewer give 400; a refused upload keeps nothing. Then the row is
+//! marked uploaded. `GET` serves an uploaded file with its stored type and disposition.
+
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::put;
+use axum::{Json, Router};
+use chrono::Utc;
+use core_wasm::limits::MAX_UPLOAD_BYTES;
+use futures_util::{StreamExt, TryStreamExt};
+use serde::Deserialize;
+
+use crate::app::AppState;
+use crate::models::{now, stored_files};
+use crate::storage::signed_url::{same_signature, GetTerms, PutTerms};
+use crate::storage::{content_disposition, is_valid_key, FileStore, Storage, StoreError};
+
+/// The link was not made by us (or its terms were changed).
+pub const INVALID_LINK: &str = "This upload link is invalid.";
+/// The link's time is up.
+pub const EXPIRED_LINK: &str = "This upload link has expired. Start the upload again.";
+/// The body is not of the type the upload declared.
+pub const WRONG_TYPE: &str = "The file's type does not match the upload that was started.";
+/// Fewer bytes arrived than declared.
+pub const INCOMPLETE: &str = "The upload did not arrive whole.";
+/// The file was already sent once.
+pub const ALREADY_UPLOADED: &str = "This file has already been uploaded.";
+
+/// The routes under `/api/uploads`.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/{*key}", put(upload).get(download))
+}
+
+#[derive(Debug, Deserialize)]
+struct Signed {
+    expires: Option<i64>,
+    sig: Option<String>,
+}
+
+/// A refusal: status and one sentence, as `{"error": ...}`.
+fn refuse(status: StatusCode, message: &str) -> Response {
+    (status, Json(serde_json::json!({ "error": message }))).into_response()
+}
+
+fn internal(detail: impl std::fmt::Display) -> Response {
+    tracing::error!(%detail, "direct upload");
+    refuse(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error")
+}
+
+/// The row behind a well-formed signed link to `key` on the local store, with the link's
+/// expiry and signature; or the response refusing it.
+async fn lookup(
+    state: &AppState,
+    key: &str,
+    query: Signed,
+) -> Result<(stored_files::StoredFile, i64, String), Response> {
+    let (Some(expires), Some(sig)) = (query.expires, query.sig) else {
+        return Err(refuse(StatusCode::FORBIDDEN, INVALID_LINK));
+    };
+    if !is_valid_key(key) || !matches!(*state.storage, Storage::Local { .. }) {
+        return Err(refuse(StatusCode::NOT_FOUND, "Not found"));
+    }
+    let mut pooled = state.db.conn().await.map_err(internal)?;
+    match stored_files::find_by_key(&mut pooled.db(), key).await {
+        Ok(Some(file)) => Ok((file, expires, sig)),
+        // Same answer as a bad signature: a link to nothing tells nothing.
+        Ok(None) => Err(refuse(StatusCode::FORBIDDEN, INVALID_LINK)),
+        Err(err) => Err(internal(err)),
+    }
+}
+
+async fn upload(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    Query(query): Query<Signed>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let (file, expires, sig) = match lookup(&state, &key, query).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let Some(signer) = state.storage.local_signer() else {
+        return refuse(StatusCode::NOT_FOUND, "Not found");
+    };
+    let declared = file.size_bytes.unwrap_or(0).max(0) as u64;
+    let disposition = content_disposition(&file.filename);
+    let expected = signer.put_signature(&PutTerms {
+        key: &file.key,
+        expires,
+        content_type: &file.content_type,
+        content_disposition: &disposition,
+        size: declared,
+    });
+    if !same_signature(&expected, &sig) {
+        return refuse(StatusCode::FORBIDDEN, INVALID_LINK);
+    }
+    if expires < Utc::now().timestamp() {
+        return refuse(StatusCode::FORBIDDEN, EXPIRED_LINK);
+    }
+    if file.uploaded_at.is_some() {
+        return refuse(StatusCode::CONFLICT, ALREADY_UPLOADED);
+    }
+    let sent_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim);
+    if !sent_type.is_some_and(|t| t.eq_ignore_ascii_case(&file.content_type)) {
+        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, WRONG_TYPE);
+    }
+    // S3 refuses a disposition other than the signed one; so do we (when one is sent).
+    if headers
+        .get(header::CONTENT_DISPOSITION)
+        .is_some_and(|v| v.to_str().ok() != Some(disposition.as_str()))
+    {
+        return refuse(StatusCode::FORBIDDEN, INVALID_LINK);
+    }
+    let limit = declared.min(MAX_UPLOAD_BYTES);
+    let length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if length.is_some_and(|length| length > limit) {
+        return refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            crate::http::submission_files::TOO_LARGE,
+        );
+    }
+
+    let stream = body
+        .into_data_stream()
+        .map_err(std::io::Error::other)
+        .boxed();
+    let written = match state.storage.put(&file.key, stream, limit).await {
+        Ok(written) => written,
+        Err(StoreError::TooLarge { .. }) => {
+            return refuse(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                crate::http::submission_files::TOO_LARGE,
+            )
+        }
+        Err(StoreError::Io(err)) => {
+            tracing::warn!(%err, "direct upload did not arrive whole");
+            return refuse(StatusCode::BAD_REQUEST, INCOMPLETE);
+        }
+        Err(err) => return internal(err),
+    };
+    if written != declared {
+        let _ = state.storage.delete(&file.key).await;
+        return refuse(StatusCode::BAD_REQUEST, INCOMPLETE);
+    }
+    let marked = async {
+        let mut pooled = state.db.conn().await?;
+        Ok::<_, crate::db::DbError>(
+            stored_files::mark_uploaded(&mut pooled.db(), &file.id, now()).await?,
+        )
+    }
+    .await;
+    match marked {
+        Ok(_) => (
+            StatusCode::OK,
+            Json(serde_json::json!({ "key": file.key, "size": written })),
+        )
+            .into_response(),
+        Err(err) => {
+            let _ = state.storage.delete(&file.key).await;
+            internal(err)
+        }
+    }
+}
+
+async fn download(
+    State(state): State<AppState>,
+    Path(key): Path<String>,
+    Query(query): Query<Signed>,
+) -> Response {
+    let (file, expires, sig) = match lookup(&state, &key, query).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let Some(signer) = state.storage.local_signer() else {
+        return refuse(StatusCode::NOT_FOUND, "Not found");
+    };
+    let disposition = content_disposition(&file.filename);
+    let expected = signer.get_signature(&GetTerms {
+        key: &file.key,
+        expires,
+        content_type: &file.content_type,
+        content_disposition: &disposition,
+    });
+    if !same_signature(&expected, &sig) {
+        return refuse(StatusCode::FORBIDDEN, INVALID_LINK);
+    }
+    if expires < Utc::now().timestamp() {
+        return refuse(StatusCode::FORBIDDEN, "This link has expired.");
+    }
+    let bytes = match state.storage.get(&file.key).await {
+        Ok(bytes) => bytes,
+        Err(StoreError::NotFound) => return refuse(StatusCode::NOT_FOUND, "Not found"),
+        Err(err) => return internal(err),
+    };
+    let mut response = Body::from(bytes).into_response();
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(&file.content_type) {
+        headers.insert(header::CONTENT_TYPE, value);
+    }
+    if let Ok(value) = HeaderValue::from_str(&disposition) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, max-age=300"),
+    );
+    response
+}

@@ -1,0 +1,17 @@
+//! `leader.*`: the leaders' tools. Voice notes: `uploadVoiceNote` signs a direct upload,
+//! `transferVoiceNoteToPersonalFolder` files it once it has arrived. Every role that can
+//! sign in may use them (pupils record voice notes too); everything is scoped to the
+//! caller's school and to the caller.
+
+pub mod transfer_voice_note_to_personal_folder;
+pub mod upload_voice_note;
+
+use crate::rpc::registry::{procedure, Procedure};
+
+/// The procedures of this router, for the registry.
+pub fn procedures() -> Vec<Procedure> {
+    vec![
+        procedure!(Mutation "leader.transferVoiceNoteToPersonalFolder" => transfer_voice_note_to_personal_folder),
+        procedure!(Mutation "leader.uploadVoiceNote" => upload_voice_note),
+    ]
+}

@@ -1,0 +1,50 @@
+//! `leader.transferVoiceNoteToPersonalFolder`: once the browser's PUT has finished, files
+//! the caller's voice note in their personal folder. The store is asked whether the bytes
+//! really arrived, whole (local: the file and its size; S3: `HEAD`).
+
+use crate::models::now;
+use crate::models::stored_files::{self, FileKind, Owner};
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
+use crate::storage::FileStore;
+
+pub const NOT_ARRIVED: &str = "The upload has not arrived yet.";
+
+rpc_type! {
+    pub struct VoiceNoteKeyInput {
+        pub key: String,
+    }
+}
+
+rpc_type! {
+    pub struct VoiceNoteId {
+        pub id: String,
+    }
+}
+
+pub async fn handler(ctx: &Ctx, input: VoiceNoteKeyInput) -> RpcResult<VoiceNoteId> {
+    let user = ctx.require_user()?;
+    let school_id = ctx.school_id()?;
+    let owner = Owner {
+        school_id,
+        user_id: &user.id,
+        kind: FileKind::VoiceNote,
+    };
+    let mut pooled = ctx.conn().await?;
+    let file = stored_files::find_owned_by_key(&mut pooled.db(), owner, &input.key)
+        .await?
+        .ok_or_else(|| RpcError::new(ErrorCode::NotFound, "Voice note not found."))?;
+    drop(pooled);
+    let stored = ctx
+        .state
+        .storage
+        .size(&file.key)
+        .await
+        .map_err(|e| RpcError::internal(format!("checking {}: {e}", file.key)))?;
+    if stored.is_none() || stored.map(|s| s as i64) != file.size_bytes {
+        return Err(RpcError::bad_request(NOT_ARRIVED));
+    }
+    let mut pooled = ctx.conn().await?;
+    stored_files::move_to_personal_folder(&mut pooled.db(), &file.id, now()).await?;
+    Ok(VoiceNoteId { id: file.id })
+}
