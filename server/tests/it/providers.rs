@@ -189,7 +189,7 @@ async fn chat_completions(
 
 /// The request rules of openai-compatible-vision.md §1, as a server would enforce them.
 fn check_chat_request(request: &Value) -> Result<(), String> {
-    if !request["model"].as_str().is_some_and(|m| !m.is_empty()) {
+    if request["model"].as_str().is_none_or(str::is_empty) {
         return Err("you must provide a model parameter".into());
     }
     if request["stream"] != json!(false) {

@@ -205,17 +205,17 @@ mod tests {
 
     #[test]
     fn bad_photos_are_named_by_position() {
-        let err = decode_photos(&["/9j/4AAQ".into(), "iVBORw0KGgo=".into()]).unwrap_err();
+        let err = decode_photos(&["/9j/4AAQ".into(), "iVBORw0KGgo=".into()]).expect_err("refused");
         assert_eq!(err.message, "Photo 2 is not a JPEG image.");
-        let err = decode_photos(&["not base64!".into()]).unwrap_err();
+        let err = decode_photos(&["not base64!".into()]).expect_err("refused");
         assert_eq!(err.message, "Photo 1 is not a JPEG image.");
         assert_eq!(
-            decode_photos(&[]).unwrap_err().message,
+            decode_photos(&[]).expect_err("refused").message,
             "Add at least one photo."
         );
         let eleven = vec!["/9j/4AAQ".to_owned(); 11];
         assert_eq!(
-            decode_photos(&eleven).unwrap_err().message,
+            decode_photos(&eleven).expect_err("refused").message,
             PHOTO_LIMIT_MESSAGE
         );
     }
