@@ -373,8 +373,8 @@ mod tests {
         assert_eq!(speech.url, "https://api.deepgram.com");
         let printed = format!("{c:?}");
         assert!(!printed.contains("sk-vision-secret") && !printed.contains("dg-secret"));
-        let err = config(&[("VOICEMARK_VISION_BASE_URL", "localhost:11434")])
-            .expect_err("no scheme");
+        let err =
+            config(&[("VOICEMARK_VISION_BASE_URL", "localhost:11434")]).expect_err("no scheme");
         assert_eq!(
             err.to_string(),
             "VOICEMARK_VISION_BASE_URL must be an http:// or https:// URL (it is 'localhost:11434')."
