@@ -53,5 +53,12 @@ if [[ $want_test == 1 ]]; then
     pg_ctlcluster --skip-systemctl-redirect "$version" main start || pg_ctlcluster "$version" main start
     for _ in $(seq 1 50); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 0.2; done
   fi
+  # moto, an S3-compatible server, and botocore for the S3 storage tests (storage_s3.rs).
+  if ! python3 -c 'import moto.server, botocore' >/dev/null 2>&1; then
+    command -v python3 >/dev/null || apt_install python3 python3-pip
+    log "pip install moto[server]"
+    python3 -m pip install --quiet 'moto[server]' 2>/dev/null \
+      || python3 -m pip install --quiet --break-system-packages 'moto[server]'
+  fi
 fi
 log "ready"

@@ -17,6 +17,7 @@ mod providers;
 mod rpc;
 mod schema;
 mod seed;
+mod storage_s3;
 mod sending;
 mod students;
 mod submissions;
