@@ -178,10 +178,40 @@ async fn upload(
     }
 }
 
+/// The byte range `bytes=a-b`, `bytes=a-` or `bytes=-n` of a `len`-byte file, as
+/// (first, last) inclusive; `None` for anything else (then the whole file is served).
+/// Safari plays audio only from a server that answers ranges.
+fn byte_range(header: Option<&str>, len: u64) -> Option<Result<(u64, u64), ()>> {
+    let spec = header?.trim().strip_prefix("bytes=")?;
+    if spec.contains(',') || len == 0 {
+        return None;
+    }
+    let (start, end) = spec.split_once('-')?;
+    let (start, end) = (start.trim(), end.trim());
+    let range = if start.is_empty() {
+        let n: u64 = end.parse().ok()?;
+        (len.saturating_sub(n), len - 1)
+    } else {
+        let first: u64 = start.parse().ok()?;
+        let last = if end.is_empty() {
+            len - 1
+        } else {
+            end.parse::<u64>().ok()?.min(len - 1)
+        };
+        (first, last)
+    };
+    Some(if range.0 <= range.1 && range.0 < len {
+        Ok(range)
+    } else {
+        Err(())
+    })
+}
+
 async fn download(
     State(state): State<AppState>,
     Path(key): Path<String>,
     Query(query): Query<Signed>,
+    request_headers: HeaderMap,
 ) -> Response {
     let (file, expires, sig) = match lookup(&state, &key, query).await {
         Ok(found) => found,
@@ -208,8 +238,33 @@ async fn download(
         Err(StoreError::NotFound) => return refuse(StatusCode::NOT_FOUND, "Not found"),
         Err(err) => return internal(err),
     };
-    let mut response = Body::from(bytes).into_response();
+    let len = bytes.len() as u64;
+    let range = byte_range(
+        request_headers
+            .get(header::RANGE)
+            .and_then(|v| v.to_str().ok()),
+        len,
+    );
+    let mut response = match range {
+        Some(Ok((first, last))) => {
+            let part = bytes[first as usize..=last as usize].to_vec();
+            let mut response = (StatusCode::PARTIAL_CONTENT, Body::from(part)).into_response();
+            if let Ok(value) = HeaderValue::from_str(&format!("bytes {first}-{last}/{len}")) {
+                response.headers_mut().insert(header::CONTENT_RANGE, value);
+            }
+            response
+        }
+        Some(Err(())) => {
+            let mut response = StatusCode::RANGE_NOT_SATISFIABLE.into_response();
+            if let Ok(value) = HeaderValue::from_str(&format!("bytes */{len}")) {
+                response.headers_mut().insert(header::CONTENT_RANGE, value);
+            }
+            return response;
+        }
+        None => Body::from(bytes).into_response(),
+    };
     let headers = response.headers_mut();
+    headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
     if let Ok(value) = HeaderValue::from_str(&file.content_type) {
         headers.insert(header::CONTENT_TYPE, value);
     }
@@ -221,4 +276,21 @@ async fn download(
         HeaderValue::from_static("private, max-age=300"),
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_read_as_media_players_send_them() {
+        assert_eq!(byte_range(Some("bytes=0-"), 10), Some(Ok((0, 9))));
+        assert_eq!(byte_range(Some("bytes=2-4"), 10), Some(Ok((2, 4))));
+        assert_eq!(byte_range(Some("bytes=8-100"), 10), Some(Ok((8, 9))));
+        assert_eq!(byte_range(Some("bytes=-3"), 10), Some(Ok((7, 9))));
+        assert_eq!(byte_range(Some("bytes=10-"), 10), Some(Err(())));
+        assert_eq!(byte_range(Some("bytes=0-1,4-5"), 10), None);
+        assert_eq!(byte_range(Some("items=0-1"), 10), None);
+        assert_eq!(byte_range(None, 10), None);
+    }
 }

@@ -178,6 +178,19 @@ dual_test!(
             playback.header("content-disposition"),
             Some(content_disposition("Week 3 – feedback.webm").as_str())
         );
+        // Players (Safari) ask for ranges.
+        assert_eq!(playback.header("accept-ranges"), Some("bytes"));
+        let part = app
+            .request(
+                Request::get(notes[0]["url"].as_str().expect("url"))
+                    .header("range", "bytes=6-")
+                    .body(Body::empty())
+                    .expect("request"),
+            )
+            .await;
+        assert_eq!(part.status, StatusCode::PARTIAL_CONTENT);
+        assert_eq!(part.text(), "voice");
+        assert_eq!(part.header("content-range"), Some("bytes 6-10/11"));
         // A download link with its signature changed serves nothing.
         let forged = notes[0]["url"]
             .as_str()
