@@ -585,5 +585,28 @@ dual_test!(
             .expect("sweep");
         assert_eq!(swept.deleted, 1);
         assert_eq!(row_count(&app).await, 1);
+
+        // Through the job queue, as the workers run it: a due `files.expire` job sweeps.
+        let late = mutate(
+            &app,
+            "user.uploadFile",
+            json!({"filename": "late.txt", "contentType": "text/plain", "size": 2}),
+            cookie,
+        )
+        .await
+        .data()
+        .clone();
+        put(&app, &late, &[], Body::from("hi")).await;
+        let late = late["key"].as_str().expect("key").to_owned();
+        set_times(&app, &late, Some(now() - Duration::seconds(1)), now()).await;
+        let mut pooled = app.db.conn().await.expect("connection");
+        // (Runs are rounded up to 10-minute slots: ten minutes ago is due now.)
+        voicemark::jobs::file_expiry::schedule(&mut pooled.db(), now() - Duration::minutes(10))
+            .await
+            .expect("schedule");
+        drop(pooled);
+        assert!(crate::sending::drain(&app.state).await >= 1);
+        assert!(!on_disk(&app, &late));
+        assert_eq!(row_count(&app).await, 1);
     }
 );
