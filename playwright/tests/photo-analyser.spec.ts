@@ -76,7 +76,7 @@ test('two photos from the camera are analysed; they leave the browser small and 
   const id = marker()
   await confirmWithPrompt(dialog, `Mark this worksheet (${id})`)
   await expect(dialog.getByRole('tab', { name: 'AI Response' })).toHaveAttribute('aria-selected', 'true')
-  await expect(dialog.getByLabel('AI response')).toHaveValue(/^Feedback on 2 photos: Clear working shown throughout\./)
+  await expect(dialog.getByRole('textbox', { name: 'AI response' })).toHaveValue(/^Feedback on 2 photos: Clear working shown throughout\./)
 
   const sent = await stubRequest(page, id)
   expect(sent.imageCount).toBe(2)
@@ -92,7 +92,7 @@ test('two photos from the camera are analysed; they leave the browser small and 
 
   // 'Convert to notes' turns the answer into one bullet per sentence.
   await dialog.getByRole('button', { name: 'Convert to notes' }).click()
-  await expect(dialog.getByLabel('AI response')).toHaveValue(
+  await expect(dialog.getByRole('textbox', { name: 'AI response' })).toHaveValue(
     '• Feedback on 2 photos: Clear working shown throughout.\n• Next step: check the units in question 3.',
   )
 
@@ -119,7 +119,7 @@ test('at 10 photos capture stops with the limit text and the dialog moves to Rev
 
   // Removing every photo in Review returns to the camera.
   await dialog.getByRole('tab', { name: 'Review' }).click()
-  for (let left = 10; left > 0; left--) await dialog.getByRole('button', { name: 'Remove photo 1' }).click()
+  for (let left = 10; left > 0; left--) await dialog.getByRole('button', { name: 'Remove photo 1', exact: true }).click()
   await expect(dialog.getByRole('tab', { name: 'Camera' })).toHaveAttribute('aria-selected', 'true')
   await expect(dialog.getByRole('button', { name: 'Take photo' })).toBeEnabled()
 })
@@ -132,9 +132,9 @@ test("a provider failure shows 'Something went wrong' with its message", async (
   // A red toast (hidden from assistive technology behind the modal dialog, so found by
   // text) and the same message inside the dialog.
   await expect(page.getByText('Something went wrong', { exact: true })).toBeVisible()
-  await expect(page.getByText('The model crashed while reading the images.', { exact: true })).toBeVisible()
+  await expect(page.getByText(/^The AI service answered: The model crashed while reading the images\.$/)).toBeVisible()
   await expect(dialog.getByRole('alert')).toHaveText(
-    'Something went wrong: The model crashed while reading the images.',
+    'Something went wrong: The AI service answered: The model crashed while reading the images.',
   )
   // The photos stay for another try.
   await expect(dialog.getByRole('tab', { name: 'Review' })).toHaveAttribute('aria-selected', 'true')
@@ -180,7 +180,7 @@ test('a chosen photo with EXIF orientation 6 and GPS arrives upright and without
   await dialog.getByRole('button', { name: 'Review photos' }).click()
   const id = marker()
   await confirmWithPrompt(dialog, `Read this (${id})`)
-  await expect(dialog.getByLabel('AI response')).toHaveValue(/^Feedback on 1 photo:/)
+  await expect(dialog.getByRole('textbox', { name: 'AI response' })).toHaveValue(/^Feedback on 1 photo:/)
 
   const [image] = (await stubRequest(page, id)).images
   const facts = jpegFacts(new Uint8Array(Buffer.from(image, 'base64')))!
