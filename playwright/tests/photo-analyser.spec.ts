@@ -293,3 +293,37 @@ test('the open dialog has no serious accessibility violation and works from the 
   expect(tracks.length).toBeGreaterThan(0)
   expect(tracks.every((state) => state === 'ended')).toBe(true)
 })
+
+/** Records the video constraints the page asks getUserMedia for. */
+async function recordCameraRequests(page: Page) {
+  await page.addInitScript(() => {
+    const asked: unknown[] = []
+    const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices)
+    navigator.mediaDevices.getUserMedia = (constraints) => {
+      asked.push(constraints?.video)
+      return open(constraints)
+    }
+    ;(window as unknown as { cameraAsked: unknown[] }).cameraAsked = asked
+  })
+  return () => page.evaluate(() => (window as unknown as { cameraAsked: { facingMode?: { ideal?: string } }[] }).cameraAsked)
+}
+
+test('a laptop asks for the front camera', async ({ page }) => {
+  const asked = await recordCameraRequests(page)
+  const dialog = await openFromPalette(page)
+  await expect(dialog.getByRole('button', { name: 'Take photo' })).toBeEnabled()
+  expect((await asked()).map((video) => video.facingMode?.ideal)).toContain('user')
+})
+
+test.describe('on a phone', () => {
+  test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } })
+
+  test('the rear camera is asked for', async ({ page }) => {
+    const asked = await recordCameraRequests(page)
+    const dialog = await openFromPalette(page)
+    await expect(dialog.getByRole('button', { name: 'Take photo' })).toBeEnabled()
+    const modes = (await asked()).map((video) => video.facingMode?.ideal)
+    expect(modes.length).toBeGreaterThan(0)
+    expect(modes.every((mode) => mode === 'environment')).toBe(true)
+  })
+})
