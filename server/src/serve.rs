@@ -52,6 +52,16 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             "starting background job workers"
         );
     }
+    if settings.workers > 0 {
+        // The expiry sweep re-queues itself after each run; queueing one at start resumes the
+        // chain after a run that ended FAILED (one job per 10-minute slot, so restarts are free).
+        let mut pooled = state.db.conn().await?;
+        if let Err(err) =
+            crate::jobs::file_expiry::schedule(&mut pooled.db(), crate::models::now()).await
+        {
+            tracing::warn!(%err, "could not queue the file expiry sweep");
+        }
+    }
     let workers = Workers::start(state.clone(), Registry::standard(), settings);
     let served = axum::serve(
         listener,
