@@ -248,6 +248,21 @@ test("'Create message' opens the editor with the AI's text in the body", async (
   )
 })
 
+test("from the message editor, 'Insert into message' adds the answer to the body", async ({ page }) => {
+  await page.goto('/notifications/create?type=GENERAL')
+  const body = page.getByRole('textbox', { name: 'Message' })
+  await body.fill('Dear parents,')
+  await page.getByRole('button', { name: 'Analyse photos' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Analyse photos' })
+  await takePhotos(dialog, 1)
+  await dialog.getByRole('button', { name: 'Review photos' }).click()
+  await confirmWithPrompt(dialog, `Editor ${marker()}`)
+  await dialog.getByRole('button', { name: 'Insert into message' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(body).toContainText('Dear parents,')
+  await expect(body).toContainText('Feedback on 1 photo: Clear working shown throughout.')
+})
+
 test("from marking, 'Use as feedback' fills the feedback field", async ({ page }) => {
   await page.goto('/feedback')
   await expect(page.getByRole('heading', { level: 1, name: 'Feedback Hub' })).toBeVisible()
