@@ -18,13 +18,14 @@ export type PhotoPath = 'hybrid' | 'wasm' | 'native'
 
 /**
  * The path the app uses, chosen by `bash bench/browser.sh photo` (4000x3000 JPEG -> 1600,
- * headless Chromium 156 on 2 shared cores, medians of 5): native in the worker 157 ms and
- * 358 423 bytes against 153 ms / 358 897 bytes for the same work on the page (the worker
- * adds two messages; dropping the canvas's colour profile saves the bytes); hybrid 206 ms,
- * wasm 259 ms. The hybrid's wasm encoder is hardly smaller here (357 798 bytes at the same
- * SSIM, 0.9468, as Chrome's encoder at the same quality), and its encode plus read-back
- * cost ~90 ms where Chrome's resize + encode cost ~50, which puts it past the 1.1x time
- * goal. The wasm path stays as the fallback for photos the browser cannot decode.
+ * headless Chromium 156 on 2 shared cores, medians of 5). In the worker, native did the
+ * work in 152-157 ms and 358 423 bytes against 153-169 ms and 358 897 bytes for the same work
+ * on the page (the worker adds two messages; dropping the canvas's colour profile saves the
+ * bytes), at the same SSIM (0.9468). Hybrid took 183-206 ms: the wasm encode (~45-50 ms) plus
+ * reading the pixels back (~35 ms) cost more than Chrome's resize + encode (~50 ms), and its
+ * JPEG was no smaller (357 798-375 704 bytes at the same SSIM over two builds of the core).
+ * Wasm took 248-259 ms. The wasm path stays as the fallback for photos the browser cannot
+ * decode.
  */
 export const DEFAULT_PHOTO_PATH: PhotoPath = 'native'
 
