@@ -74,8 +74,10 @@ async function decode(blob: Blob, options: ImageBitmapOptions = {}): Promise<Ima
   }
 }
 
-function context(canvas: OffscreenCanvas): OffscreenCanvasRenderingContext2D {
-  const ctx = canvas.getContext('2d', { willReadFrequently: true })
+/** A 2D context; `readBack` keeps the canvas in memory the CPU reads (getImageData) rather
+ *  than on the GPU, which would make the read slow. */
+function context(canvas: OffscreenCanvas, readBack: boolean): OffscreenCanvasRenderingContext2D {
+  const ctx = canvas.getContext('2d', { willReadFrequently: readBack })
   if (!ctx) throw new Error('This browser cannot prepare photos (no 2D canvas in workers).')
   return ctx
 }
@@ -97,7 +99,7 @@ async function hybrid(blob: Blob, maxSide: number, quality: number, resize: Hybr
   }
   const decoded = performance.now()
   const canvas = new OffscreenCanvas(width, height)
-  const ctx = context(canvas)
+  const ctx = context(canvas, true)
   ctx.imageSmoothingQuality = 'high'
   ctx.drawImage(bitmap, 0, 0, width, height)
   bitmap.close()
@@ -124,7 +126,7 @@ async function native(blob: Blob, maxSide: number, quality: number) {
   const decoded = performance.now()
   const { width, height } = fit(bitmap.width, bitmap.height, maxSide)
   const canvas = new OffscreenCanvas(width, height)
-  const ctx = context(canvas)
+  const ctx = context(canvas, false)
   ctx.imageSmoothingQuality = 'high'
   ctx.drawImage(bitmap, 0, 0, width, height)
   bitmap.close()
