@@ -160,7 +160,7 @@ fn read_png(bytes: &[u8]) -> Result<Header, MediaError> {
             _ if size.is_none() => return Err(MediaError::Damaged), // IHDR must come first
             _ => {}
         }
-        pos = data_end + 4; // skip the CRC
+        pos = data_end.checked_add(4).ok_or(MediaError::Damaged)?; // skip the CRC
     }
 }
 

@@ -37,7 +37,7 @@ pub fn photo_like(width: u32, height: u32) -> RgbImage {
         } else {
             0.0
         };
-        let noise = (rng.next_u32() % 24) as f32;
+        let noise = (rng.next_u32() % 12) as f32;
         let r = 60.0 + 120.0 * fx + stripes + noise;
         let g = 50.0 + 100.0 * fy + circle + noise;
         let b = 90.0 + 60.0 * (fx * 9.0).sin() * (fy * 7.0).cos() + noise;
