@@ -114,7 +114,8 @@ test('dictating streams to the speech server, shows the transcript and gives one
   await expect(connection).toHaveText('closed')
   await expect(drawer.locator('audio')).toHaveCount(1)
   const seconds = timerSeconds(await drawer.getByRole('timer', { name: 'Dictation time' }).innerText())
-  expect(seconds).toBeGreaterThanOrEqual(11)
+  // More than the few seconds the transcript took; the pause is not counted.
+  expect(seconds).toBeGreaterThanOrEqual(5)
 
   const wav = await readWav(page, (await drawer.locator('audio').getAttribute('src')) ?? '')
   expect(wav).toMatchObject({
@@ -178,9 +179,9 @@ test('dictating streams to the speech server, shows the transcript and gives one
   expect((await response.body()).length).toBe(wav.size)
 })
 
-test('a refused microphone shows the microphone error in the drawer', async ({ page, signIn, baseURL }) => {
+test('a refused microphone shows the microphone error in the drawer', async ({ page, signIn }) => {
   await signIn('teacher')
-  await refuseMicrophone(page, baseURL ?? '')
+  await refuseMicrophone(page)
   await openMarking(page)
   await page.getByRole('button', { name: 'Dictate' }).click()
   const drawer = page.getByRole('dialog', { name: 'Live dictation' })

@@ -87,7 +87,8 @@ test('a teacher records a note from the palette, saves it with progress, then pl
   await page.goto('/voice-notes')
   await expect(page.getByRole('heading', { level: 1, name: 'Voice notes' })).toBeVisible()
   const list = page.getByRole('list', { name: 'Your voice notes' })
-  const item = list.getByRole('listitem').filter({ hasText: 'Year 7 essays' })
+  // By its accessible name (the filename), which stays while its name is being edited.
+  const item = list.getByRole('listitem', { name: /^Year 7 essays/ })
   await expect(item).toHaveCount(1)
   await expect(item.getByText(/^Year 7 essays\.(m4a|webm|ogg)$/)).toBeVisible()
   await expect(item.locator('time')).toHaveText(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/)
@@ -101,9 +102,9 @@ test('a teacher records a note from the palette, saves it with progress, then pl
   await expect(item.getByText('Filename is required')).toBeVisible()
   await newName.fill('Essay feedback, set 2')
   await item.getByRole('button', { name: 'Save name' }).click()
-  const renamed = list.getByRole('listitem').filter({ hasText: 'Essay feedback, set 2' })
+  const renamed = list.getByRole('listitem', { name: 'Essay feedback, set 2', exact: true })
   await expect(renamed).toHaveCount(1)
-  await expect(list.getByRole('listitem').filter({ hasText: 'Year 7 essays' })).toHaveCount(0)
+  await expect(item).toHaveCount(0)
   await page.reload()
   await expect(renamed).toHaveCount(1)
 
@@ -138,9 +139,9 @@ test('a leader records and lists notes on /leaders/voice-notes', async ({ page, 
   await expectPlayableAudio(page, item, /^audio\//)
 })
 
-test('a refused microphone says so and records nothing', async ({ page, signIn, baseURL }) => {
+test('a refused microphone says so and records nothing', async ({ page, signIn }) => {
   await signIn('teacher')
-  await refuseMicrophone(page, baseURL ?? '')
+  await refuseMicrophone(page)
   await page.goto('/voice-notes')
   await page.getByRole('button', { name: 'Record voice note' }).click()
   await expect(page.getByText('Unable to access microphone', { exact: true })).toBeVisible()
