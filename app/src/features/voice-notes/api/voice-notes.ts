@@ -3,38 +3,22 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 
-import { rpcMutation, rpcQuery, rpcKey } from '@/lib/rpc'
-import { putWithProgress, type SignedUpload } from '@/lib/upload'
+import type { VoiceNote } from '@/generated/rpc-types'
+import { rpcKey, rpcMutation, rpcQuery } from '@/lib/rpc'
+import { putWithProgress } from '@/lib/upload'
 
-export interface VoiceNote {
-  id: string
-  filename: string
-  contentType: string
-  size: number
-  createdAt: Date
-  url: string
-}
+export type { VoiceNote }
 
-export interface UploadTarget extends SignedUpload {
-  key: string
-  expiresAt: Date
-}
-
-// Typed here by hand so this feature does not wait on the regenerated rpc-types.ts; the
-// shapes are the server's (H2a) contract.
-const mutate = rpcMutation as unknown as <T>(path: string, input: unknown) => Promise<T>
-const query = rpcQuery as unknown as <T>(path: string, input?: unknown) => Promise<T>
-
-export const VOICE_NOTES_KEY = rpcKey('voiceNote.list' as never)
+export const VOICE_NOTES_KEY = rpcKey('voiceNote.list')
 
 export function useVoiceNotes() {
-  return useQuery({ queryKey: VOICE_NOTES_KEY, queryFn: () => query<VoiceNote[]>('voiceNote.list') })
+  return useQuery({ queryKey: VOICE_NOTES_KEY, queryFn: () => rpcQuery('voiceNote.list') })
 }
 
 export function useRenameVoiceNote() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (input: { id: string; filename: string }) => mutate<unknown>('voiceNote.rename', input),
+    mutationFn: (input: { id: string; filename: string }) => rpcMutation('voiceNote.rename', input),
     onSuccess: () => client.invalidateQueries({ queryKey: VOICE_NOTES_KEY }),
   })
 }
@@ -42,7 +26,7 @@ export function useRenameVoiceNote() {
 export function useDeleteVoiceNote() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (input: { id: string }) => mutate<unknown>('voiceNote.delete', input),
+    mutationFn: (input: { id: string }) => rpcMutation('voiceNote.delete', input),
     onSuccess: () => client.invalidateQueries({ queryKey: VOICE_NOTES_KEY }),
   })
 }
@@ -79,12 +63,12 @@ export async function uploadVoiceNote(
   onProgress: (fraction: number) => void,
 ): Promise<{ id: string; key: string }> {
   const contentType = audio.type || 'application/octet-stream'
-  const target = await mutate<UploadTarget>('leader.uploadVoiceNote', {
+  const target = await rpcMutation('leader.uploadVoiceNote', {
     filename,
     contentType,
     size: audio.size,
   })
   await putWithProgress(target, audio, filename, onProgress)
-  const { id } = await mutate<{ id: string }>('leader.transferVoiceNoteToPersonalFolder', { key: target.key })
+  const { id } = await rpcMutation('leader.transferVoiceNoteToPersonalFolder', { key: target.key })
   return { id, key: target.key }
 }
