@@ -259,7 +259,7 @@ fn truncated_files_are_an_error_not_a_panic() {
     let half = prepare_photo(&input[..input.len() / 2], 1600, 80);
     assert_eq!(half, Err(MediaError::Incomplete));
     assert_eq!(
-        half.unwrap_err().to_string(),
+        half.expect_err("incomplete").to_string(),
         "This photo could not be read: the file is incomplete."
     );
     for cut in (0..input.len()).step_by(97) {
@@ -294,7 +294,7 @@ fn garbage_empty_and_damaged_bytes_are_clear_errors() {
     assert_eq!(prepare_photo(&[], 1600, 80), Err(MediaError::Empty));
     assert_eq!(photo_info(&[]), Err(MediaError::Empty));
     let garbage = Lcg(42).bytes(10_000);
-    let err = prepare_photo(&garbage, 1600, 80).unwrap_err();
+    let err = prepare_photo(&garbage, 1600, 80).expect_err("garbage");
     assert_eq!(err.to_string(), "This file is not a JPEG or PNG photo.");
     assert_eq!(photo_info(b"GIF89a.........."), Err(MediaError::NotAPhoto));
 
@@ -322,7 +322,7 @@ fn decompression_bombs_are_refused_before_decoding() {
     let mut bomb = vec![0xFF, 0xD8];
     bomb.extend_from_slice(&[0xFF, 0xC0, 0, 11, 8, 0xEA, 0x60, 0xEA, 0x60, 1, 1, 0x11, 0]);
     bomb.extend_from_slice(&[0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 63, 0, 0, 0, 0xFF, 0xD9]);
-    let err = prepare_photo(&bomb, 1600, 80).unwrap_err();
+    let err = prepare_photo(&bomb, 1600, 80).expect_err("bomb");
     assert_eq!(
         err,
         MediaError::TooManyPixels {
@@ -408,4 +408,50 @@ fn rgba_with_the_wrong_size_is_refused() {
         encode_jpeg_rgba(&[], 20_000, 20_000, 80),
         Err(MediaError::TooManyPixels { .. })
     ));
+}
+
+/// CRC-32 (IEEE) as PNG chunks need it.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn png_exif_orientation_is_honoured() {
+    let upright = upright_fixture();
+    let mut png = Vec::new();
+    DynamicImage::ImageRgb8(stored_for(&upright, 6))
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .expect("png fixture");
+    // Insert an eXIf chunk (the TIFF body, without the JPEG-style prefix) after IHDR.
+    let tiff = &exif_block(6, true)[6..];
+    let mut chunk = (tiff.len() as u32).to_be_bytes().to_vec();
+    let mut body = b"eXIf".to_vec();
+    body.extend_from_slice(tiff);
+    chunk.extend_from_slice(&body);
+    chunk.extend_from_slice(&crc32(&body).to_be_bytes());
+    let ihdr_end = 8 + 8 + 13 + 4;
+    png.splice(ihdr_end..ihdr_end, chunk);
+
+    let info = photo_info(&png).expect("info");
+    assert_eq!(
+        (info.orientation, info.display_width, info.display_height),
+        (6, 96, 64)
+    );
+    let output = prepare_photo(&png, 1600, 90).expect("prepared");
+    assert_no_metadata(&output);
+    let out = decode(&output);
+    assert_eq!(out.dimensions(), (96, 64));
+    assert!(is_red(out.get_pixel(6, 4)), "red block top-left");
+    assert!(is_gray(out.get_pixel(90, 60)));
 }
