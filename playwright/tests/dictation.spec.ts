@@ -190,3 +190,24 @@ test('a refused microphone shows the microphone error in the drawer', async ({ p
   await expect(drawer.getByRole('button', { name: 'Stop' })).toHaveCount(0)
   expect(await seriousViolations(page, '[role="dialog"]')).toEqual([])
 })
+
+test('without a speech provider the drawer says plainly that dictation is not set up', async ({ page, signIn }) => {
+  // This run's server has a speech provider, so its system.features answer is rewritten to
+  // the one a server without VOICEMARK_DEEPGRAM_* gives (dictation: false).
+  await page.route(/\/api\/trpc\/[^?]*system\.features/, async (route) => {
+    const response = await route.fetch()
+    const paths = decodeURIComponent(new URL(route.request().url()).pathname.replace('/api/trpc/', '')).split(',')
+    const body = (await response.json()) as { result: { data: { json: Record<string, unknown> } } }[]
+    body[paths.indexOf('system.features')].result.data.json.dictation = false
+    await route.fulfill({ response, json: body })
+  })
+  const before = (await speechSessions()).length
+  await signIn('teacher')
+  await openMarking(page)
+  await page.getByRole('button', { name: 'Dictate' }).click()
+  const drawer = page.getByRole('dialog', { name: 'Live dictation' })
+  await expect(drawer.getByText('Live dictation is not set up on this server.')).toBeVisible()
+  await expect(drawer.getByTestId('microphone-state')).toHaveCount(0)
+  await expect(drawer.getByRole('button', { name: 'Stop' })).toHaveCount(0)
+  expect((await speechSessions()).length).toBe(before)
+})
