@@ -55,7 +55,10 @@ fn all_eight_orientations_come_out_upright() {
         let info = photo_info(&input).expect("info");
         assert_eq!(info.orientation, n);
         // The header alone is enough (the app reads only the start of big files).
-        let scan = input.windows(2).position(|w| w == [0xFF, 0xDA]).expect("SOS");
+        let scan = input
+            .windows(2)
+            .position(|w| w == [0xFF, 0xDA])
+            .expect("SOS");
         assert_eq!(photo_info(&input[..scan + 20]), Ok(info));
         assert_eq!((info.width, info.height), stored.dimensions());
         assert_eq!((info.display_width, info.display_height), (96, 64));
