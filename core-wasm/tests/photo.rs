@@ -309,12 +309,26 @@ fn garbage_empty_and_damaged_bytes_are_clear_errors() {
     let mut fake = vec![0xFF, 0xD8, 0xFF];
     fake.extend(Lcg(1).bytes(5000));
     assert!(prepare_photo(&fake, 1600, 80).is_err());
-    let input = jpeg(&photo_like(160, 120), Some(&exif_block(5, true)), false);
+    let mut png = Vec::new();
+    DynamicImage::ImageRgb8(photo_like(120, 90))
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .expect("png fixture");
+    let inputs = [
+        jpeg(&photo_like(160, 120), Some(&exif_block(5, true)), false),
+        jpeg(&photo_like(160, 120), Some(&exif_block(7, true)), true),
+        png,
+    ];
     let mut rng = Lcg(9);
-    for _ in 0..300 {
-        let mut damaged = input.clone();
+    for i in 0..900 {
+        let mut damaged = inputs[i % inputs.len()].clone();
         for _ in 0..4 {
-            let at = rng.next_u32() as usize % damaged.len();
+            // Half the time within the headers, where lengths and sizes live.
+            let span = if i % 2 == 0 {
+                damaged.len().min(400)
+            } else {
+                damaged.len()
+            };
+            let at = rng.next_u32() as usize % span;
             damaged[at] = rng.next_u32() as u8;
         }
         let _ = prepare_photo(&damaged, 1600, 80);
