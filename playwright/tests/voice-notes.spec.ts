@@ -148,3 +148,24 @@ test('a refused microphone says so and records nothing', async ({ page, signIn }
   await expect(page.getByRole('dialog', { name: 'Record voice note' })).toBeHidden()
   await expect(page.getByRole('dialog', { name: 'Save voice note' })).toBeHidden()
 })
+
+test('a failed upload says so with the filename and keeps the form for another try', async ({ page, signIn }) => {
+  await signIn('teacher')
+  await page.goto('/voice-notes')
+  await page.getByRole('button', { name: 'Record voice note' }).click()
+  const save = await recordFor(page, 1)
+  // The storage refuses the PUT.
+  await page.route(
+    (url) => !url.pathname.startsWith('/api/trpc'),
+    (route) => (route.request().method() === 'PUT' ? route.fulfill({ status: 503, body: 'unavailable' }) : route.continue()),
+  )
+  await save.getByLabel('Filename').fill('Unlucky note')
+  await save.getByRole('button', { name: 'Save' }).click()
+  const toast = page.locator('li').filter({ hasText: 'Upload failed' })
+  await expect(toast).toContainText(/Unlucky note\.(m4a|webm|ogg)/)
+  await expect(save).toBeVisible()
+  await expect(save.getByRole('button', { name: 'Save' })).toBeEnabled()
+  await page.goto('/voice-notes')
+  await expect(page.getByRole('heading', { level: 1, name: 'Voice notes' })).toBeVisible()
+  await expect(page.getByText(/Unlucky note/)).toHaveCount(0)
+})
