@@ -44,7 +44,7 @@ wasm_inputs=(core-wasm Cargo.lock Cargo.toml .cargo)
 wasm_is_stale() {
   [[ "${FORCE_WASM:-}" == 1 ]] && return 0
   local f
-  for f in core_wasm.js core_wasm.d.ts core_wasm_bg.wasm; do
+  for f in core_wasm.js core_wasm.d.ts core_wasm_bg.wasm core_wasm_media.js core_wasm_media.d.ts core_wasm_media_bg.wasm; do
     [[ -f "$wasm_out/$f" ]] || return 0
   done
   local existing=()
@@ -62,18 +62,28 @@ if wasm_is_stale; then
   wasm_opt="app/node_modules/.bin/wasm-opt" # npm binaryen; Debian's wasm-opt corrupts the module
   [[ -x "$wasm_opt" ]] || { log "$wasm_opt missing (npm binaryen)"; exit 1; }
 
-  log "cargo build -p core-wasm (wasm32, profile wasm)"
-  cargo build -p core-wasm --target wasm32-unknown-unknown --profile wasm
+  # Two builds of the one crate: the rules alone (core_wasm, loaded by every page's core
+  # worker) and the rules with the media code (core_wasm_media, loaded only by the photo and
+  # dictation workers), so a page that never takes a photo never downloads the media code.
   staging="target/wasm-bindgen-out"
   rm -rf "$staging"
-  log "wasm-bindgen --target web"
-  wasm-bindgen --target web --out-dir "$staging" target/wasm32-unknown-unknown/wasm/core_wasm.wasm
-  log "wasm-opt -Os"
-  "$wasm_opt" -Os "$staging/core_wasm_bg.wasm" -o "$staging/core_wasm_bg.opt.wasm"
-  mv "$staging/core_wasm_bg.opt.wasm" "$staging/core_wasm_bg.wasm"
+  build_module() { # $1 = output name, $2... = cargo feature flags
+    local name="$1"
+    shift
+    log "cargo build -p core-wasm $* (wasm32, profile wasm) -> $name"
+    cargo build -p core-wasm --target wasm32-unknown-unknown --profile wasm "$@"
+    log "wasm-bindgen --target web ($name)"
+    wasm-bindgen --target web --out-dir "$staging" --out-name "$name" \
+      target/wasm32-unknown-unknown/wasm/core_wasm.wasm
+    log "wasm-opt -Os ($name)"
+    "$wasm_opt" -Os "$staging/${name}_bg.wasm" -o "$staging/${name}_bg.opt.wasm"
+    mv "$staging/${name}_bg.opt.wasm" "$staging/${name}_bg.wasm"
+  }
+  build_module core_wasm --no-default-features
+  build_module core_wasm_media --features media
   rm -rf "$wasm_out"
   mv "$staging" "$wasm_out"
-  log "wasm core: $(wc -c <"$wasm_stamp") bytes"
+  log "wasm core: $(wc -c <"$wasm_stamp") bytes; with media: $(wc -c <"$wasm_out/core_wasm_media_bg.wasm") bytes"
 else
   log "wasm core up to date"
 fi

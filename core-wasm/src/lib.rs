@@ -7,6 +7,7 @@
 pub mod dates;
 pub mod enums;
 pub mod limits;
+#[cfg(feature = "media")]
 pub mod media;
 pub mod password;
 pub mod plan;
@@ -17,6 +18,8 @@ mod sql;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;
+#[cfg(all(target_arch = "wasm32", feature = "media"))]
+mod media_bindings;
 
 pub use enums::{
     FeedbackSentiment, NotificationFrequency, NotificationType, OrgType, QuestionType,

@@ -5,6 +5,11 @@
 pub const MAX_UPLOAD_BYTES: u64 = 52_428_800;
 /// Most photos sent to one AI analysis.
 pub const MAX_PHOTOS_PER_ANALYSIS: usize = 10;
+
+/// Longest side of a photo prepared for analysis, in pixels (the app may ask for another).
+pub const PHOTO_MAX_SIDE: u32 = 1600;
+/// JPEG quality (1-100) of a photo prepared for analysis.
+pub const PHOTO_QUALITY: u8 = 80;
 /// Longest live dictation, in seconds (15 minutes).
 pub const DICTATION_LIMIT_SECONDS: u32 = 15 * 60;
 /// Interval between keep-alive messages on the live speech socket, in seconds.

@@ -5,8 +5,8 @@
 //! wasm memory into a Blob part; at the end the core's final header is put in front, so the
 //! WAV is ready at once and memory stays about one WAV's size.
 
-import init, { DictationRecorder } from '../wasm/core_wasm.js'
-import wasmUrl from '../wasm/core_wasm_bg.wasm?url'
+import init, { DictationRecorder } from '../wasm/core_wasm_media.js'
+import wasmUrl from '../wasm/core_wasm_media_bg.wasm?url'
 import {
   SEGMENT_SECONDS,
   type FromDictationWorker,

@@ -1,13 +1,14 @@
 //! The module worker that prepares photos (src/lib/photo-prep.ts): EXIF orientation, longest
-//! side at most `maxSide`, JPEG without metadata. It loads the same wasm module as
-//! core.worker.ts. Every failure becomes a readable message, never an uncaught error.
+//! side at most `maxSide`, JPEG without metadata. It loads the core's media build
+//! (core_wasm_media: the rules plus photo and audio code; scripts/build-web.sh). Every failure
+//! becomes a readable message, never an uncaught error.
 
-import init, * as core from '../wasm/core_wasm.js'
-import wasmUrl from '../wasm/core_wasm_bg.wasm?url'
+import init, * as core from '../wasm/core_wasm_media.js'
+import wasmUrl from '../wasm/core_wasm_media_bg.wasm?url'
 import { jpegSize, stripMetadata } from '../lib/jpeg'
 import type { HybridResize, PhotoPath, PhotoRequest, PhotoResponse } from '../lib/photo-prep'
 
-/** The core's photo bindings (core-wasm/src/bindings.rs), looked up at run time so the app
+/** The core's photo bindings (core-wasm/src/media_bindings.rs), looked up at run time so the app
  *  still builds and falls back to the browser's encoder with a core that lacks them. */
 interface PhotoBindings {
   photoInfo?(bytes: Uint8Array): { width: number; height: number; orientation: number; format: string }

@@ -19,9 +19,9 @@ use serde::Serialize;
 use super::{exif, orient, MediaError};
 
 /// Longest side of a prepared photo, in pixels, unless the caller asks otherwise.
-pub const MAX_SIDE: u32 = 1600;
+pub const MAX_SIDE: u32 = crate::limits::PHOTO_MAX_SIDE;
 /// JPEG quality of a prepared photo (1-100).
-pub const QUALITY: u8 = 80;
+pub const QUALITY: u8 = crate::limits::PHOTO_QUALITY;
 /// Largest photo accepted, in pixels (100 megapixels): a few kilobytes of PNG can claim a
 /// gigapixel, so the size is checked from the header before anything is allocated.
 pub const MAX_PIXELS: u64 = 100_000_000;
