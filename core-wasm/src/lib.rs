@@ -6,6 +6,7 @@
 
 pub mod dates;
 pub mod enums;
+pub mod filename;
 pub mod limits;
 #[cfg(feature = "media")]
 pub mod media;

@@ -6,6 +6,7 @@ import init, {
   hasRole,
   limits,
   passwordError,
+  filenameError,
   uploadSizeError,
 } from '../wasm/core_wasm.js'
 import wasmUrl from '../wasm/core_wasm_bg.wasm?url'
@@ -14,6 +15,7 @@ import type { CoreApi, CoreRequest, CoreResponse } from '../lib/core-protocol'
 const api: CoreApi = {
   coreVersion,
   passwordError,
+  filenameError,
   hasRole,
   formatDate,
   uploadSizeError,
