@@ -16,12 +16,6 @@ pub fn password_error(password: &str) -> Option<String> {
     password::check_password(password).err().map(str::to_owned)
 }
 
-/// The filename rule's message ('Filename is required', too long), `undefined` when fine.
-#[wasm_bindgen(js_name = filenameError)]
-pub fn filename_error(filename: &str) -> Option<String> {
-    crate::filename::clean_filename(filename).err()
-}
-
 /// Whether `role` passes a check that allows `allowed` (superadmin always passes).
 #[wasm_bindgen(js_name = hasRole)]
 pub fn has_role(role: &str, allowed: Vec<String>) -> Result<bool, JsError> {

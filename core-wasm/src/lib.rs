@@ -6,7 +6,6 @@
 
 pub mod dates;
 pub mod enums;
-pub mod filename;
 pub mod limits;
 #[cfg(feature = "media")]
 pub mod media;

@@ -21,7 +21,6 @@ export interface CoreLimits {
 export interface CoreApi {
   coreVersion(): string
   passwordError(password: string): string | undefined
-  filenameError(filename: string): string | undefined
   hasRole(role: string, allowed: string[]): boolean
   formatDate(millis: number, withTime: boolean): string
   uploadSizeError(bytes: number): string | undefined

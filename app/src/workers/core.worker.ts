@@ -6,7 +6,6 @@ import init, {
   hasRole,
   limits,
   passwordError,
-  filenameError,
   uploadSizeError,
 } from '../wasm/core_wasm.js'
 import wasmUrl from '../wasm/core_wasm_bg.wasm?url'
@@ -15,7 +14,6 @@ import type { CoreApi, CoreRequest, CoreResponse } from '../lib/core-protocol'
 const api: CoreApi = {
   coreVersion,
   passwordError,
-  filenameError,
   hasRole,
   formatDate,
   uploadSizeError,

@@ -16,8 +16,10 @@ use crate::rpc::typescript::{rpc_type, Ts, TsGen};
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
 use crate::storage::{sanitise_filename, SignedUpload, UploadSpec};
 use crate::transaction;
-pub use core_wasm::filename::clean_filename;
 
+pub const FILENAME_REQUIRED: &str = "Filename is required";
+/// Longest filename kept, in characters.
+const MAX_FILENAME: usize = 200;
 /// How long a listed file's playback/download URL stays valid.
 pub const DOWNLOAD_URL_VALIDITY: Duration = Duration::hours(1);
 
@@ -86,6 +88,24 @@ pub struct Declared<'a> {
     pub size: i64,
 }
 
+/// A filename as shown and stored: no folders, no control characters, trimmed; the field
+/// error 'Filename is required' when nothing is left.
+pub fn clean_filename(raw: &str) -> Result<String, (&'static str, String)> {
+    let base = raw.rsplit(['/', '\\']).next().unwrap_or("");
+    let clean: String = base.chars().filter(|c| !c.is_control()).collect();
+    let clean = clean.trim();
+    if clean.is_empty() || clean == "." || clean == ".." {
+        return Err(("filename", FILENAME_REQUIRED.to_owned()));
+    }
+    if clean.chars().count() > MAX_FILENAME {
+        return Err((
+            "filename",
+            format!("Filename must be at most {MAX_FILENAME} characters"),
+        ));
+    }
+    Ok(clean.to_owned())
+}
+
 /// The media type without parameters, lower case: `audio/webm;codecs=opus` → `audio/webm`.
 pub fn essence(content_type: &str) -> String {
     content_type
@@ -120,8 +140,8 @@ fn check(kind: FileKind, declared: &Declared<'_>) -> RpcResult<String> {
     let mut errors = FieldErrors::default();
     let filename = match clean_filename(declared.filename) {
         Ok(name) => Some(name),
-        Err(message) => {
-            errors.add("filename", message);
+        Err((field, message)) => {
+            errors.add(field, message);
             None
         }
     };
@@ -249,5 +269,18 @@ mod tests {
         assert!(!type_allowed(FileKind::Upload, "text/html"));
         assert!(!type_allowed(FileKind::Upload, "image/svg+xml"));
         assert!(!type_allowed(FileKind::Upload, "audio/"));
+    }
+
+    #[test]
+    fn filenames_lose_folders_and_control_characters() {
+        assert_eq!(
+            clean_filename("  ../a/Week 3\u{7}.m4a "),
+            Ok("Week 3.m4a".into())
+        );
+        assert_eq!(
+            clean_filename("  "),
+            Err(("filename", FILENAME_REQUIRED.to_owned()))
+        );
+        assert!(clean_filename(&"x".repeat(201)).is_err());
     }
 }

@@ -22,8 +22,8 @@ rpc_type! {
 }
 
 pub async fn handler(ctx: &Ctx, input: RenameVoiceNoteInput) -> RpcResult<RenamedVoiceNote> {
-    let filename =
-        clean_filename(&input.filename).map_err(|message| RpcError::field("filename", message))?;
+    let filename = clean_filename(&input.filename)
+        .map_err(|(field, message)| RpcError::field(field, message))?;
     let note = own_note(ctx, &input.id).await?;
     let mut pooled = ctx.conn().await?;
     stored_files::rename(&mut pooled.db(), &note.id, &filename, now()).await?;

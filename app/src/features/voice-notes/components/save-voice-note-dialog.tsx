@@ -111,7 +111,7 @@ export function SaveVoiceNoteDialog({
             <Input
               autoComplete="off"
               {...register('filename', {
-                validate: async (value) => (await getCore().filenameError(value)) ?? true,
+                validate: (value) => value.trim().length > 0 || 'Filename is required',
               })}
             />
           </FormField>

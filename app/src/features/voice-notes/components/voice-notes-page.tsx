@@ -11,7 +11,6 @@ import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import { draftFor } from '@/features/dictation/drafts'
-import { getCore } from '@/lib/core'
 import { formatDate, isoDate } from '@/lib/format-date'
 import { errorMessage, fieldErrors } from '@/lib/rpc'
 
@@ -50,7 +49,7 @@ function RenameForm({ note, onDone }: { note: VoiceNote; onDone: () => void }) {
           <Input
             autoFocus
             autoComplete="off"
-            {...register('filename', { validate: async (value) => (await getCore().filenameError(value)) ?? true })}
+            {...register('filename', { validate: (value) => value.trim().length > 0 || 'Filename is required' })}
           />
         </FormField>
       </div>
