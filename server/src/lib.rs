@@ -16,6 +16,7 @@ pub mod providers;
 pub mod rpc;
 pub mod seed;
 pub mod serve;
+pub mod state;
 pub mod storage;
 pub mod telemetry;
 pub mod user_admin;

@@ -5,7 +5,8 @@ use std::time::Instant;
 use anyhow::Context;
 use tokio::net::TcpListener;
 
-use crate::app::{router, AppState};
+use crate::app::router;
+use crate::state::AppState;
 use crate::config::Config;
 use crate::db::Db;
 use crate::jobs::{Registry, Workers};

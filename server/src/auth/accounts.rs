@@ -8,7 +8,7 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel_async::RunQueryDsl;
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::auth::rate_limit::RESET_LIMIT;
 use crate::auth::tokens::{self, Purpose};
 use crate::db::schema::{sessions, users};

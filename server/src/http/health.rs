@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 /// The health report.
 #[derive(Debug, Serialize)]

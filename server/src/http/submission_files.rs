@@ -16,7 +16,7 @@ use axum::{Json, Router};
 use core_wasm::limits::MAX_UPLOAD_BYTES;
 use futures_util::{StreamExt, TryStreamExt};
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::ids::new_id;
 use crate::models::{now, submissions};
 use crate::rpc::submission::{find_by_link, LINK_INVALID};

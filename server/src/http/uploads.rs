@@ -19,7 +19,7 @@ use core_wasm::limits::MAX_UPLOAD_BYTES;
 use futures_util::{StreamExt, TryStreamExt};
 use serde::Deserialize;
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::models::{now, stored_files};
 use crate::storage::signed_url::{same_signature, GetTerms, PutTerms};
 use crate::storage::{content_disposition, is_valid_key, FileStore, Storage, StoreError};

@@ -128,6 +128,45 @@ pub async fn find_public(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Option<
     ))
 }
 
+/// What a wrong, garbled or revoked link answers.
+pub const LINK_INVALID: &str = "This link is invalid or has expired.";
+
+/// Compares two tokens in time that depends only on their lengths.
+pub fn token_matches(given: &str, stored: &str) -> bool {
+    let (a, b) = (given.as_bytes(), stored.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+}
+
+/// The submission behind a public link, if `token` is its token.
+pub async fn find_by_link(
+    conn: &mut DbConn<'_>,
+    id: &str,
+    token: &str,
+) -> QueryResult<Option<PublicSubmission>> {
+    // Ids and tokens are short ASCII; anything else cannot match and needs no query.
+    if id.is_empty() || id.len() > 64 || token.is_empty() || token.len() > 128 {
+        return Ok(None);
+    }
+    let found = find_public(conn, id).await?;
+    Ok(found.filter(|s| token_matches(token, &s.token)))
+}
+
+#[cfg(test)]
+mod link_tests {
+    use super::*;
+
+    #[test]
+    fn tokens_match_only_when_equal() {
+        assert!(token_matches("abc", "abc"));
+        assert!(!token_matches("abd", "abc"));
+        assert!(!token_matches("ab", "abc"));
+        assert!(!token_matches("", "abc"));
+    }
+}
+
 /// Hands in: sets the text and `received_at`, unless the submission is already marked.
 /// Returns whether a row changed (false: marked meanwhile, or gone).
 pub async fn hand_in(

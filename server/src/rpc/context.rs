@@ -5,7 +5,7 @@ use axum::http::{header, HeaderMap};
 use core_wasm::roles::has_role;
 use core_wasm::UserRole;
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::auth::session::SessionUser;
 use crate::db::PooledConn;
 use crate::models::users::User;

@@ -26,7 +26,7 @@ pub mod voice_note;
 use axum::routing::any;
 use axum::Router;
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 pub use context::Ctx;
 pub use error::{ErrorCode, FieldErrors, RpcError, RpcResult};

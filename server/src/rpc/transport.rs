@@ -8,7 +8,7 @@ use axum::response::Response;
 use futures_util::future::join_all;
 use serde_json::Value;
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::auth::session::current_user;
 use crate::rpc::context::{check_same_origin, Ctx};
 use crate::rpc::error::{ErrorCode, RpcError, RpcResult};

@@ -908,7 +908,7 @@ dual_test!(
             None,
         )
         .expect("config");
-        let restarted = voicemark::app::AppState::new(app.db.clone(), config).expect("state");
+        let restarted = voicemark::state::AppState::new(app.db.clone(), config).expect("state");
         assert_eq!(restarted.auth.secret(), first.trim());
         let _ = token;
     }
@@ -926,7 +926,7 @@ dual_test!(
             None,
         )
         .expect("config");
-        let state = voicemark::app::AppState::new(app.db.clone(), config).expect("state");
+        let state = voicemark::state::AppState::new(app.db.clone(), config).expect("state");
         let router = voicemark::app::router(state);
         let attempt = |forwarded: &'static str, n: usize| {
             let router = router.clone();

@@ -4,7 +4,8 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::routing::get;
 use axum::Router;
-use voicemark::app::{with_layers, AppState};
+use voicemark::app::with_layers;
+use voicemark::state::AppState;
 
 use crate::dual_test;
 use crate::support::send;

@@ -25,7 +25,7 @@ fn job(kind: &str, n: usize) -> NewJob {
 }
 
 fn always_fails(
-    _: &voicemark::app::AppState,
+    _: &voicemark::state::AppState,
     _: &Job,
 ) -> futures_util::future::BoxFuture<'static, Result<(), JobError>> {
     Box::pin(async { Err(JobError::Retry("the provider said no".into())) })
@@ -259,7 +259,7 @@ dual_test!(
 dual_test!(
     async fn workers_run_jobs_and_stop_cleanly(app: TestApp) {
         fn ok(
-            _: &voicemark::app::AppState,
+            _: &voicemark::state::AppState,
             _: &Job,
         ) -> futures_util::future::BoxFuture<'static, Result<(), JobError>> {
             Box::pin(async { Ok(()) })

@@ -8,7 +8,7 @@ use core_wasm::{FeedbackSentiment, NotificationFrequency, NotificationType, OrgT
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::json;
-use voicemark::app::AppState;
+use voicemark::state::AppState;
 use voicemark::db::schema::{jobs as jobs_table, notification_receipts, submissions};
 use voicemark::db::DbConn;
 use voicemark::ids::{new_id, new_token};

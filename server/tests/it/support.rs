@@ -8,7 +8,8 @@ use axum::Router;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
-use voicemark::app::{router, AppState};
+use voicemark::app::router;
+use voicemark::state::AppState;
 use voicemark::config;
 use voicemark::db::{Backend, DatabaseUrl, Db};
 

@@ -15,7 +15,7 @@ use super::{
     is_secure, login_error_url, redirect_answer, safe_callback_url, user_agent, AuthForm,
     ClientAddress,
 };
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::auth::accounts::verify_password;
 use crate::auth::rate_limit::{ACCOUNT_LIMIT, ADDRESS_LIMIT};
 use crate::auth::session::{create_session, session_set_cookie};

@@ -6,7 +6,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 
 use super::{is_secure, json_answer, AuthForm};
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::auth::csrf as double_submit;
 
 pub async fn get_csrf(State(state): State<AppState>, headers: HeaderMap) -> Response {

@@ -17,7 +17,7 @@ use super::{
     is_secure, login_error_url, redirect_answer, safe_callback_url, user_agent, AuthForm,
     ClientAddress,
 };
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::auth::accounts::is_plausible_email;
 use crate::auth::rate_limit::RESET_LIMIT;
 use crate::auth::session::session_set_cookie;

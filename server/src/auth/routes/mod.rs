@@ -26,7 +26,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::config::Config;
 
 /// The `/api/auth` routes.

@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::Json;
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 pub async fn get_providers(State(state): State<AppState>) -> Json<serde_json::Value> {
     let base = format!("{}/api/auth", state.config.public_url);

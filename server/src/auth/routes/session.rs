@@ -13,7 +13,7 @@ use diesel_async::RunQueryDsl;
 
 use super::csrf::csrf_verified;
 use super::{is_secure, json_answer, AuthForm};
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::auth::session::{
     current_user, delete_session, extend_session, session_clear_cookie, session_set_cookie,
     session_token,

@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::csrf::csrf_verified;
 use super::{is_secure, redirect_answer, safe_callback_url, AuthForm};
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::auth::session::{delete_session, hash_token, session_clear_cookie, session_token};
 
 pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
