@@ -13,6 +13,7 @@ pub mod mail;
 pub mod models;
 pub mod password;
 pub mod providers;
+pub mod roster;
 pub mod rpc;
 pub mod seed;
 pub mod serve;

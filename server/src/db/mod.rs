@@ -5,6 +5,7 @@
 //! (see `../shared/reference/data-layer.md` for why this shape and not MultiConnection).
 
 pub mod schema;
+pub mod sql;
 mod url;
 
 use std::time::Duration;
@@ -19,6 +20,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use futures_util::FutureExt;
 
+pub use sql::{like_pattern, lower, rows_per_statement, MAX_BIND_PARAMS};
 pub use url::{Backend, DatabaseUrl, DatabaseUrlError};
 
 /// The SQLite connection type used through diesel_async.

@@ -24,6 +24,9 @@ pub struct NewEmailPreference {
     pub updated_at: NaiveDateTime,
 }
 
+/// The values one [`NewEmailPreference`] binds, for batch inserts' chunk size.
+const NEW_EMAIL_PREFERENCE_COLUMNS: usize = 8;
+
 pub async fn insert(conn: &mut DbConn<'_>, preference: &NewEmailPreference) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::insert_into(email_preferences::table)
         .values(preference)
@@ -130,31 +133,13 @@ pub async fn ensure_for(
         return Ok(found);
     }
     let addresses: Vec<String> = missing.iter().map(|m| m.email.clone()).collect();
-    match conn {
-        DbConn::Postgres(ref mut pg) => {
-            for chunk in missing.chunks(500) {
-                diesel::insert_into(email_preferences::table)
-                    .values(chunk)
-                    .on_conflict_do_nothing()
-                    .execute(&mut **pg)
-                    .await?;
-            }
-        }
-        DbConn::Sqlite(ref mut sq) => {
-            sq.spawn_blocking(move |c| {
-                for row in &missing {
-                    diesel::RunQueryDsl::execute(
-                        diesel::insert_into(email_preferences::table)
-                            .values(row)
-                            .on_conflict_do_nothing(),
-                        c,
-                    )?;
-                }
-                Ok(())
-            })
-            .await?;
-        }
-    }
+    crate::batch_insert!(
+        conn,
+        email_preferences::table,
+        missing,
+        columns = NEW_EMAIL_PREFERENCE_COLUMNS,
+        |q| q.on_conflict_do_nothing()
+    )?;
     found.extend(find_many(conn, &addresses).await?);
     Ok(found)
 }
@@ -165,7 +150,7 @@ pub async fn find_many(
     emails: &[String],
 ) -> QueryResult<std::collections::HashMap<String, Preference>> {
     let mut out = std::collections::HashMap::with_capacity(emails.len());
-    for chunk in emails.chunks(500) {
+    for chunk in emails.chunks(crate::db::rows_per_statement(1)) {
         let rows: Vec<Preference> = with_conn!(conn, |c| email_preferences::table
             .filter(email_preferences::email.eq_any(chunk))
             .select(Preference::as_select())

@@ -1,12 +1,15 @@
-//! Year groups (shared by every school), form groups and classes (each a school's own).
+//! Year groups (shared by every school), form groups and classes (each a school's own):
+//! creating, naming and listing them with pupil counts.
+
+use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
-use crate::db::schema::{classes, form_groups, year_groups};
-use crate::db::DbConn;
+use crate::db::schema::{class_students, classes, form_groups, students, year_groups};
+use crate::db::{lower, DbConn};
 use crate::ids::new_id;
 use crate::models::now;
 use crate::with_conn;
@@ -29,6 +32,273 @@ pub struct NewClass {
     pub updated_at: NaiveDateTime,
     pub name: String,
     pub school_id: String,
+}
+
+/// Which of `ids` are classes of the school.
+pub async fn classes_in_school(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    ids: &[String],
+) -> QueryResult<Vec<String>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    with_conn!(conn, |c| classes::table
+        .filter(classes::school_id.eq(school_id))
+        .filter(classes::id.eq_any(ids))
+        .select(classes::id)
+        .load(c)
+        .await)
+}
+
+/// Whether the form group `id` belongs to the school.
+pub async fn form_group_in_school(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    id: &str,
+) -> QueryResult<bool> {
+    let n: i64 = with_conn!(conn, |c| form_groups::table
+        .filter(form_groups::id.eq(id))
+        .filter(form_groups::school_id.eq(school_id))
+        .count()
+        .get_result(c)
+        .await)?;
+    Ok(n > 0)
+}
+
+/// Whether the (shared) year group `id` exists.
+pub async fn year_group_exists(conn: &mut DbConn<'_>, id: &str) -> QueryResult<bool> {
+    let n: i64 = with_conn!(conn, |c| year_groups::table
+        .filter(year_groups::id.eq(id))
+        .count()
+        .get_result(c)
+        .await)?;
+    Ok(n > 0)
+}
+
+/// A class or form group with how many pupils it has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupRow {
+    pub id: String,
+    pub name: String,
+    pub pupils: i64,
+}
+
+/// The school's classes by name, with pupil counts.
+pub async fn list_classes(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<Vec<GroupRow>> {
+    let rows: Vec<(String, String)> = with_conn!(conn, |c| classes::table
+        .filter(classes::school_id.eq(school_id))
+        .order((classes::name.asc(), classes::id.asc()))
+        .select((classes::id, classes::name))
+        .load(c)
+        .await)?;
+    let counts: Vec<(String, i64)> = with_conn!(conn, |c| class_students::table
+        .inner_join(classes::table)
+        .filter(classes::school_id.eq(school_id))
+        .group_by(class_students::class_id)
+        .select((class_students::class_id, diesel::dsl::count_star()))
+        .load(c)
+        .await)?;
+    Ok(with_counts(rows, counts))
+}
+
+/// The school's form groups by name, with pupil counts.
+pub async fn list_form_groups(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+) -> QueryResult<Vec<GroupRow>> {
+    let rows: Vec<(String, String)> = with_conn!(conn, |c| form_groups::table
+        .filter(form_groups::school_id.eq(school_id))
+        .order((form_groups::name.asc(), form_groups::id.asc()))
+        .select((form_groups::id, form_groups::name))
+        .load(c)
+        .await)?;
+    let counts: Vec<(Option<String>, i64)> = with_conn!(conn, |c| students::table
+        .filter(students::school_id.eq(school_id))
+        .filter(students::form_group_id.is_not_null())
+        .group_by(students::form_group_id)
+        .select((students::form_group_id, diesel::dsl::count_star()))
+        .load(c)
+        .await)?;
+    Ok(with_counts(
+        rows,
+        counts
+            .into_iter()
+            .filter_map(|(id, n)| id.map(|id| (id, n)))
+            .collect(),
+    ))
+}
+
+/// Every (shared) year group by name, with how many of the school's pupils are in each.
+pub async fn list_year_groups(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+) -> QueryResult<Vec<GroupRow>> {
+    let rows: Vec<(String, String)> = with_conn!(conn, |c| year_groups::table
+        .order((year_groups::name.asc(), year_groups::id.asc()))
+        .select((year_groups::id, year_groups::name))
+        .load(c)
+        .await)?;
+    let counts: Vec<(Option<String>, i64)> = with_conn!(conn, |c| students::table
+        .filter(students::school_id.eq(school_id))
+        .filter(students::year_group_id.is_not_null())
+        .group_by(students::year_group_id)
+        .select((students::year_group_id, diesel::dsl::count_star()))
+        .load(c)
+        .await)?;
+    Ok(with_counts(
+        rows,
+        counts
+            .into_iter()
+            .filter_map(|(id, n)| id.map(|id| (id, n)))
+            .collect(),
+    ))
+}
+
+fn with_counts(rows: Vec<(String, String)>, counts: Vec<(String, i64)>) -> Vec<GroupRow> {
+    let counts: HashMap<String, i64> = counts.into_iter().collect();
+    rows.into_iter()
+        .map(|(id, name)| GroupRow {
+            pupils: counts.get(&id).copied().unwrap_or(0),
+            id,
+            name,
+        })
+        .collect()
+}
+
+/// The id of the school's class called `name` (other than `except_id`), if any.
+pub async fn class_named(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    name: &str,
+) -> QueryResult<Option<String>> {
+    with_conn!(conn, |c| classes::table
+        .filter(classes::school_id.eq(school_id))
+        .filter(lower(classes::name).eq(name.to_lowercase()))
+        .select(classes::id)
+        .first(c)
+        .await
+        .optional())
+}
+
+/// The id of the school's form group called `name`, if any (case-insensitive).
+pub async fn form_group_named(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    name: &str,
+) -> QueryResult<Option<String>> {
+    with_conn!(conn, |c| form_groups::table
+        .filter(form_groups::school_id.eq(school_id))
+        .filter(lower(form_groups::name).eq(name.to_lowercase()))
+        .select(form_groups::id)
+        .first(c)
+        .await
+        .optional())
+}
+
+/// The id of the year group called `name`, if any (case-insensitive).
+pub async fn year_group_named(conn: &mut DbConn<'_>, name: &str) -> QueryResult<Option<String>> {
+    with_conn!(conn, |c| year_groups::table
+        .filter(lower(year_groups::name).eq(name.to_lowercase()))
+        .select(year_groups::id)
+        .first(c)
+        .await
+        .optional())
+}
+
+/// Creates or renames the school's class; returns its id, or None when `id` is not the
+/// school's.
+pub async fn save_class(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    id: Option<&str>,
+    name: &str,
+) -> QueryResult<Option<String>> {
+    let at = now();
+    match id {
+        Some(id) => {
+            let n = with_conn!(conn, |c| diesel::update(
+                classes::table
+                    .filter(classes::id.eq(id))
+                    .filter(classes::school_id.eq(school_id))
+            )
+            .set((classes::name.eq(name), classes::updated_at.eq(at)))
+            .execute(c)
+            .await)?;
+            Ok((n == 1).then(|| id.to_owned()))
+        }
+        None => {
+            let class = NewClass {
+                id: new_id(),
+                created_at: at,
+                updated_at: at,
+                name: name.to_owned(),
+                school_id: school_id.to_owned(),
+            };
+            insert_class(conn, &class).await?;
+            Ok(Some(class.id))
+        }
+    }
+}
+
+/// Creates or renames the school's form group; returns its id, or None when `id` is not
+/// the school's.
+pub async fn save_form_group(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    id: Option<&str>,
+    name: &str,
+) -> QueryResult<Option<String>> {
+    let at = now();
+    match id {
+        Some(id) => {
+            let n = with_conn!(conn, |c| diesel::update(
+                form_groups::table
+                    .filter(form_groups::id.eq(id))
+                    .filter(form_groups::school_id.eq(school_id))
+            )
+            .set((form_groups::name.eq(name), form_groups::updated_at.eq(at)))
+            .execute(c)
+            .await)?;
+            Ok((n == 1).then(|| id.to_owned()))
+        }
+        None => {
+            let group = NewFormGroup {
+                id: new_id(),
+                created_at: at,
+                updated_at: at,
+                name: name.to_owned(),
+                school_id: school_id.to_owned(),
+            };
+            insert_form_group(conn, &group).await?;
+            Ok(Some(group.id))
+        }
+    }
+}
+
+/// How many pupils of schools other than `school_id` are in year group `id`.
+pub async fn year_group_used_elsewhere(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    id: &str,
+) -> QueryResult<bool> {
+    let n: i64 = with_conn!(conn, |c| students::table
+        .filter(students::year_group_id.eq(id))
+        .filter(students::school_id.ne(school_id))
+        .count()
+        .get_result(c)
+        .await)?;
+    Ok(n > 0)
+}
+
+/// Renames the (shared) year group `id`.
+pub async fn rename_year_group(conn: &mut DbConn<'_>, id: &str, name: &str) -> QueryResult<bool> {
+    let at = now();
+    let n = with_conn!(conn, |c| diesel::update(year_groups::table.find(id))
+        .set((year_groups::name.eq(name), year_groups::updated_at.eq(at)))
+        .execute(c)
+        .await)?;
+    Ok(n == 1)
 }
 
 /// The id of the year group called `name`, created if it does not exist yet.

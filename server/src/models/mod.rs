@@ -2,12 +2,12 @@
 //! a `&mut DbConn` so that it runs the same inside a transaction or outside one.
 
 pub mod audit;
+pub mod comments;
 pub mod email_preferences;
 pub mod groups;
 pub mod notifications;
 pub mod organisations;
 pub mod recipients;
-pub mod school_admin;
 pub mod stored_files;
 pub mod students;
 pub mod submissions;

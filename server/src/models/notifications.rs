@@ -112,7 +112,7 @@ mod authoring {
     };
     use crate::db::DbConn;
     use crate::jobs::{enqueue, NewJob};
-    use crate::models::school_admin::{like_pattern, lower};
+    use crate::db::{like_pattern, lower};
     use crate::with_conn;
 
     /// A notification as stored.

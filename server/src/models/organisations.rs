@@ -8,6 +8,7 @@ use diesel_async::RunQueryDsl;
 
 use crate::db::schema::{schools, trusts};
 use crate::db::DbConn;
+use crate::models::now;
 use crate::with_conn;
 
 #[derive(Debug, Clone, Insertable)]
@@ -75,6 +76,52 @@ pub async fn find_school_by_name(
         .first(c)
         .await
         .optional())
+}
+
+/// The school's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = schools)]
+pub struct SchoolSettings {
+    pub name: String,
+    pub postcode: Option<String>,
+    #[diesel(column_name = type_)]
+    pub org_type: OrgType,
+    pub notify_parents_general: bool,
+    pub notify_parents_assignment: bool,
+    pub notifications_frequency: NotificationFrequency,
+}
+
+pub async fn school_settings(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+) -> QueryResult<Option<SchoolSettings>> {
+    with_conn!(conn, |c| schools::table
+        .find(school_id)
+        .select(SchoolSettings::as_select())
+        .first(c)
+        .await
+        .optional())
+}
+
+pub async fn save_school_settings(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    settings: &SchoolSettings,
+) -> QueryResult<()> {
+    let at = now();
+    with_conn!(conn, |c| diesel::update(schools::table.find(school_id))
+        .set((
+            schools::name.eq(&settings.name),
+            schools::postcode.eq(&settings.postcode),
+            schools::type_.eq(settings.org_type),
+            schools::notify_parents_general.eq(settings.notify_parents_general),
+            schools::notify_parents_assignment.eq(settings.notify_parents_assignment),
+            schools::notifications_frequency.eq(settings.notifications_frequency),
+            schools::updated_at.eq(at),
+        ))
+        .execute(c)
+        .await)?;
+    Ok(())
 }
 
 /// Gives a user (a MAT user or an organisation admin) access to one more school.

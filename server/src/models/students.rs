@@ -1,4 +1,7 @@
-//! Pupils, their classes, and the listing view (with year and form group names).
+//! Pupils (`students`) and their class memberships: the listing views (with year and form
+//! group names), the admin's paged search and form (Manage School), saving a pupil.
+
+use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -6,7 +9,9 @@ use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
 use crate::db::schema::{class_students, form_groups, students, year_groups};
-use crate::db::DbConn;
+use crate::db::{like_pattern, lower, DbConn};
+use crate::ids::new_id;
+use crate::models::now;
 use crate::with_conn;
 
 #[derive(Debug, Clone, Insertable)]
@@ -97,6 +102,245 @@ pub async fn list_for_school(
         .collect())
 }
 
+/// A pupil as the admin's list and form show them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PupilRow {
+    pub id: String,
+    pub forename: String,
+    pub surname: String,
+    pub email: Option<String>,
+    pub parent_email: Option<String>,
+    pub upn: Option<String>,
+    pub year_group_id: Option<String>,
+    pub year_group: Option<String>,
+    pub form_group_id: Option<String>,
+    pub form_group: Option<String>,
+    pub class_ids: Vec<String>,
+}
+
+type PupilTuple = (
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+/// One page of the school's pupils (by surname, forename), optionally matching `search` in
+/// the name, e-mail or UPN (or only the pupil `only_id`); and how many match in all.
+pub async fn list_pupils(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    search: Option<&str>,
+    only_id: Option<&str>,
+    offset: i64,
+    limit: i64,
+) -> QueryResult<(Vec<PupilRow>, i64)> {
+    let pattern = search.filter(|s| !s.trim().is_empty()).map(like_pattern);
+    macro_rules! filtered {
+        () => {{
+            let mut query = students::table
+                .left_join(year_groups::table)
+                .left_join(form_groups::table)
+                .filter(students::school_id.eq(school_id))
+                .into_boxed();
+            if let Some(id) = only_id {
+                query = query.filter(students::id.eq(id));
+            }
+            if let Some(p) = &pattern {
+                query = query.filter(
+                    lower(students::forename)
+                        .like(p.clone())
+                        .escape('\\')
+                        .or(lower(students::surname).like(p.clone()).escape('\\'))
+                        .or(
+                            lower(students::forename.concat(" ").concat(students::surname))
+                                .like(p.clone())
+                                .escape('\\'),
+                        )
+                        .or(students::upn.like(p.clone()).escape('\\'))
+                        .or(students::email.like(p.clone()).escape('\\')),
+                );
+            }
+            query
+        }};
+    }
+    let total: i64 = with_conn!(conn, |c| filtered!().count().get_result(c).await)?;
+    let rows: Vec<PupilTuple> = with_conn!(conn, |c| filtered!()
+        .order((
+            students::surname.asc(),
+            students::forename.asc(),
+            students::id.asc()
+        ))
+        .offset(offset)
+        .limit(limit)
+        .select((
+            students::id,
+            students::forename,
+            students::surname,
+            students::email,
+            students::parent_email,
+            students::upn,
+            students::year_group_id,
+            year_groups::name.nullable(),
+            students::form_group_id,
+            form_groups::name.nullable(),
+        ))
+        .load(c)
+        .await)?;
+    let ids: Vec<&String> = rows.iter().map(|r| &r.0).collect();
+    let links: Vec<(String, String)> = if ids.is_empty() {
+        Vec::new()
+    } else {
+        with_conn!(conn, |c| class_students::table
+            .filter(class_students::student_id.eq_any(&ids))
+            .select((class_students::student_id, class_students::class_id))
+            .load(c)
+            .await)?
+    };
+    let mut classes_of: HashMap<String, Vec<String>> = HashMap::new();
+    for (student, class) in links {
+        classes_of.entry(student).or_default().push(class);
+    }
+    let pupils = rows
+        .into_iter()
+        .map(|r| PupilRow {
+            class_ids: classes_of.remove(&r.0).unwrap_or_default(),
+            id: r.0,
+            forename: r.1,
+            surname: r.2,
+            email: r.3,
+            parent_email: r.4,
+            upn: r.5,
+            year_group_id: r.6,
+            year_group: r.7,
+            form_group_id: r.8,
+            form_group: r.9,
+        })
+        .collect();
+    Ok((pupils, total))
+}
+
+/// The fields of a pupil the admin edits.
+#[derive(Debug, Clone)]
+pub struct PupilFields {
+    pub forename: String,
+    pub surname: String,
+    pub email: Option<String>,
+    pub parent_email: Option<String>,
+    pub upn: Option<String>,
+    pub year_group_id: Option<String>,
+    pub form_group_id: Option<String>,
+    pub class_ids: Vec<String>,
+}
+
+/// Whether the pupil `id` belongs to `school_id`.
+pub async fn pupil_exists(conn: &mut DbConn<'_>, school_id: &str, id: &str) -> QueryResult<bool> {
+    let n: i64 = with_conn!(conn, |c| students::table
+        .filter(students::id.eq(id))
+        .filter(students::school_id.eq(school_id))
+        .count()
+        .get_result(c)
+        .await)?;
+    Ok(n > 0)
+}
+
+/// The id of another pupil of the school with this UPN, if any.
+pub async fn pupil_with_upn(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    upn: &str,
+    except_id: Option<&str>,
+) -> QueryResult<Option<String>> {
+    let found: Vec<String> = with_conn!(conn, |c| students::table
+        .filter(students::school_id.eq(school_id))
+        .filter(students::upn.eq(upn))
+        .select(students::id)
+        .load(c)
+        .await)?;
+    Ok(found.into_iter().find(|id| Some(id.as_str()) != except_id))
+}
+
+/// Every UPN already used in the school.
+pub async fn school_upns(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<Vec<String>> {
+    let upns: Vec<Option<String>> = with_conn!(conn, |c| students::table
+        .filter(students::school_id.eq(school_id))
+        .filter(students::upn.is_not_null())
+        .select(students::upn)
+        .load(c)
+        .await)?;
+    Ok(upns.into_iter().flatten().collect())
+}
+
+/// Creates the pupil (`id` None) or updates the school's pupil `id`, and sets their classes
+/// to exactly `fields.class_ids`. Returns the pupil's id. The caller has checked that every
+/// referenced id belongs to the school.
+pub async fn save_pupil(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    id: Option<&str>,
+    fields: &PupilFields,
+) -> QueryResult<String> {
+    let at = now();
+    let id = match id {
+        Some(id) => {
+            with_conn!(conn, |c| diesel::update(
+                students::table
+                    .filter(students::id.eq(id))
+                    .filter(students::school_id.eq(school_id))
+            )
+            .set((
+                students::forename.eq(&fields.forename),
+                students::surname.eq(&fields.surname),
+                students::email.eq(&fields.email),
+                students::parent_email.eq(&fields.parent_email),
+                students::upn.eq(&fields.upn),
+                students::year_group_id.eq(&fields.year_group_id),
+                students::form_group_id.eq(&fields.form_group_id),
+                students::updated_at.eq(at),
+            ))
+            .execute(c)
+            .await)?;
+            with_conn!(conn, |c| diesel::delete(
+                class_students::table.filter(class_students::student_id.eq(id))
+            )
+            .execute(c)
+            .await)?;
+            id.to_owned()
+        }
+        None => {
+            let id = new_id();
+            insert(
+                conn,
+                &NewStudent {
+                    id: id.clone(),
+                    created_at: at,
+                    updated_at: at,
+                    forename: fields.forename.clone(),
+                    surname: fields.surname.clone(),
+                    email: fields.email.clone(),
+                    parent_email: fields.parent_email.clone(),
+                    upn: fields.upn.clone(),
+                    school_id: school_id.to_owned(),
+                    year_group_id: fields.year_group_id.clone(),
+                    form_group_id: fields.form_group_id.clone(),
+                },
+            )
+            .await?;
+            id
+        }
+    };
+    for class_id in &fields.class_ids {
+        add_to_class(conn, &id, class_id).await?;
+    }
+    Ok(id)
+}
+
 /// One pupil's details for the profile page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StudentDetail {
@@ -172,103 +416,6 @@ pub async fn classes_of(
         .select((classes::id, classes::name))
         .load(c)
         .await)
-}
-
-/// A staff comment on a pupil, with its author's name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StudentComment {
-    pub id: String,
-    pub created_at: NaiveDateTime,
-    pub user_id: String,
-    pub author_forename: String,
-    pub author_surname: String,
-    pub comment: String,
-}
-
-/// A pupil's comments, newest first.
-pub async fn comments(conn: &mut DbConn<'_>, student_id: &str) -> QueryResult<Vec<StudentComment>> {
-    use crate::db::schema::{student_comments, users};
-    let rows: Vec<(String, NaiveDateTime, String, String, String, String)> =
-        with_conn!(conn, |c| student_comments::table
-            .inner_join(users::table)
-            .filter(student_comments::student_id.eq(student_id))
-            .order((
-                student_comments::created_at.desc(),
-                student_comments::id.desc()
-            ))
-            .select((
-                student_comments::id,
-                student_comments::created_at,
-                student_comments::user_id,
-                users::forename,
-                users::surname,
-                student_comments::comment,
-            ))
-            .load(c)
-            .await)?;
-    Ok(rows
-        .into_iter()
-        .map(
-            |(id, created_at, user_id, author_forename, author_surname, comment)| StudentComment {
-                id,
-                created_at,
-                user_id,
-                author_forename,
-                author_surname,
-                comment,
-            },
-        )
-        .collect())
-}
-
-pub async fn insert_comment(
-    conn: &mut DbConn<'_>,
-    id: &str,
-    user_id: &str,
-    student_id: &str,
-    comment: &str,
-    at: NaiveDateTime,
-) -> QueryResult<()> {
-    use crate::db::schema::student_comments;
-    with_conn!(conn, |c| diesel::insert_into(student_comments::table)
-        .values((
-            student_comments::id.eq(id),
-            student_comments::created_at.eq(at),
-            student_comments::updated_at.eq(at),
-            student_comments::user_id.eq(user_id),
-            student_comments::student_id.eq(student_id),
-            student_comments::comment.eq(comment),
-        ))
-        .execute(c)
-        .await)?;
-    Ok(())
-}
-
-/// The comment `id` if its pupil belongs to `school_id`: (author's user id, student id).
-pub async fn find_comment_in_school(
-    conn: &mut DbConn<'_>,
-    school_id: &str,
-    id: &str,
-) -> QueryResult<Option<(String, String)>> {
-    use crate::db::schema::student_comments;
-    with_conn!(conn, |c| student_comments::table
-        .inner_join(students::table)
-        .filter(student_comments::id.eq(id))
-        .filter(students::school_id.eq(school_id))
-        .select((student_comments::user_id, student_comments::student_id))
-        .first(c)
-        .await
-        .optional())
-}
-
-pub async fn delete_comment(conn: &mut DbConn<'_>, id: &str) -> QueryResult<()> {
-    use crate::db::schema::student_comments;
-    with_conn!(conn, |c| diesel::delete(
-        student_comments::table.filter(student_comments::id.eq(id))
-    )
-    .execute(c)
-    .await)?;
-    Ok(())
 }
 
 /// Every class of one school, by name: (id, name).

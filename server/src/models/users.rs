@@ -1,4 +1,7 @@
-//! Staff accounts: teachers, admins, leaders and Voicemark's own superadmins.
+//! Staff accounts (`users`): teachers, admins, leaders and Voicemark's own superadmins;
+//! their class memberships (`class_staff`), the admin's staff list and form, sign-in fields.
+
+use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
 use core_wasm::UserRole;
@@ -8,6 +11,8 @@ use diesel_async::RunQueryDsl;
 
 use crate::db::schema::{class_staff, users};
 use crate::db::DbConn;
+use crate::ids::new_id;
+use crate::models::now;
 use crate::with_conn;
 
 /// The fields a new user needs; flags not listed take their defaults (false).
@@ -88,6 +93,181 @@ pub async fn add_to_class(conn: &mut DbConn<'_>, user_id: &str, class_id: &str) 
         .execute(c)
         .await)?;
     Ok(())
+}
+
+/// A member of staff as the admin's list and form show them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaffRow {
+    pub id: String,
+    pub forename: String,
+    pub surname: String,
+    pub email: String,
+    pub role: UserRole,
+    pub activated: bool,
+    pub disabled: bool,
+    pub has_password: bool,
+    pub class_ids: Vec<String>,
+}
+
+/// Every user of the school, by surname and forename.
+pub async fn list_staff(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<Vec<StaffRow>> {
+    #[allow(clippy::type_complexity)]
+    let rows: Vec<(
+        String,
+        String,
+        String,
+        String,
+        UserRole,
+        bool,
+        bool,
+        Option<String>,
+    )> = with_conn!(conn, |c| users::table
+        .filter(users::school_id.eq(school_id))
+        .order((users::surname.asc(), users::forename.asc(), users::id.asc()))
+        .select((
+            users::id,
+            users::forename,
+            users::surname,
+            users::email,
+            users::role,
+            users::activated,
+            users::disabled,
+            users::password,
+        ))
+        .load(c)
+        .await)?;
+    let ids: Vec<&String> = rows.iter().map(|r| &r.0).collect();
+    let links: Vec<(String, String)> = if ids.is_empty() {
+        Vec::new()
+    } else {
+        with_conn!(conn, |c| class_staff::table
+            .filter(class_staff::user_id.eq_any(&ids))
+            .select((class_staff::user_id, class_staff::class_id))
+            .load(c)
+            .await)?
+    };
+    let mut classes_of: HashMap<String, Vec<String>> = HashMap::new();
+    for (user, class) in links {
+        classes_of.entry(user).or_default().push(class);
+    }
+    Ok(rows
+        .into_iter()
+        .map(|r| StaffRow {
+            class_ids: classes_of.remove(&r.0).unwrap_or_default(),
+            id: r.0,
+            forename: r.1,
+            surname: r.2,
+            email: r.3,
+            role: r.4,
+            activated: r.5,
+            disabled: r.6,
+            has_password: r.7.is_some(),
+        })
+        .collect())
+}
+
+/// The role of the school's user `id`, if that user belongs to the school.
+pub async fn staff_role(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    id: &str,
+) -> QueryResult<Option<UserRole>> {
+    with_conn!(conn, |c| users::table
+        .filter(users::id.eq(id))
+        .filter(users::school_id.eq(school_id))
+        .select(users::role)
+        .first(c)
+        .await
+        .optional())
+}
+
+/// The id of the user with this (normalised) e-mail address, if any.
+pub async fn user_with_email(conn: &mut DbConn<'_>, email: &str) -> QueryResult<Option<String>> {
+    with_conn!(conn, |c| users::table
+        .filter(users::email.eq(email))
+        .select(users::id)
+        .first(c)
+        .await
+        .optional())
+}
+
+/// The fields of a member of staff the admin edits.
+#[derive(Debug, Clone)]
+pub struct StaffFields {
+    pub forename: String,
+    pub surname: String,
+    /// Normalised (trimmed, lowercase).
+    pub email: String,
+    pub role: UserRole,
+    pub class_ids: Vec<String>,
+    pub activated: bool,
+    pub disabled: bool,
+}
+
+/// Creates (without a password) or updates a member of staff of the school and sets their
+/// classes to exactly `fields.class_ids`. Returns the user's id.
+pub async fn save_staff(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    id: Option<&str>,
+    fields: &StaffFields,
+) -> QueryResult<String> {
+    let at = now();
+    let id = match id {
+        Some(id) => {
+            with_conn!(conn, |c| diesel::update(
+                users::table
+                    .filter(users::id.eq(id))
+                    .filter(users::school_id.eq(school_id))
+            )
+            .set((
+                users::forename.eq(&fields.forename),
+                users::surname.eq(&fields.surname),
+                users::email.eq(&fields.email),
+                users::role.eq(fields.role),
+                users::activated.eq(fields.activated),
+                users::disabled.eq(fields.disabled),
+                users::updated_at.eq(at),
+            ))
+            .execute(c)
+            .await)?;
+            with_conn!(conn, |c| diesel::delete(
+                class_staff::table.filter(class_staff::user_id.eq(id))
+            )
+            .execute(c)
+            .await)?;
+            id.to_owned()
+        }
+        None => {
+            let id = new_id();
+            insert(
+                conn,
+                &NewUser {
+                    id: id.clone(),
+                    created_at: at,
+                    updated_at: at,
+                    forename: fields.forename.clone(),
+                    surname: fields.surname.clone(),
+                    title: None,
+                    email: fields.email.clone(),
+                    email_verified: None,
+                    password_updated_at: None,
+                    password: None,
+                    activated: fields.activated,
+                    disabled: fields.disabled,
+                    leader: false,
+                    school_id: Some(school_id.to_owned()),
+                    role: fields.role,
+                },
+            )
+            .await?;
+            id
+        }
+    };
+    for class_id in &fields.class_ids {
+        add_to_class(conn, &id, class_id).await?;
+    }
+    Ok(id)
 }
 
 /// Changes a user's name.

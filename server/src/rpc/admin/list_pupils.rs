@@ -1,7 +1,7 @@
 //! `admin.listPupils`: one page (50) of the school's pupils, searchable by name, e-mail or UPN.
 
 use super::require_admin;
-use crate::models::school_admin::{self, PupilRow};
+use crate::models::students::{self, PupilRow};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};
 
@@ -64,7 +64,7 @@ pub async fn handler(ctx: &Ctx, input: ListPupils) -> RpcResult<PupilPage> {
     let school_id = require_admin(ctx)?;
     let page = input.page.unwrap_or(1).max(1);
     let mut pooled = ctx.conn().await?;
-    let (rows, total) = school_admin::list_pupils(
+    let (rows, total) = students::list_pupils(
         &mut pooled.db(),
         school_id,
         input.search.as_deref(),

@@ -1,7 +1,7 @@
 //! `admin.listStaff`: every user of the caller's school, with their classes.
 
 use super::require_admin;
-use crate::models::school_admin::{self, StaffRow};
+use crate::models::users::{self, StaffRow};
 use crate::rpc::registry::NoInput;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};
@@ -42,6 +42,6 @@ impl From<StaffRow> for Staff {
 pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<Vec<Staff>> {
     let school_id = require_admin(ctx)?;
     let mut pooled = ctx.conn().await?;
-    let rows = school_admin::list_staff(&mut pooled.db(), school_id).await?;
+    let rows = users::list_staff(&mut pooled.db(), school_id).await?;
     Ok(rows.into_iter().map(Staff::from).collect())
 }

@@ -2,13 +2,13 @@
 //! docs/data-model.md) with how many of the caller's school's pupils are in each.
 
 use super::{require_admin, Group};
-use crate::models::school_admin;
+use crate::models::groups;
 use crate::rpc::registry::NoInput;
 use crate::rpc::{Ctx, RpcResult};
 
 pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<Vec<Group>> {
     let school_id = require_admin(ctx)?;
     let mut pooled = ctx.conn().await?;
-    let rows = school_admin::list_year_groups(&mut pooled.db(), school_id).await?;
+    let rows = groups::list_year_groups(&mut pooled.db(), school_id).await?;
     Ok(rows.into_iter().map(Group::from).collect())
 }

@@ -18,7 +18,7 @@ pub mod school_settings;
 
 use core_wasm::UserRole;
 
-use crate::models::school_admin::GroupRow;
+use crate::models::groups::GroupRow;
 use crate::rpc::registry::{procedure, Procedure};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};

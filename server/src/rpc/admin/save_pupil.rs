@@ -2,7 +2,9 @@
 
 use super::list_pupils::Pupil;
 use super::{not_found, optional_text, require_admin};
-use crate::models::school_admin::{self, PupilFields};
+use crate::models::groups;
+use crate::models::students::{self, PupilFields};
+use crate::roster;
 use crate::models::users::normalise_email;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
@@ -37,14 +39,14 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
     let email = optional_text(input.email).map(|e| normalise_email(&e));
     if email
         .as_deref()
-        .is_some_and(|e| !school_admin::is_valid_email(e))
+        .is_some_and(|e| !roster::is_valid_email(e))
     {
         errors.add("email", "Enter a valid e-mail address.");
     }
     let parent_email = optional_text(input.parent_email).map(|e| normalise_email(&e));
     if parent_email
         .as_deref()
-        .is_some_and(|e| !school_admin::is_valid_email(e))
+        .is_some_and(|e| !roster::is_valid_email(e))
     {
         errors.add("parentEmail", "Enter a valid e-mail address.");
     }
@@ -68,12 +70,12 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
     let mut conn = pooled.db();
     let saved = transaction!(&mut conn, |c| {
         if let Some(id) = id.as_deref() {
-            if !school_admin::pupil_exists(c, school_id, id).await? {
+            if !students::pupil_exists(c, school_id, id).await? {
                 return Err(not_found("Pupil"));
             }
         }
         if let Some(upn) = fields.upn.as_deref() {
-            if school_admin::pupil_with_upn(c, school_id, upn, id.as_deref())
+            if students::pupil_with_upn(c, school_id, upn, id.as_deref())
                 .await?
                 .is_some()
             {
@@ -84,7 +86,7 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
             }
         }
         if let Some(year) = fields.year_group_id.as_deref() {
-            if !school_admin::year_group_exists(c, year).await? {
+            if !groups::year_group_exists(c, year).await? {
                 return Err(RpcError::field(
                     "yearGroupId",
                     "Choose a year group from the list.",
@@ -92,18 +94,18 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
             }
         }
         if let Some(form) = fields.form_group_id.as_deref() {
-            if !school_admin::form_group_in_school(c, school_id, form).await? {
+            if !groups::form_group_in_school(c, school_id, form).await? {
                 return Err(RpcError::field(
                     "formGroupId",
                     "Choose a form group from the list.",
                 ));
             }
         }
-        let known = school_admin::classes_in_school(c, school_id, &fields.class_ids).await?;
+        let known = groups::classes_in_school(c, school_id, &fields.class_ids).await?;
         if known.len() != fields.class_ids.len() {
             return Err(RpcError::field("classIds", "Choose classes from the list."));
         }
-        Ok::<_, RpcError>(school_admin::save_pupil(c, school_id, id.as_deref(), &fields).await?)
+        Ok::<_, RpcError>(students::save_pupil(c, school_id, id.as_deref(), &fields).await?)
     })?;
     let mut conn = pooled.db();
     pupil_by_id(&mut conn, school_id, &saved).await
@@ -116,7 +118,7 @@ async fn pupil_by_id(
     id: &str,
 ) -> RpcResult<Pupil> {
     // The list query filtered to one pupil: the one place that builds a Pupil.
-    let (rows, _) = school_admin::list_pupils(conn, school_id, None, Some(id), 0, 1).await?;
+    let (rows, _) = students::list_pupils(conn, school_id, None, Some(id), 0, 1).await?;
     rows.into_iter()
         .find(|r| r.id == id)
         .map(Pupil::from)

@@ -4,7 +4,7 @@ use core_wasm::OrgType;
 
 use super::school_settings::SchoolSettings;
 use super::{optional_text, require_admin};
-use crate::models::school_admin::{self, SchoolSettings as Stored};
+use crate::models::organisations::{self, SchoolSettings as Stored};
 use crate::rpc::{Ctx, FieldErrors, RpcResult};
 
 pub async fn handler(ctx: &Ctx, input: SchoolSettings) -> RpcResult<SchoolSettings> {
@@ -38,6 +38,6 @@ pub async fn handler(ctx: &Ctx, input: SchoolSettings) -> RpcResult<SchoolSettin
         notifications_frequency: input.notifications_frequency,
     };
     let mut pooled = ctx.conn().await?;
-    school_admin::save_school_settings(&mut pooled.db(), school_id, &stored).await?;
+    organisations::save_school_settings(&mut pooled.db(), school_id, &stored).await?;
     Ok(SchoolSettings::from(stored))
 }

@@ -5,7 +5,9 @@ use core_wasm::UserRole;
 
 use super::list_staff::Staff;
 use super::{not_found, require_admin};
-use crate::models::school_admin::{self, StaffFields};
+use crate::models::groups;
+use crate::models::users::{self, StaffFields};
+use crate::roster;
 use crate::models::users::normalise_email;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
@@ -39,7 +41,7 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
         errors.add("surname", "Enter a surname.");
     }
     let email = normalise_email(&input.email);
-    if !school_admin::is_valid_email(&email) {
+    if !roster::is_valid_email(&email) {
         errors.add("email", "Enter a valid e-mail address.");
     }
     let role = match input.role.as_str() {
@@ -76,7 +78,7 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
     let mut conn = pooled.db();
     let saved = transaction!(&mut conn, |c| {
         if let Some(id) = id.as_deref() {
-            match school_admin::staff_role(c, school_id, id).await? {
+            match users::staff_role(c, school_id, id).await? {
                 None => return Err(not_found("Member of staff")),
                 Some(UserRole::Teacher | UserRole::Admin) => {}
                 Some(_) => {
@@ -87,7 +89,7 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
                 }
             }
         }
-        if let Some(other) = school_admin::user_with_email(c, &fields.email).await? {
+        if let Some(other) = users::user_with_email(c, &fields.email).await? {
             if Some(other.as_str()) != id.as_deref() {
                 return Err(RpcError::field(
                     "email",
@@ -95,13 +97,13 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
                 ));
             }
         }
-        let known = school_admin::classes_in_school(c, school_id, &fields.class_ids).await?;
+        let known = groups::classes_in_school(c, school_id, &fields.class_ids).await?;
         if known.len() != fields.class_ids.len() {
             return Err(RpcError::field("classIds", "Choose classes from the list."));
         }
-        Ok::<_, RpcError>(school_admin::save_staff(c, school_id, id.as_deref(), &fields).await?)
+        Ok::<_, RpcError>(users::save_staff(c, school_id, id.as_deref(), &fields).await?)
     })?;
-    let rows = school_admin::list_staff(&mut pooled.db(), school_id).await?;
+    let rows = users::list_staff(&mut pooled.db(), school_id).await?;
     rows.into_iter()
         .find(|r| r.id == saved)
         .map(Staff::from)

@@ -3,7 +3,7 @@
 //! existing group, and a year group that another school's pupils are in cannot be renamed.
 
 use super::{group_name, not_found, require_admin, Group, SaveGroup};
-use crate::models::{groups, school_admin};
+use crate::models::groups;
 use crate::rpc::{Ctx, RpcError, RpcResult};
 use crate::transaction;
 
@@ -13,14 +13,14 @@ pub async fn handler(ctx: &Ctx, input: SaveGroup) -> RpcResult<Group> {
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     transaction!(&mut conn, |c| {
-        let existing = school_admin::year_group_named(c, &name).await?;
+        let existing = groups::year_group_named(c, &name).await?;
         let saved = match input.id.as_deref() {
             None => match existing {
                 Some(id) => id,
                 None => groups::year_group_id(c, &name).await?,
             },
             Some(id) => {
-                if !school_admin::year_group_exists(c, id).await? {
+                if !groups::year_group_exists(c, id).await? {
                     return Err(not_found("Year group"));
                 }
                 if existing.as_deref().is_some_and(|other| other != id) {
@@ -29,17 +29,17 @@ pub async fn handler(ctx: &Ctx, input: SaveGroup) -> RpcResult<Group> {
                         "A year group with this name already exists.",
                     ));
                 }
-                if school_admin::year_group_used_elsewhere(c, school_id, id).await? {
+                if groups::year_group_used_elsewhere(c, school_id, id).await? {
                     return Err(RpcError::field(
                         "name",
                         "Other schools use this year group, so it cannot be renamed. Add a new one instead.",
                     ));
                 }
-                school_admin::rename_year_group(c, id, &name).await?;
+                groups::rename_year_group(c, id, &name).await?;
                 id.to_owned()
             }
         };
-        let rows = school_admin::list_year_groups(c, school_id).await?;
+        let rows = groups::list_year_groups(c, school_id).await?;
         rows.into_iter()
             .find(|r| r.id == saved)
             .map(Group::from)

@@ -3,7 +3,7 @@
 use core_wasm::NotificationFrequency;
 
 use super::{not_found, require_admin};
-use crate::models::school_admin::{self, SchoolSettings as Stored};
+use crate::models::organisations::{self, SchoolSettings as Stored};
 use crate::rpc::registry::NoInput;
 use crate::rpc::typescript::{Ts, TsGen};
 use crate::rpc::{Ctx, RpcResult};
@@ -58,7 +58,7 @@ impl From<Stored> for SchoolSettings {
 pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<SchoolSettings> {
     let school_id = require_admin(ctx)?;
     let mut pooled = ctx.conn().await?;
-    school_admin::school_settings(&mut pooled.db(), school_id)
+    organisations::school_settings(&mut pooled.db(), school_id)
         .await?
         .map(SchoolSettings::from)
         .ok_or_else(|| not_found("School"))

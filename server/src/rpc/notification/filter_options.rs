@@ -1,7 +1,7 @@
 //! `notification.filterOptions`: what the editor's pickers offer — the caller's school's
 //! classes, form groups and pupils, and the year groups its pupils are in.
 
-use crate::models::school_admin;
+use crate::models::groups;
 use crate::models::students;
 use crate::rpc::registry::NoInput;
 use crate::rpc::typescript::rpc_type;
@@ -35,7 +35,7 @@ rpc_type! {
     }
 }
 
-fn options(rows: Vec<school_admin::GroupRow>, only_used: bool) -> Vec<AudienceOption> {
+fn options(rows: Vec<groups::GroupRow>, only_used: bool) -> Vec<AudienceOption> {
     rows.into_iter()
         .filter(|r| !only_used || r.pupils > 0)
         .map(|r| AudienceOption {
@@ -51,9 +51,9 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<FilterOptions> {
     let school_id = ctx.school_id()?;
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
-    let classes = school_admin::list_classes(&mut conn, school_id).await?;
-    let year_groups = school_admin::list_year_groups(&mut conn, school_id).await?;
-    let form_groups = school_admin::list_form_groups(&mut conn, school_id).await?;
+    let classes = groups::list_classes(&mut conn, school_id).await?;
+    let year_groups = groups::list_year_groups(&mut conn, school_id).await?;
+    let form_groups = groups::list_form_groups(&mut conn, school_id).await?;
     let pupils = students::list_for_school(&mut conn, school_id).await?;
     Ok(FilterOptions {
         classes: options(classes, false),

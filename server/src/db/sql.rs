@@ -1,0 +1,118 @@
+//! The few SQL pieces that differ per backend or that every model needs, written once:
+//! `lower()`, the LIKE-pattern escaper, and batch insert / upsert ([`batch_insert!`],
+//! [`batch_upsert!`]) that expand per backend the way [`with_conn!`](crate::with_conn) does.
+
+diesel::define_sql_function!(
+    /// SQL `lower()`, for `Text` and `Nullable<Text>` alike: ASCII case folding on SQLite,
+    /// full Unicode on PostgreSQL. Used for case-insensitive search and name matching.
+    fn lower<ST: diesel::sql_types::SingleValue>(x: ST) -> ST
+);
+
+/// `%text%` for a case-insensitive LIKE (compare it with `lower(column)` and
+/// `.escape('\\')`): trimmed, lower-cased, with LIKE's own wildcards taken literally.
+pub fn like_pattern(text: &str) -> String {
+    let escaped: String = text
+        .trim()
+        .to_lowercase()
+        .chars()
+        .flat_map(|c| match c {
+            '%' | '_' | '\\' => vec!['\\', c],
+            other => vec![other],
+        })
+        .collect();
+    format!("%{escaped}%")
+}
+
+/// The most bind parameters one statement carries. SQLite refuses a statement with more
+/// than `SQLITE_MAX_VARIABLE_NUMBER` (32766 in the bundled SQLite since 3.32); PostgreSQL's
+/// wire protocol allows 65535. The lower of the two is the one rule for both backends, so
+/// a batch that fits one fits the other.
+pub const MAX_BIND_PARAMS: usize = 32_766;
+
+/// How many rows of `columns` values each fit in one INSERT under [`MAX_BIND_PARAMS`].
+pub const fn rows_per_statement(columns: usize) -> usize {
+    let per = MAX_BIND_PARAMS / if columns == 0 { 1 } else { columns };
+    if per == 0 {
+        1
+    } else {
+        per
+    }
+}
+
+/// Inserts every row of `$rows` (a `Vec` of `Insertable` values of `$table`, each with
+/// `columns = $n` values) in statements of at most [`rows_per_statement`]`($n)` rows, and
+/// evaluates to `QueryResult<usize>`: how many rows were written. The optional
+/// `|q| q.on_conflict_do_nothing()` shapes each statement. Run it inside a transaction when
+/// the batch must land whole.
+///
+/// PostgreSQL sends each chunk as one multi-row INSERT. On SQLite diesel_async cannot build
+/// a batch statement (`data-layer.md`), so the chunks run on the wrapped synchronous
+/// connection in one blocking task, row by row: no network round trips, so this is as fast.
+#[macro_export]
+macro_rules! batch_insert {
+    ($conn:expr, $table:expr, $rows:expr, columns = $columns:expr) => {
+        $crate::batch_insert!($conn, $table, $rows, columns = $columns, |q| q)
+    };
+    ($conn:expr, $table:expr, $rows:expr, columns = $columns:expr, |$q:ident| $shape:expr) => {{
+        let rows = $rows;
+        let per_statement = $crate::db::rows_per_statement($columns);
+        match $conn {
+            $crate::db::DbConn::Postgres(ref mut pg) => {
+                let pg: &mut ::diesel_async::AsyncPgConnection = &mut **pg;
+                let mut written = 0usize;
+                for chunk in rows.chunks(per_statement) {
+                    let $q = ::diesel::insert_into($table).values(chunk);
+                    written += ::diesel_async::RunQueryDsl::execute($shape, pg).await?;
+                }
+                ::diesel::result::QueryResult::Ok(written)
+            }
+            $crate::db::DbConn::Sqlite(ref mut sq) => {
+                let sq: &mut $crate::db::SqliteConn = &mut **sq;
+                sq.spawn_blocking(move |c| {
+                    let mut written = 0usize;
+                    for chunk in rows.chunks(per_statement) {
+                        for row in chunk {
+                            let $q = ::diesel::insert_into($table).values(row);
+                            written += ::diesel::RunQueryDsl::execute($shape, c)?;
+                        }
+                    }
+                    Ok(written)
+                })
+                .await
+            }
+        }
+    }};
+}
+
+/// Inserts every row of `$rows` like [`batch_insert!`], and where a row with the same
+/// `$target` (a column or a tuple of columns) exists, overwrites its `$column`s with the
+/// new values (`ON CONFLICT (..) DO UPDATE SET c = excluded.c`). For the MIS sync: a
+/// record seen again is updated, never duplicated. Evaluates to `QueryResult<usize>`.
+#[macro_export]
+macro_rules! batch_upsert {
+    ($conn:expr, $table:expr, $rows:expr, columns = $columns:expr, on = $target:expr, set = ($($column:expr),+ $(,)?)) => {
+        $crate::batch_insert!($conn, $table, $rows, columns = $columns, |q| q
+            .on_conflict($target)
+            .do_update()
+            .set(($($column.eq(::diesel::upsert::excluded($column)),)+)))
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn like_patterns_take_wildcards_literally() {
+        assert_eq!(like_pattern("  Ada "), "%ada%");
+        assert_eq!(like_pattern("50%_a\\b"), "%50\\%\\_a\\\\b%");
+    }
+
+    #[test]
+    fn statements_stay_under_the_bind_limit() {
+        assert_eq!(rows_per_statement(8), 4095);
+        assert!(rows_per_statement(8) * 8 <= MAX_BIND_PARAMS);
+        assert_eq!(rows_per_statement(0), MAX_BIND_PARAMS);
+        assert_eq!(rows_per_statement(40_000), 1);
+    }
+}
