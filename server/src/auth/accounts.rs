@@ -4,20 +4,18 @@
 
 use chrono::{Duration, NaiveDateTime};
 use core_wasm::UserRole;
-use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel_async::RunQueryDsl;
 
 use crate::state::AppState;
 use crate::auth::rate_limit::RESET_LIMIT;
 use crate::auth::tokens::{self, Purpose};
-use crate::db::schema::{sessions, users};
-use crate::db::{DbConn, DbError};
+use crate::db::DbError;
 use crate::ids::new_id;
 use crate::mail::Template;
 use crate::models::now;
-use crate::models::users::{find_by_email, normalise_email};
-use crate::{transaction, with_conn};
+use crate::models::sessions::delete_user_sessions;
+use crate::models::users::{self, find_by_email, normalise_email, NewUser};
+use crate::transaction;
 
 /// How long a password-reset link works.
 pub const RESET_LINK_VALIDITY: Duration = Duration::hours(1);
@@ -96,22 +94,24 @@ pub async fn register(state: &AppState, form: RegisterForm) -> Result<(), Accoun
     let id = new_id();
     let at = now();
     let created: Result<String, DieselError> = transaction!(&mut conn, |c| {
-        let row = (
-            users::id.eq(&id),
-            users::created_at.eq(at),
-            users::updated_at.eq(at),
-            users::forename.eq(&forename),
-            users::surname.eq(&surname),
-            users::email.eq(&email),
-            users::password.eq(&password_hash),
-            users::password_updated_at.eq(at),
-            users::activated.eq(false),
-            users::role.eq(UserRole::Teacher),
-        );
-        with_conn!(c, |cc| diesel::insert_into(users::table)
-            .values(row)
-            .execute(cc)
-            .await)?;
+        let row = NewUser {
+            id: id.clone(),
+            created_at: at,
+            updated_at: at,
+            forename: forename.clone(),
+            surname: surname.clone(),
+            title: None,
+            email: email.clone(),
+            email_verified: None,
+            password_updated_at: Some(at),
+            password: Some(password_hash.clone()),
+            activated: false,
+            disabled: false,
+            leader: false,
+            school_id: None,
+            role: UserRole::Teacher,
+        };
+        users::insert(c, &row).await?;
         tokens::issue(
             c,
             Purpose::VerifyEmail,
@@ -192,18 +192,10 @@ pub async fn reset_password(
         let Some(user_id) = used.and_then(|t| t.user_id) else {
             return Err(AccountError::InvalidToken);
         };
-        set_password(c, &user_id, &password_hash, at).await?;
+        users::set_password(c, &user_id, &password_hash, at).await?;
         // The link proves the address is the user's.
-        with_conn!(c, |cc| diesel::update(users::table.find(&user_id))
-            .filter(users::email_verified.is_null())
-            .set(users::email_verified.eq(at))
-            .execute(cc)
-            .await)?;
-        with_conn!(c, |cc| diesel::delete(
-            sessions::table.filter(sessions::user_id.eq(&user_id))
-        )
-        .execute(cc)
-        .await)?;
+        users::mark_email_verified(c, &user_id, at).await?;
+        delete_user_sessions(c, &user_id).await?;
         tokens::spend_all(c, Purpose::ResetPassword, &user_id).await?;
         Ok(())
     })
@@ -219,11 +211,7 @@ pub async fn confirm_email(state: &AppState, token: &str) -> Result<(), AccountE
         let Some(user_id) = used.and_then(|t| t.user_id) else {
             return Err(AccountError::InvalidToken);
         };
-        with_conn!(c, |cc| diesel::update(users::table.find(&user_id))
-            .filter(users::email_verified.is_null())
-            .set((users::email_verified.eq(at), users::updated_at.eq(at)))
-            .execute(cc)
-            .await)?;
+        users::mark_email_verified(c, &user_id, at).await?;
         Ok(())
     })
 }
@@ -238,12 +226,7 @@ pub async fn change_password(
 ) -> Result<NaiveDateTime, AccountError> {
     let mut pooled = state.db.conn().await?;
     let mut conn = pooled.db();
-    let stored: Option<Option<String>> = with_conn!(conn, |c| users::table
-        .find(user_id)
-        .select(users::password)
-        .first(c)
-        .await
-        .optional())?;
+    let stored = users::password_hash(&mut conn, user_id).await?;
     let Some(stored) = stored else {
         return Err(AccountError::Internal(format!(
             "change_password: no user {user_id}"
@@ -262,25 +245,8 @@ pub async fn change_password(
     check_rule("newPassword", new)?;
     let password_hash = hash_password(new.to_owned()).await?;
     let at = now();
-    set_password(&mut conn, user_id, &password_hash, at).await?;
+    users::set_password(&mut conn, user_id, &password_hash, at).await?;
     Ok(at)
-}
-
-async fn set_password(
-    conn: &mut DbConn<'_>,
-    user_id: &str,
-    hash: &str,
-    at: NaiveDateTime,
-) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::update(users::table.find(user_id))
-        .set((
-            users::password.eq(hash),
-            users::password_updated_at.eq(at),
-            users::updated_at.eq(at)
-        ))
-        .execute(c)
-        .await)?;
-    Ok(())
 }
 
 async fn send_account_exists(state: &AppState, email: &str, forename: &str) {

@@ -4,16 +4,15 @@
 
 use axum::http::{header, HeaderMap};
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use diesel::result::QueryResult;
-use diesel_async::RunQueryDsl;
 use sha2::{Digest, Sha256};
 
-use crate::db::schema::{sessions, users};
 use crate::db::{Db, DbConn, DbError};
 use crate::models::now;
+use crate::models::sessions::{self, NewSession};
 use crate::models::users::User;
-use crate::with_conn;
+
+pub use crate::models::sessions::{delete_session, delete_user_sessions};
 
 /// The session cookie's name (Auth.js's own name, so its client code finds nothing odd).
 pub const SESSION_COOKIE: &str = "next-auth.session-token";
@@ -51,38 +50,18 @@ pub async fn create_session(
     let at = now();
     let expires_at = at + SESSION_MAX_AGE;
     let user_agent = user_agent.map(|ua| ua.chars().take(500).collect::<String>());
-    let row = (
-        sessions::token_hash.eq(hash_token(&token)),
-        sessions::user_id.eq(user_id),
-        sessions::created_at.eq(at),
-        sessions::expires_at.eq(expires_at),
-        sessions::last_seen_at.eq(at),
-        sessions::ip_address.eq(ip_address),
-        sessions::user_agent.eq(user_agent),
-    );
-    with_conn!(conn, |c| diesel::insert_into(sessions::table)
-        .values(row.clone())
-        .execute(c)
-        .await)?;
+    let token_hash = hash_token(&token);
+    let session = NewSession {
+        token_hash: &token_hash,
+        user_id,
+        created_at: at,
+        expires_at,
+        last_seen_at: at,
+        ip_address,
+        user_agent: user_agent.as_deref(),
+    };
+    sessions::insert_session(conn, &session).await?;
     Ok((token, expires_at))
-}
-
-/// Ends one session (sign-out).
-pub async fn delete_session(conn: &mut DbConn<'_>, token_hash: &str) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::delete(sessions::table.find(token_hash))
-        .execute(c)
-        .await)?;
-    Ok(())
-}
-
-/// Ends every session of a user.
-pub async fn delete_user_sessions(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::delete(
-        sessions::table.filter(sessions::user_id.eq(user_id))
-    )
-    .execute(c)
-    .await)?;
-    Ok(())
 }
 
 /// Pushes a session's expiry to 30 days from now when it was last pushed more than a day
@@ -96,15 +75,7 @@ pub async fn extend_session(
         return Ok(None);
     }
     let expires_at = at + SESSION_MAX_AGE;
-    with_conn!(conn, |c| diesel::update(
-        sessions::table.find(&session.token_hash)
-    )
-    .set((
-        sessions::expires_at.eq(expires_at),
-        sessions::last_seen_at.eq(at)
-    ))
-    .execute(c)
-    .await)?;
+    sessions::set_session_expiry(conn, &session.token_hash, expires_at, at).await?;
     Ok(Some(expires_at))
 }
 
@@ -162,14 +133,7 @@ pub async fn current_user(db: &Db, headers: &HeaderMap) -> Result<Option<Session
     let token_hash = hash_token(token);
     let at = now();
     let mut pooled = db.conn().await?;
-    let found: Option<(User, NaiveDateTime)> = with_conn!(pooled.db(), |c| sessions::table
-        .inner_join(users::table)
-        .filter(sessions::token_hash.eq(&token_hash))
-        .filter(sessions::expires_at.gt(at))
-        .select((User::as_select(), sessions::expires_at))
-        .first(c)
-        .await
-        .optional())?;
+    let found = sessions::find_session_user(&mut pooled.db(), &token_hash, at).await?;
     Ok(found.map(|(user, expires_at)| SessionUser {
         user,
         token_hash,

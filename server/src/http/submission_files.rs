@@ -16,10 +16,11 @@ use axum::{Json, Router};
 use core_wasm::limits::MAX_UPLOAD_BYTES;
 use futures_util::{StreamExt, TryStreamExt};
 
-use crate::state::AppState;
+use crate::error::AppError;
 use crate::ids::new_id;
-use crate::models::{now, submissions};
-use crate::rpc::submission::{find_by_link, LINK_INVALID};
+use crate::models::submissions::{self, find_by_link, LINK_INVALID};
+use crate::models::now;
+use crate::state::AppState;
 use crate::storage::{FileStore, LocalStore, StoreError};
 use crate::transaction;
 
@@ -82,18 +83,8 @@ pub fn routes() -> Router<AppState> {
         .route("/{id}/{token}/files/{file_id}", get(download))
 }
 
-/// A refusal: status and a sentence for the pupil, as `{"error": ...}`.
-struct Refusal(StatusCode, &'static str);
-
-impl IntoResponse for Refusal {
-    fn into_response(self) -> Response {
-        (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
-    }
-}
-
-fn internal(detail: impl std::fmt::Display) -> Response {
-    tracing::error!(%detail, "submission file");
-    Refusal(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error").into_response()
+fn internal(detail: impl std::fmt::Display) -> AppError {
+    AppError::Internal(format!("submission file: {detail}"))
 }
 
 /// The content type to store for `filename` sent as `declared`, if the pair is allowed:
@@ -137,39 +128,35 @@ async fn upload(
     Path((id, token)): Path<(String, String)>,
     headers: HeaderMap,
     body: Body,
-) -> Response {
-    let mut pooled = match state.db.conn().await {
-        Ok(pooled) => pooled,
-        Err(err) => return crate::error::AppError::from(err).into_response(),
-    };
-    let submission = match find_by_link(&mut pooled.db(), &id, &token).await {
-        Ok(Some(submission)) => submission,
-        Ok(None) => return Refusal(StatusCode::NOT_FOUND, LINK_INVALID).into_response(),
-        Err(err) => return internal(err),
-    };
+) -> Result<Response, AppError> {
+    let mut pooled = state.db.conn().await?;
+    let submission = find_by_link(&mut pooled.db(), &id, &token)
+        .await
+        .map_err(internal)?
+        .ok_or(AppError::NotFoundWith(LINK_INVALID))?;
     if submission.marked_at.is_some() {
-        return Refusal(StatusCode::CONFLICT, ALREADY_MARKED).into_response();
+        return Err(AppError::Conflict(ALREADY_MARKED));
     }
     let Some(filename) = filename_from(&headers) else {
-        return Refusal(StatusCode::BAD_REQUEST, "The file has no name.").into_response();
+        return Err(AppError::BadRequest("The file has no name.".into()));
     };
     let declared = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
     let Some(content_type) = allowed_content_type(&filename, declared) else {
-        return Refusal(StatusCode::UNSUPPORTED_MEDIA_TYPE, BAD_TYPE).into_response();
+        return Err(AppError::UnsupportedType(BAD_TYPE));
     };
-    let stored = match submissions::files_total_bytes(&mut pooled.db(), &submission.id).await {
-        Ok(total) => total.max(0) as u64,
-        Err(err) => return internal(err),
-    };
+    let stored = submissions::files_total_bytes(&mut pooled.db(), &submission.id)
+        .await
+        .map_err(internal)?
+        .max(0) as u64;
     let room = MAX_UPLOAD_BYTES.saturating_sub(stored);
     let declared_length = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if declared_length.is_some_and(|length| length > room) {
-        return Refusal(StatusCode::PAYLOAD_TOO_LARGE, TOO_LARGE).into_response();
+        return Err(AppError::TooLarge(TOO_LARGE));
     }
     // Do not hold a connection while the body streams in.
     drop(pooled);
@@ -183,19 +170,18 @@ async fn upload(
         .boxed();
     let size = match store.put(&key, stream, room).await {
         Ok(size) => size,
-        Err(StoreError::TooLarge { .. }) => {
-            return Refusal(StatusCode::PAYLOAD_TOO_LARGE, TOO_LARGE).into_response()
-        }
+        Err(StoreError::TooLarge { .. }) => return Err(AppError::TooLarge(TOO_LARGE)),
         Err(StoreError::Io(err)) => {
             tracing::warn!(%err, "submission upload did not arrive whole");
-            return Refusal(StatusCode::BAD_REQUEST, "The upload did not arrive whole.")
-                .into_response();
+            return Err(AppError::BadRequest(
+                "The upload did not arrive whole.".into(),
+            ));
         }
-        Err(err) => return internal(err),
+        Err(err) => return Err(internal(err)),
     };
     if size == 0 {
         let _ = store.delete(&key).await;
-        return Refusal(StatusCode::BAD_REQUEST, "The file is empty.").into_response();
+        return Err(AppError::BadRequest("The file is empty.".into()));
     }
 
     // Record it, checking the total again: another upload may have landed meanwhile.
@@ -211,17 +197,14 @@ async fn upload(
         uploaded_at: Some(at),
         created_at: at,
     };
-    let recorded: Result<Result<(), Refusal>, crate::db::DbError> = async {
+    let recorded: Result<Result<(), AppError>, crate::db::DbError> = async {
         let mut pooled = state.db.conn().await?;
         let outcome = transaction!(&mut pooled.db(), |c| {
             let total =
                 submissions::files_total_bytes(c, &row.submission_id.clone().unwrap_or_default())
                     .await?;
             if total.max(0) as u64 + size > MAX_UPLOAD_BYTES {
-                return Ok::<_, diesel::result::Error>(Err(Refusal(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    TOO_LARGE,
-                )));
+                return Ok::<_, diesel::result::Error>(Err(AppError::TooLarge(TOO_LARGE)));
             }
             submissions::insert_file(c, &row).await?;
             Ok(Ok(()))
@@ -230,7 +213,7 @@ async fn upload(
     }
     .await;
     match recorded {
-        Ok(Ok(())) => (
+        Ok(Ok(())) => Ok((
             StatusCode::CREATED,
             Json(serde_json::json!({
                 "id": file_id,
@@ -239,14 +222,14 @@ async fn upload(
                 "sizeBytes": size,
             })),
         )
-            .into_response(),
+            .into_response()),
         Ok(Err(refusal)) => {
             let _ = store.delete(&key).await;
-            refusal.into_response()
+            Err(refusal)
         }
         Err(err) => {
             let _ = store.delete(&key).await;
-            internal(err)
+            Err(internal(err))
         }
     }
 }
@@ -254,31 +237,24 @@ async fn upload(
 async fn download(
     State(state): State<AppState>,
     Path((id, token, file_id)): Path<(String, String, String)>,
-) -> Response {
-    let mut pooled = match state.db.conn().await {
-        Ok(pooled) => pooled,
-        Err(err) => return crate::error::AppError::from(err).into_response(),
-    };
-    let submission = match find_by_link(&mut pooled.db(), &id, &token).await {
-        Ok(Some(submission)) => submission,
-        Ok(None) => return Refusal(StatusCode::NOT_FOUND, LINK_INVALID).into_response(),
-        Err(err) => return internal(err),
-    };
-    let file = match submissions::files(&mut pooled.db(), &submission.id).await {
-        Ok(files) => files.into_iter().find(|f| f.id == file_id),
-        Err(err) => return internal(err),
-    };
+) -> Result<Response, AppError> {
+    let mut pooled = state.db.conn().await?;
+    let submission = find_by_link(&mut pooled.db(), &id, &token)
+        .await
+        .map_err(internal)?
+        .ok_or(AppError::NotFoundWith(LINK_INVALID))?;
+    let file = submissions::files(&mut pooled.db(), &submission.id)
+        .await
+        .map_err(internal)?
+        .into_iter()
+        .find(|f| f.id == file_id);
     drop(pooled);
-    let Some(file) = file else {
-        return Refusal(StatusCode::NOT_FOUND, "Not found").into_response();
-    };
+    let file = file.ok_or(AppError::NotFound)?;
     let store = LocalStore::in_data_dir(&state.config.data_dir);
     let bytes = match store.get(&file.key).await {
         Ok(bytes) => bytes,
-        Err(StoreError::NotFound) => {
-            return Refusal(StatusCode::NOT_FOUND, "Not found").into_response()
-        }
-        Err(err) => return internal(err),
+        Err(StoreError::NotFound) => return Err(AppError::NotFound),
+        Err(err) => return Err(internal(err)),
     };
     // Always a download, never rendered in our origin (uploaded HTML or SVG cannot run).
     let ascii: String = file
@@ -309,7 +285,7 @@ async fn download(
         header::CACHE_CONTROL,
         HeaderValue::from_static("private, no-store"),
     );
-    response
+    Ok(response)
 }
 
 #[cfg(test)]

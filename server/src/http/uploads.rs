@@ -19,8 +19,10 @@ use core_wasm::limits::MAX_UPLOAD_BYTES;
 use futures_util::{StreamExt, TryStreamExt};
 use serde::Deserialize;
 
-use crate::state::AppState;
+use crate::error::AppError;
+use crate::http::submission_files::TOO_LARGE;
 use crate::models::{now, stored_files};
+use crate::state::AppState;
 use crate::storage::signed_url::{same_signature, GetTerms, PutTerms};
 use crate::storage::{content_disposition, is_valid_key, FileStore, Storage, StoreError};
 
@@ -32,6 +34,8 @@ pub const EXPIRED_LINK: &str = "This upload link has expired. Start the upload a
 pub const WRONG_TYPE: &str = "The file's type does not match the upload that was started.";
 /// Fewer bytes arrived than declared.
 pub const INCOMPLETE: &str = "The upload did not arrive whole.";
+/// A download link's time is up.
+pub const DOWNLOAD_EXPIRED: &str = "This link has expired.";
 /// The file was already sent once.
 pub const ALREADY_UPLOADED: &str = "This file has already been uploaded.";
 
@@ -46,34 +50,28 @@ struct Signed {
     sig: Option<String>,
 }
 
-/// A refusal: status and one sentence, as `{"error": ...}`.
-fn refuse(status: StatusCode, message: &str) -> Response {
-    (status, Json(serde_json::json!({ "error": message }))).into_response()
-}
-
-fn internal(detail: impl std::fmt::Display) -> Response {
-    tracing::error!(%detail, "direct upload");
-    refuse(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error")
+fn internal(detail: impl std::fmt::Display) -> AppError {
+    AppError::Internal(format!("direct upload: {detail}"))
 }
 
 /// The row behind a well-formed signed link to `key` on the local store, with the link's
-/// expiry and signature; or the response refusing it.
+/// expiry and signature; or the refusal.
 async fn lookup(
     state: &AppState,
     key: &str,
     query: Signed,
-) -> Result<(stored_files::StoredFile, i64, String), Response> {
+) -> Result<(stored_files::StoredFile, i64, String), AppError> {
     let (Some(expires), Some(sig)) = (query.expires, query.sig) else {
-        return Err(refuse(StatusCode::FORBIDDEN, INVALID_LINK));
+        return Err(AppError::Forbidden(INVALID_LINK));
     };
     if !is_valid_key(key) || !matches!(*state.storage, Storage::Local { .. }) {
-        return Err(refuse(StatusCode::NOT_FOUND, "Not found"));
+        return Err(AppError::NotFound);
     }
     let mut pooled = state.db.conn().await.map_err(internal)?;
     match stored_files::find_by_key(&mut pooled.db(), key).await {
         Ok(Some(file)) => Ok((file, expires, sig)),
         // Same answer as a bad signature: a link to nothing tells nothing.
-        Ok(None) => Err(refuse(StatusCode::FORBIDDEN, INVALID_LINK)),
+        Ok(None) => Err(AppError::Forbidden(INVALID_LINK)),
         Err(err) => Err(internal(err)),
     }
 }
@@ -84,13 +82,10 @@ async fn upload(
     Query(query): Query<Signed>,
     headers: HeaderMap,
     body: Body,
-) -> Response {
-    let (file, expires, sig) = match lookup(&state, &key, query).await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
+) -> Result<Response, AppError> {
+    let (file, expires, sig) = lookup(&state, &key, query).await?;
     let Some(signer) = state.storage.local_signer() else {
-        return refuse(StatusCode::NOT_FOUND, "Not found");
+        return Err(AppError::NotFound);
     };
     let declared = file.size_bytes.unwrap_or(0).max(0) as u64;
     let disposition = content_disposition(&file.filename);
@@ -102,27 +97,27 @@ async fn upload(
         size: declared,
     });
     if !same_signature(&expected, &sig) {
-        return refuse(StatusCode::FORBIDDEN, INVALID_LINK);
+        return Err(AppError::Forbidden(INVALID_LINK));
     }
     if expires < Utc::now().timestamp() {
-        return refuse(StatusCode::FORBIDDEN, EXPIRED_LINK);
+        return Err(AppError::Forbidden(EXPIRED_LINK));
     }
     if file.uploaded_at.is_some() {
-        return refuse(StatusCode::CONFLICT, ALREADY_UPLOADED);
+        return Err(AppError::Conflict(ALREADY_UPLOADED));
     }
     let sent_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .map(str::trim);
     if !sent_type.is_some_and(|t| t.eq_ignore_ascii_case(&file.content_type)) {
-        return refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, WRONG_TYPE);
+        return Err(AppError::UnsupportedType(WRONG_TYPE));
     }
     // S3 refuses a disposition other than the signed one; so do we (when one is sent).
     if headers
         .get(header::CONTENT_DISPOSITION)
         .is_some_and(|v| v.to_str().ok() != Some(disposition.as_str()))
     {
-        return refuse(StatusCode::FORBIDDEN, INVALID_LINK);
+        return Err(AppError::Forbidden(INVALID_LINK));
     }
     let limit = declared.min(MAX_UPLOAD_BYTES);
     let length = headers
@@ -130,10 +125,7 @@ async fn upload(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if length.is_some_and(|length| length > limit) {
-        return refuse(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            crate::http::submission_files::TOO_LARGE,
-        );
+        return Err(AppError::TooLarge(TOO_LARGE));
     }
 
     let stream = body
@@ -142,21 +134,16 @@ async fn upload(
         .boxed();
     let written = match state.storage.put(&file.key, stream, limit).await {
         Ok(written) => written,
-        Err(StoreError::TooLarge { .. }) => {
-            return refuse(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                crate::http::submission_files::TOO_LARGE,
-            )
-        }
+        Err(StoreError::TooLarge { .. }) => return Err(AppError::TooLarge(TOO_LARGE)),
         Err(StoreError::Io(err)) => {
             tracing::warn!(%err, "direct upload did not arrive whole");
-            return refuse(StatusCode::BAD_REQUEST, INCOMPLETE);
+            return Err(AppError::BadRequest(INCOMPLETE.into()));
         }
-        Err(err) => return internal(err),
+        Err(err) => return Err(internal(err)),
     };
     if written != declared {
         let _ = state.storage.delete(&file.key).await;
-        return refuse(StatusCode::BAD_REQUEST, INCOMPLETE);
+        return Err(AppError::BadRequest(INCOMPLETE.into()));
     }
     let marked = async {
         let mut pooled = state.db.conn().await?;
@@ -166,14 +153,14 @@ async fn upload(
     }
     .await;
     match marked {
-        Ok(_) => (
+        Ok(_) => Ok((
             StatusCode::OK,
             Json(serde_json::json!({ "key": file.key, "size": written })),
         )
-            .into_response(),
+            .into_response()),
         Err(err) => {
             let _ = state.storage.delete(&file.key).await;
-            internal(err)
+            Err(internal(err))
         }
     }
 }
@@ -212,13 +199,10 @@ async fn download(
     Path(key): Path<String>,
     Query(query): Query<Signed>,
     request_headers: HeaderMap,
-) -> Response {
-    let (file, expires, sig) = match lookup(&state, &key, query).await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
+) -> Result<Response, AppError> {
+    let (file, expires, sig) = lookup(&state, &key, query).await?;
     let Some(signer) = state.storage.local_signer() else {
-        return refuse(StatusCode::NOT_FOUND, "Not found");
+        return Err(AppError::NotFound);
     };
     let disposition = content_disposition(&file.filename);
     let expected = signer.get_signature(&GetTerms {
@@ -228,15 +212,15 @@ async fn download(
         content_disposition: &disposition,
     });
     if !same_signature(&expected, &sig) {
-        return refuse(StatusCode::FORBIDDEN, INVALID_LINK);
+        return Err(AppError::Forbidden(INVALID_LINK));
     }
     if expires < Utc::now().timestamp() {
-        return refuse(StatusCode::FORBIDDEN, "This link has expired.");
+        return Err(AppError::Forbidden(DOWNLOAD_EXPIRED));
     }
     let bytes = match state.storage.get(&file.key).await {
         Ok(bytes) => bytes,
-        Err(StoreError::NotFound) => return refuse(StatusCode::NOT_FOUND, "Not found"),
-        Err(err) => return internal(err),
+        Err(StoreError::NotFound) => return Err(AppError::NotFound),
+        Err(err) => return Err(internal(err)),
     };
     let len = bytes.len() as u64;
     let range = byte_range(
@@ -259,7 +243,7 @@ async fn download(
             if let Ok(value) = HeaderValue::from_str(&format!("bytes */{len}")) {
                 response.headers_mut().insert(header::CONTENT_RANGE, value);
             }
-            return response;
+            return Ok(response);
         }
         None => Body::from(bytes).into_response(),
     };
@@ -275,7 +259,7 @@ async fn download(
         header::CACHE_CONTROL,
         HeaderValue::from_static("private, max-age=300"),
     );
-    response
+    Ok(response)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Row types, insert forms and reusable queries, one file per concern. Every function takes
 //! a `&mut DbConn` so that it runs the same inside a transaction or outside one.
 
+pub mod assistant_queries;
 pub mod audit;
 pub mod comments;
 pub mod email_preferences;
@@ -8,6 +9,7 @@ pub mod groups;
 pub mod notifications;
 pub mod organisations;
 pub mod recipients;
+pub mod sessions;
 pub mod stored_files;
 pub mod students;
 pub mod submissions;

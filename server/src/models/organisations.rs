@@ -124,6 +124,20 @@ pub async fn save_school_settings(
     Ok(())
 }
 
+/// What the session answer needs of a user's school: (redirect to the leaders' area,
+/// Stripe product id); `None` when there is no such school.
+pub async fn session_flags(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+) -> QueryResult<Option<(bool, Option<String>)>> {
+    with_conn!(conn, |c| schools::table
+        .find(school_id)
+        .select((schools::redirect_to_leaders, schools::stripe_product_id))
+        .first(c)
+        .await
+        .optional())
+}
+
 /// Gives a user (a MAT user or an organisation admin) access to one more school.
 pub async fn add_membership(
     conn: &mut DbConn<'_>,

@@ -79,6 +79,65 @@ pub async fn find_by_email(conn: &mut DbConn<'_>, email: &str) -> QueryResult<Op
         .optional())
 }
 
+/// The user `id`, if any.
+pub async fn find(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Option<User>> {
+    with_conn!(conn, |c| users::table
+        .find(id)
+        .select(User::as_select())
+        .first(c)
+        .await
+        .optional())
+}
+
+/// The password hash of user `id`: `None` when there is no such user, `Some(None)` when
+/// the user has no password.
+pub async fn password_hash(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Option<Option<String>>> {
+    with_conn!(conn, |c| users::table
+        .find(id)
+        .select(users::password)
+        .first(c)
+        .await
+        .optional())
+}
+
+/// Stores a new password hash, changed at `at`.
+pub async fn set_password(
+    conn: &mut DbConn<'_>,
+    id: &str,
+    hash: &str,
+    at: NaiveDateTime,
+) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::update(users::table.find(id))
+        .set((
+            users::password.eq(hash),
+            users::password_updated_at.eq(at),
+            users::updated_at.eq(at)
+        ))
+        .execute(c)
+        .await)?;
+    Ok(())
+}
+
+/// Records that the user's address is proven to be theirs (a link sent to it was used),
+/// unless it already was.
+pub async fn mark_email_verified(conn: &mut DbConn<'_>, id: &str, at: NaiveDateTime) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::update(users::table.find(id))
+        .filter(users::email_verified.is_null())
+        .set((users::email_verified.eq(at), users::updated_at.eq(at)))
+        .execute(c)
+        .await)?;
+    Ok(())
+}
+
+/// Records a sign-in as the user's latest activity.
+pub async fn touch_last_active(conn: &mut DbConn<'_>, id: &str, at: NaiveDateTime) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::update(users::table.find(id))
+        .set(users::last_active.eq(at))
+        .execute(c)
+        .await)?;
+    Ok(())
+}
+
 pub async fn count(conn: &mut DbConn<'_>) -> QueryResult<i64> {
     with_conn!(conn, |c| users::table.count().get_result(c).await)
 }

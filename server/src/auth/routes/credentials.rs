@@ -7,8 +7,6 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
-use diesel_async::RunQueryDsl;
 
 use super::csrf::csrf_verified;
 use super::{
@@ -19,11 +17,9 @@ use crate::state::AppState;
 use crate::auth::accounts::verify_password;
 use crate::auth::rate_limit::{ACCOUNT_LIMIT, ADDRESS_LIMIT};
 use crate::auth::session::{create_session, session_set_cookie};
-use crate::db::schema::users;
 use crate::db::DbError;
 use crate::models::now;
 use crate::models::users::{find_by_email, normalise_email};
-use crate::with_conn;
 
 /// Why a sign-in failed; each is an error code the sign-in page maps to a message.
 #[derive(Debug)]
@@ -169,10 +165,6 @@ pub(super) async fn open_session(
     user_agent: Option<&str>,
 ) -> Result<(String, NaiveDateTime), DbError> {
     let opened = create_session(conn, user_id, address, user_agent).await?;
-    let at = now();
-    with_conn!(conn, |c| diesel::update(users::table.find(user_id))
-        .set(users::last_active.eq(at))
-        .execute(c)
-        .await)?;
+    crate::models::users::touch_last_active(conn, user_id, now()).await?;
     Ok(opened)
 }

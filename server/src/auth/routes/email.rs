@@ -7,8 +7,6 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use chrono::Duration;
-use diesel::prelude::*;
-use diesel_async::RunQueryDsl;
 use serde::Deserialize;
 
 use super::credentials::{open_session, SignInFailure};
@@ -22,11 +20,9 @@ use crate::auth::accounts::is_plausible_email;
 use crate::auth::rate_limit::RESET_LIMIT;
 use crate::auth::session::session_set_cookie;
 use crate::auth::tokens::{self, Purpose};
-use crate::db::schema::users;
 use crate::mail::Template;
 use crate::models::now;
-use crate::models::users::{find_by_email, normalise_email, User};
-use crate::with_conn;
+use crate::models::users::{self, find_by_email, normalise_email, User};
 
 /// How long a sign-in link works.
 pub const SIGN_IN_LINK_VALIDITY: Duration = Duration::hours(24);
@@ -199,12 +195,7 @@ async fn use_link(
     let Some(user_id) = used.user_id else {
         return Ok(None);
     };
-    let user: Option<User> = with_conn!(conn, |c| users::table
-        .find(&user_id)
-        .select(User::as_select())
-        .first(c)
-        .await
-        .optional())?;
+    let user: Option<User> = users::find(&mut conn, &user_id).await?;
     let Some(user) = user else { return Ok(None) };
     if !user.activated {
         return Err(SignInFailure::UserNotActivated);
@@ -213,12 +204,7 @@ async fn use_link(
         return Err(SignInFailure::AccountDisabled);
     }
     // Following the link proves the address is the user's.
-    let at = now();
-    with_conn!(conn, |c| diesel::update(users::table.find(&user.id))
-        .filter(users::email_verified.is_null())
-        .set(users::email_verified.eq(at))
-        .execute(c)
-        .await)?;
+    users::mark_email_verified(&mut conn, &user.id, now()).await?;
     Ok(Some(
         open_session(&mut conn, &user.id, address, user_agent).await?,
     ))

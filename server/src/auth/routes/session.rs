@@ -8,8 +8,6 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use chrono::SecondsFormat;
-use diesel::prelude::*;
-use diesel_async::RunQueryDsl;
 
 use super::csrf::csrf_verified;
 use super::{is_secure, json_answer, AuthForm};
@@ -18,10 +16,9 @@ use crate::auth::session::{
     current_user, delete_session, extend_session, session_clear_cookie, session_set_cookie,
     session_token,
 };
-use crate::db::schema::schools;
 use crate::db::DbError;
 use crate::error::AppError;
-use crate::with_conn;
+use crate::models::organisations;
 
 pub async fn get_session(State(state): State<AppState>, headers: HeaderMap) -> Response {
     session_answer(&state, &headers, true).await
@@ -63,12 +60,7 @@ async fn build_session(
     let mut pooled = state.db.conn().await?;
     let mut conn = pooled.db();
     let school: Option<(bool, Option<String>)> = match &session.user.school_id {
-        Some(school_id) => with_conn!(conn, |c| schools::table
-            .find(school_id)
-            .select((schools::redirect_to_leaders, schools::stripe_product_id))
-            .first(c)
-            .await
-            .optional())?,
+        Some(school_id) => organisations::session_flags(&mut conn, school_id).await?,
         None => None,
     };
     let (redirect_to_leaders, stripe_product_id) = school.unwrap_or((false, None));

@@ -5,17 +5,12 @@
 
 use base64::Engine as _;
 use core_wasm::limits::{photo_count_error, MAX_UPLOAD_BYTES};
-use diesel::prelude::*;
-use diesel_async::RunQueryDsl;
 
-use crate::db::schema::assistant_queries;
-use crate::ids::new_id;
-use crate::models::now;
+use crate::models::{assistant_queries, now};
 use crate::providers::vision::DEFAULT_PROMPT;
 use crate::providers::ProviderError;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
-use crate::with_conn;
 
 /// The largest request body this procedure accepts (the transport's limit for it; every other
 /// procedure keeps the small default). Ten photos prepared by the browser (longest side
@@ -168,17 +163,7 @@ async fn record_query(ctx: &Ctx, user_id: &str, prompt: &str, text: &str) {
     let result = async {
         let mut pooled = ctx.conn().await?;
         let mut conn = pooled.db();
-        with_conn!(&mut conn, |c| diesel::insert_into(assistant_queries::table)
-            .values((
-                assistant_queries::id.eq(new_id()),
-                assistant_queries::created_at.eq(at),
-                assistant_queries::updated_at.eq(at),
-                assistant_queries::query.eq(prompt),
-                assistant_queries::response.eq(text),
-                assistant_queries::user_id.eq(user_id),
-            ))
-            .execute(c)
-            .await)?;
+        assistant_queries::insert(&mut conn, user_id, prompt, text, at).await?;
         Ok::<(), RpcError>(())
     }
     .await;
