@@ -11,7 +11,7 @@ use core_wasm::{FeedbackSentiment, NotificationFrequency, NotificationType, OrgT
 use crate::db::{Db, DbConn, DbError};
 use crate::ids::{new_id, new_token};
 use crate::models::{
-    email_preferences, groups, notifications, now, organisations, students, users,
+    email_preferences, groups, notifications, now, organisations, receipts, students, users,
 };
 use crate::password::hash_password;
 use crate::transaction;
@@ -377,9 +377,9 @@ async fn write_demo_notifications(
             continue;
         };
         for student_id in &year7 {
-            notifications::insert_receipt(
+            receipts::insert_receipt(
                 c,
-                &notifications::NewReceipt {
+                &receipts::NewReceipt {
                     notification_id: notification.id.clone(),
                     student_id: (*student_id).clone(),
                     sent_at: sent,

@@ -18,7 +18,8 @@ use futures_util::{StreamExt, TryStreamExt};
 
 use crate::error::AppError;
 use crate::ids::new_id;
-use crate::models::submissions::{self, find_by_link, LINK_INVALID};
+use crate::models::stored_files;
+use crate::models::submissions::{find_by_link, LINK_INVALID};
 use crate::models::now;
 use crate::state::AppState;
 use crate::storage::{FileStore, LocalStore, StoreError};
@@ -146,7 +147,7 @@ async fn upload(
     let Some(content_type) = allowed_content_type(&filename, declared) else {
         return Err(AppError::UnsupportedType(BAD_TYPE));
     };
-    let stored = submissions::files_total_bytes(&mut pooled.db(), &submission.id)
+    let stored = stored_files::submission_bytes(&mut pooled.db(), &submission.id)
         .await
         .map_err(internal)?
         .max(0) as u64;
@@ -186,7 +187,7 @@ async fn upload(
 
     // Record it, checking the total again: another upload may have landed meanwhile.
     let at = now();
-    let row = submissions::NewSubmissionFile {
+    let row = stored_files::NewSubmissionFile {
         id: file_id.clone(),
         key: key.clone(),
         school_id: Some(submission.school_id.clone()),
@@ -201,12 +202,12 @@ async fn upload(
         let mut pooled = state.db.conn().await?;
         let outcome = transaction!(&mut pooled.db(), |c| {
             let total =
-                submissions::files_total_bytes(c, &row.submission_id.clone().unwrap_or_default())
+                stored_files::submission_bytes(c, &row.submission_id.clone().unwrap_or_default())
                     .await?;
             if total.max(0) as u64 + size > MAX_UPLOAD_BYTES {
                 return Ok::<_, diesel::result::Error>(Err(AppError::TooLarge(TOO_LARGE)));
             }
-            submissions::insert_file(c, &row).await?;
+            stored_files::insert_submission_file(c, &row).await?;
             Ok(Ok(()))
         })?;
         Ok(outcome)
@@ -243,7 +244,7 @@ async fn download(
         .await
         .map_err(internal)?
         .ok_or(AppError::NotFoundWith(LINK_INVALID))?;
-    let file = submissions::files(&mut pooled.db(), &submission.id)
+    let file = stored_files::of_submission(&mut pooled.db(), &submission.id)
         .await
         .map_err(internal)?
         .into_iter()

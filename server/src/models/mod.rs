@@ -8,6 +8,7 @@ pub mod email_preferences;
 pub mod groups;
 pub mod notifications;
 pub mod organisations;
+pub mod receipts;
 pub mod recipients;
 pub mod sessions;
 pub mod stored_files;

@@ -1,4 +1,5 @@
-//! Notifications (messages and assignments), their receipts and pupils' submissions.
+//! Notifications (messages and assignments): writing, editing, listing (Activity) and their
+//! status; the submission rows created with them. Receipts are in `receipts.rs`.
 
 use chrono::NaiveDateTime;
 use core_wasm::{FeedbackSentiment, NotificationType};
@@ -6,7 +7,7 @@ use diesel::prelude::*;
 use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
-use crate::db::schema::{notification_receipts, notifications, submissions};
+use crate::db::schema::{notifications, submissions};
 use crate::db::DbConn;
 use crate::with_conn;
 
@@ -32,14 +33,6 @@ pub struct NewNotification {
 }
 
 #[derive(Debug, Clone, Insertable)]
-#[diesel(table_name = notification_receipts)]
-pub struct NewReceipt {
-    pub notification_id: String,
-    pub student_id: String,
-    pub sent_at: Option<NaiveDateTime>,
-}
-
-#[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = submissions)]
 pub struct NewSubmission {
     pub id: String,
@@ -59,14 +52,6 @@ pub struct NewSubmission {
 pub async fn insert(conn: &mut DbConn<'_>, notification: &NewNotification) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::insert_into(notifications::table)
         .values(notification)
-        .execute(c)
-        .await)?;
-    Ok(())
-}
-
-pub async fn insert_receipt(conn: &mut DbConn<'_>, receipt: &NewReceipt) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(notification_receipts::table)
-        .values(receipt)
         .execute(c)
         .await)?;
     Ok(())
@@ -242,15 +227,6 @@ mod authoring {
             return Ok(true);
         }
         Ok(job_status(conn, key).await?.is_none())
-    }
-
-    /// How many receipts notification `id` has (pupils it was sent to).
-    pub async fn receipt_count(conn: &mut DbConn<'_>, id: &str) -> QueryResult<i64> {
-        with_conn!(conn, |c| notification_receipts::table
-            .filter(notification_receipts::notification_id.eq(id))
-            .count()
-            .get_result(c)
-            .await)
     }
 
     /// Where a notification is on its way (spec: scheduled, in progress, delivered, ended).
@@ -453,45 +429,6 @@ mod authoring {
             .first(c)
             .await)?;
         Ok(format!("{forename} {surname}"))
-    }
-
-    /// A pupil a notification was sent to.
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub struct ReceiptRow {
-        pub student_id: String,
-        pub forename: String,
-        pub surname: String,
-        pub sent_at: Option<NaiveDateTime>,
-    }
-
-    /// The receipts of notification `id`, by surname and forename.
-    pub async fn receipts_of(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Vec<ReceiptRow>> {
-        let rows: Vec<(String, String, String, Option<NaiveDateTime>)> =
-            with_conn!(conn, |c| notification_receipts::table
-                .inner_join(students::table)
-                .filter(notification_receipts::notification_id.eq(id))
-                .order((
-                    students::surname.asc(),
-                    students::forename.asc(),
-                    students::id.asc()
-                ))
-                .select((
-                    students::id,
-                    students::forename,
-                    students::surname,
-                    notification_receipts::sent_at,
-                ))
-                .load(c)
-                .await)?;
-        Ok(rows
-            .into_iter()
-            .map(|(student_id, forename, surname, sent_at)| ReceiptRow {
-                student_id,
-                forename,
-                surname,
-                sent_at,
-            })
-            .collect())
     }
 
     /// A pupil's submission to a notification.

@@ -1,6 +1,7 @@
-//! `stored_files` rows of direct uploads and voice notes: one row per object in the store,
-//! created when its signed upload URL is handed out (`uploaded_at` NULL until the bytes
-//! arrive). Every lookup for a user is scoped by school and owner.
+//! `stored_files`: one row per object in the store. Direct uploads and voice notes get
+//! theirs when the signed upload URL is handed out (`uploaded_at` NULL until the bytes
+//! arrive), pupils' submission files once their bytes are stored. Every lookup for a user
+//! is scoped by school and owner; submission files by their submission.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -11,8 +12,8 @@ use crate::db::schema::{stored_files, tasks};
 use crate::db::DbConn;
 use crate::with_conn;
 
-/// `stored_files.kind` for the files of this module (`SUBMISSION` rows belong to
-/// `models::submissions`).
+/// `stored_files.kind` of direct uploads and voice notes (submission files are found by
+/// their `submission_id`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
     /// `user.uploadFile`: expires after `VOICEMARK_UPLOAD_TTL_HOURS`.
@@ -242,6 +243,61 @@ pub async fn rename(
             stored_files::filename.eq(filename),
             stored_files::updated_at.eq(at)
         ))
+        .execute(c)
+        .await)?;
+    Ok(())
+}
+
+/// A file handed in with a submission.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = stored_files)]
+pub struct SubmissionFile {
+    pub id: String,
+    pub key: String,
+    pub filename: String,
+    pub content_type: String,
+    pub size_bytes: Option<i64>,
+    pub uploaded_at: Option<NaiveDateTime>,
+}
+
+/// A file a pupil hands in, recorded once its bytes are stored.
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = stored_files)]
+pub struct NewSubmissionFile {
+    pub id: String,
+    pub key: String,
+    pub school_id: Option<String>,
+    pub submission_id: Option<String>,
+    pub filename: String,
+    pub content_type: String,
+    pub size_bytes: Option<i64>,
+    pub uploaded_at: Option<NaiveDateTime>,
+    pub created_at: NaiveDateTime,
+}
+
+/// The files of one submission, in upload order.
+pub async fn of_submission(conn: &mut DbConn<'_>, submission_id: &str) -> QueryResult<Vec<SubmissionFile>> {
+    with_conn!(conn, |c| stored_files::table
+        .filter(stored_files::submission_id.eq(submission_id))
+        .order((stored_files::created_at.asc(), stored_files::id.asc()))
+        .select(SubmissionFile::as_select())
+        .load(c)
+        .await)
+}
+
+/// The bytes already stored for one submission.
+pub async fn submission_bytes(conn: &mut DbConn<'_>, submission_id: &str) -> QueryResult<i64> {
+    let sizes: Vec<Option<i64>> = with_conn!(conn, |c| stored_files::table
+        .filter(stored_files::submission_id.eq(submission_id))
+        .select(stored_files::size_bytes)
+        .load(c)
+        .await)?;
+    Ok(sizes.into_iter().flatten().sum())
+}
+
+pub async fn insert_submission_file(conn: &mut DbConn<'_>, file: &NewSubmissionFile) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::insert_into(stored_files::table)
+        .values(file)
         .execute(c)
         .await)?;
     Ok(())

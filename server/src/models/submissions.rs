@@ -8,7 +8,7 @@ use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
 use crate::db::schema::{
-    class_students, notifications, schools, stored_files, students, submissions,
+    class_students, notifications, schools, students, submissions,
 };
 use crate::db::DbConn;
 use crate::models::users::User;
@@ -188,60 +188,6 @@ pub async fn hand_in(
     .execute(c)
     .await)?;
     Ok(changed == 1)
-}
-
-/// A file handed in with a submission.
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = stored_files)]
-pub struct SubmissionFile {
-    pub id: String,
-    pub key: String,
-    pub filename: String,
-    pub content_type: String,
-    pub size_bytes: Option<i64>,
-    pub uploaded_at: Option<NaiveDateTime>,
-}
-
-#[derive(Debug, Clone, Insertable)]
-#[diesel(table_name = stored_files)]
-pub struct NewSubmissionFile {
-    pub id: String,
-    pub key: String,
-    pub school_id: Option<String>,
-    pub submission_id: Option<String>,
-    pub filename: String,
-    pub content_type: String,
-    pub size_bytes: Option<i64>,
-    pub uploaded_at: Option<NaiveDateTime>,
-    pub created_at: NaiveDateTime,
-}
-
-/// The files of one submission, in upload order.
-pub async fn files(conn: &mut DbConn<'_>, submission_id: &str) -> QueryResult<Vec<SubmissionFile>> {
-    with_conn!(conn, |c| stored_files::table
-        .filter(stored_files::submission_id.eq(submission_id))
-        .order((stored_files::created_at.asc(), stored_files::id.asc()))
-        .select(SubmissionFile::as_select())
-        .load(c)
-        .await)
-}
-
-/// The bytes already stored for one submission.
-pub async fn files_total_bytes(conn: &mut DbConn<'_>, submission_id: &str) -> QueryResult<i64> {
-    let sizes: Vec<Option<i64>> = with_conn!(conn, |c| stored_files::table
-        .filter(stored_files::submission_id.eq(submission_id))
-        .select(stored_files::size_bytes)
-        .load(c)
-        .await)?;
-    Ok(sizes.into_iter().flatten().sum())
-}
-
-pub async fn insert_file(conn: &mut DbConn<'_>, file: &NewSubmissionFile) -> QueryResult<()> {
-    with_conn!(conn, |c| diesel::insert_into(stored_files::table)
-        .values(file)
-        .execute(c)
-        .await)?;
-    Ok(())
 }
 
 /// One waiting submission as the Feedback Hub and the dashboard list it.

@@ -11,6 +11,7 @@ mod data;
 mod feedback;
 mod health;
 mod jobs;
+mod layering;
 mod notifications;
 mod preferences;
 mod providers;

@@ -8,7 +8,8 @@ use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
 use voicemark::db::schema::{jobs, notification_receipts};
 use voicemark::ids::{new_id, new_token};
-use voicemark::models::notifications::{self, NewNotification, NewReceipt, NewSubmission};
+use voicemark::models::notifications::{self, NewNotification, NewSubmission};
+use voicemark::models::receipts::{self, NewReceipt};
 use voicemark::models::now;
 use voicemark::with_conn;
 
@@ -215,7 +216,7 @@ dual_test!(
                 .await)
             .expect("pupil")
         };
-        notifications::insert_receipt(
+        receipts::insert_receipt(
             &mut pooled.db(),
             &NewReceipt {
                 notification_id: id.clone(),
@@ -369,7 +370,7 @@ dual_test!(
         };
         for id in [&delivered, &ended] {
             for (n, pupil) in pupils.iter().enumerate() {
-                notifications::insert_receipt(
+                receipts::insert_receipt(
                     &mut pooled.db(),
                     &NewReceipt {
                         notification_id: id.clone(),

@@ -2,7 +2,7 @@
 //! caller may mark, oldest received first, optionally of one notification or class.
 
 use crate::db::DbConn;
-use crate::models::submissions;
+use crate::models::{stored_files, submissions};
 use crate::rpc::feedback::scope;
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
@@ -97,7 +97,7 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
 }
 
 async fn hub_item(conn: &mut DbConn<'_>, row: submissions::HubRow) -> RpcResult<HubItem> {
-    let files = submissions::files(conn, &row.submission_id).await?;
+    let files = stored_files::of_submission(conn, &row.submission_id).await?;
     Ok(HubItem {
         files: files
             .into_iter()

@@ -4,7 +4,7 @@
 
 use super::get::NotificationId;
 use super::{not_found, scope};
-use crate::models::notifications;
+use crate::models::{notifications, receipts};
 use crate::models::recipients::{resolve_recipients, Filters};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
@@ -28,7 +28,7 @@ pub async fn handler(ctx: &Ctx, input: NotificationId) -> RpcResult<Vec<Notifica
     let row = notifications::find_in_scope(&mut conn, &scope, &input.id)
         .await?
         .ok_or_else(not_found)?;
-    let receipts = notifications::receipts_of(&mut conn, &row.id).await?;
+    let receipts = receipts::receipts_of(&mut conn, &row.id).await?;
     if receipts.is_empty() {
         let pupils = resolve_recipients(
             &mut conn,

@@ -6,7 +6,7 @@
 use super::get::{load_detail, NotificationDetail};
 use super::{check_draft, not_found, scope, DraftInput};
 use crate::models::notifications::{self, NotificationChanges};
-use crate::models::now;
+use crate::models::{now, receipts};
 use crate::models::recipients::Filters;
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
@@ -41,7 +41,7 @@ pub async fn handler(ctx: &Ctx, input: UpdateNotification) -> RpcResult<Notifica
             .await?
             .ok_or_else(not_found)?;
         let scheduled = row.send_date.is_some_and(|d| d > at)
-            && notifications::receipt_count(c, &id).await? == 0;
+            && receipts::receipt_count(c, &id).await? == 0;
         if !scheduled {
             return Err(RpcError::bad_request(ALREADY_SENT));
         }

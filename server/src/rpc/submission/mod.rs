@@ -13,6 +13,7 @@ pub mod submit;
 use chrono::NaiveDateTime;
 
 use crate::db::DbConn;
+use crate::models::stored_files;
 use crate::models::submissions::{self, PublicSubmission};
 use crate::rpc::feedback::SentimentName;
 use crate::rpc::superjson::JsDate;
@@ -82,7 +83,7 @@ pub async fn view(
     submission: PublicSubmission,
     token: &str,
 ) -> RpcResult<PublicSubmissionView> {
-    let files = submissions::files(conn, &submission.id).await?;
+    let files = stored_files::of_submission(conn, &submission.id).await?;
     let marked = submission.marked_at.is_some();
     Ok(PublicSubmissionView {
         files: files

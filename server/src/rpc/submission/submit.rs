@@ -1,7 +1,7 @@
 //! `submission.submit`: the pupil hands in (or again, until marked) their text; files go
 //! to `/api/submissions/{id}/{token}/files` first.
 
-use crate::models::{now, submissions};
+use crate::models::{now, stored_files, submissions};
 use crate::rpc::submission::{find_by_link, link_invalid, view, PublicSubmissionView};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcError, RpcResult};
@@ -36,7 +36,7 @@ pub async fn handler(ctx: &Ctx, input: SubmitInput) -> RpcResult<PublicSubmissio
         ));
     }
     if content.is_empty()
-        && submissions::files(&mut conn, &submission.id)
+        && stored_files::of_submission(&mut conn, &submission.id)
             .await?
             .is_empty()
     {
