@@ -59,12 +59,18 @@ macro_rules! batch_insert {
         match $conn {
             $crate::db::DbConn::Postgres(ref mut pg) => {
                 let pg: &mut ::diesel_async::AsyncPgConnection = &mut **pg;
-                let mut written = 0usize;
+                let mut outcome: ::diesel::result::QueryResult<usize> = Ok(0);
                 for chunk in rows.chunks(per_statement) {
                     let $q = ::diesel::insert_into($table).values(chunk);
-                    written += ::diesel_async::RunQueryDsl::execute($shape, pg).await?;
+                    match ::diesel_async::RunQueryDsl::execute($shape, &mut *pg).await {
+                        Ok(n) => outcome = outcome.map(|written| written + n),
+                        Err(err) => {
+                            outcome = Err(err);
+                            break;
+                        }
+                    }
                 }
-                ::diesel::result::QueryResult::Ok(written)
+                outcome
             }
             $crate::db::DbConn::Sqlite(ref mut sq) => {
                 let sq: &mut $crate::db::SqliteConn = &mut **sq;

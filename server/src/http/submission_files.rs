@@ -16,10 +16,11 @@ use axum::{Json, Router};
 use core_wasm::limits::MAX_UPLOAD_BYTES;
 use futures_util::{StreamExt, TryStreamExt};
 
+use crate::db::DbConn;
 use crate::error::AppError;
 use crate::ids::new_id;
 use crate::models::stored_files;
-use crate::models::submissions::{find_by_link, LINK_INVALID};
+use crate::models::submissions::{find_by_link, PublicSubmission, LINK_INVALID};
 use crate::models::now;
 use crate::state::AppState;
 use crate::storage::{FileStore, LocalStore, StoreError};
@@ -88,6 +89,14 @@ fn internal(detail: impl std::fmt::Display) -> AppError {
     AppError::Internal(format!("submission file: {detail}"))
 }
 
+/// The submission behind the link, or the one refusal for any wrong, garbled or revoked link.
+async fn by_link(conn: &mut DbConn<'_>, id: &str, token: &str) -> Result<PublicSubmission, AppError> {
+    find_by_link(conn, id, token)
+        .await
+        .map_err(internal)?
+        .ok_or(AppError::NotFoundWith(LINK_INVALID))
+}
+
 /// The content type to store for `filename` sent as `declared`, if the pair is allowed:
 /// the declared type must be an allowed one that fits the extension; a missing or generic
 /// (`application/octet-stream`) type is taken from the extension.
@@ -131,10 +140,7 @@ async fn upload(
     body: Body,
 ) -> Result<Response, AppError> {
     let mut pooled = state.db.conn().await?;
-    let submission = find_by_link(&mut pooled.db(), &id, &token)
-        .await
-        .map_err(internal)?
-        .ok_or(AppError::NotFoundWith(LINK_INVALID))?;
+    let submission = by_link(&mut pooled.db(), &id, &token).await?;
     if submission.marked_at.is_some() {
         return Err(AppError::Conflict(ALREADY_MARKED));
     }
@@ -240,10 +246,7 @@ async fn download(
     Path((id, token, file_id)): Path<(String, String, String)>,
 ) -> Result<Response, AppError> {
     let mut pooled = state.db.conn().await?;
-    let submission = find_by_link(&mut pooled.db(), &id, &token)
-        .await
-        .map_err(internal)?
-        .ok_or(AppError::NotFoundWith(LINK_INVALID))?;
+    let submission = by_link(&mut pooled.db(), &id, &token).await?;
     let file = stored_files::of_submission(&mut pooled.db(), &submission.id)
         .await
         .map_err(internal)?

@@ -19,17 +19,21 @@ pub const COLUMNS: [(&str, PupilField); 7] = [
     ("formGroup", PupilField::FormGroup),
 ];
 
+/// Refuses a file over [`MAX_BYTES`] before anything else is read.
+pub fn check_size(text: &str) -> Result<(), String> {
+    if text.len() > MAX_BYTES {
+        return Err("The file is larger than 1 MB. Split it into smaller files.".into());
+    }
+    Ok(())
+}
+
 /// The clean pupils of a CSV file's `text`, or every problem found (by line: the header is
 /// line 1). Nothing is written: see [`write_pupils`](super::write_pupils).
 pub fn check_file(
     text: &str,
     existing_upns: &HashSet<String>,
 ) -> Result<Vec<PupilRecord>, Vec<String>> {
-    if text.len() > MAX_BYTES {
-        return Err(vec![
-            "The file is larger than 1 MB. Split it into smaller files.".into(),
-        ]);
-    }
+    check_size(text).map_err(|e| vec![e])?;
     let records = parse_csv(text).map_err(|e| vec![e])?;
     let Some(((_, header), rows)) = records.split_first() else {
         return Err(vec!["The file is empty.".into()]);

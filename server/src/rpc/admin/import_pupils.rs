@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use super::require_admin;
 use crate::models::{now, students};
-use crate::roster::csv::{check_file, MAX_BYTES};
+use crate::roster::csv::{check_file, check_size};
 use crate::roster::write_pupils;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
@@ -35,11 +35,7 @@ fn file_error(message: impl Into<String>) -> RpcError {
 
 pub async fn handler(ctx: &Ctx, input: ImportPupils) -> RpcResult<ImportResult> {
     let school_id = require_admin(ctx)?;
-    if input.csv.len() > MAX_BYTES {
-        return Err(file_error(
-            "The file is larger than 1 MB. Split it into smaller files.",
-        ));
-    }
+    check_size(&input.csv).map_err(file_error)?;
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     let csv = input.csv;
