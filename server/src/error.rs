@@ -81,17 +81,39 @@ mod tests {
     #[tokio::test]
     async fn refusals_keep_their_status_and_sentence() {
         let cases = [
-            (AppError::NotFoundWith("Gone away."), StatusCode::NOT_FOUND, "Gone away."),
+            (
+                AppError::NotFoundWith("Gone away."),
+                StatusCode::NOT_FOUND,
+                "Gone away.",
+            ),
             (AppError::Forbidden("No."), StatusCode::FORBIDDEN, "No."),
-            (AppError::Conflict("Marked."), StatusCode::CONFLICT, "Marked."),
-            (AppError::TooLarge("Big."), StatusCode::PAYLOAD_TOO_LARGE, "Big."),
-            (AppError::UnsupportedType("Odd."), StatusCode::UNSUPPORTED_MEDIA_TYPE, "Odd."),
-            (AppError::Internal("secret detail".into()), StatusCode::INTERNAL_SERVER_ERROR, "Internal server error"),
+            (
+                AppError::Conflict("Marked."),
+                StatusCode::CONFLICT,
+                "Marked.",
+            ),
+            (
+                AppError::TooLarge("Big."),
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "Big.",
+            ),
+            (
+                AppError::UnsupportedType("Odd."),
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "Odd.",
+            ),
+            (
+                AppError::Internal("secret detail".into()),
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Internal server error",
+            ),
         ];
         for (error, status, text) in cases {
             let response = error.into_response();
             assert_eq!(response.status(), status);
-            let body = axum::body::to_bytes(response.into_body(), 1024).await.expect("body");
+            let body = axum::body::to_bytes(response.into_body(), 1024)
+                .await
+                .expect("body");
             let json: serde_json::Value = serde_json::from_slice(&body).expect("json");
             assert_eq!(json, serde_json::json!({ "error": text }));
         }

@@ -6,10 +6,10 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::app::router;
-use crate::state::AppState;
 use crate::config::Config;
 use crate::db::Db;
 use crate::jobs::{Registry, Workers};
+use crate::state::AppState;
 
 /// Opens the database named by the configuration and brings its schema up to date.
 pub async fn open_database(config: &Config) -> anyhow::Result<Db> {

@@ -45,12 +45,11 @@ impl AppState {
         })?;
         let providers =
             crate::providers::Providers::from_config(&config).map_err(StateError::Providers)?;
-        let secret = crate::auth::secret::load_or_create(&config).map_err(|source| {
-            StateError::Secret {
+        let secret =
+            crate::auth::secret::load_or_create(&config).map_err(|source| StateError::Secret {
                 dir: config.data_dir.display().to_string(),
                 source,
-            }
-        })?;
+            })?;
         let storage = crate::storage::Storage::new(&config.storage, &config.data_dir, &secret);
         Ok(AppState {
             storage: Arc::new(storage),

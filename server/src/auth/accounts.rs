@@ -6,7 +6,6 @@ use chrono::{Duration, NaiveDateTime};
 use core_wasm::UserRole;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use crate::state::AppState;
 use crate::auth::rate_limit::RESET_LIMIT;
 use crate::auth::tokens::{self, Purpose};
 use crate::db::DbError;
@@ -15,6 +14,7 @@ use crate::mail::Template;
 use crate::models::now;
 use crate::models::sessions::delete_user_sessions;
 use crate::models::users::{self, find_by_email, normalise_email, NewUser};
+use crate::state::AppState;
 use crate::transaction;
 
 /// How long a password-reset link works.

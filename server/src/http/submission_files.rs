@@ -19,9 +19,9 @@ use futures_util::{StreamExt, TryStreamExt};
 use crate::db::DbConn;
 use crate::error::AppError;
 use crate::ids::new_id;
+use crate::models::now;
 use crate::models::stored_files;
 use crate::models::submissions::{find_by_link, PublicSubmission, LINK_INVALID};
-use crate::models::now;
 use crate::state::AppState;
 use crate::storage::{FileStore, LocalStore, StoreError};
 use crate::transaction;
@@ -90,7 +90,11 @@ fn internal(detail: impl std::fmt::Display) -> AppError {
 }
 
 /// The submission behind the link, or the one refusal for any wrong, garbled or revoked link.
-async fn by_link(conn: &mut DbConn<'_>, id: &str, token: &str) -> Result<PublicSubmission, AppError> {
+async fn by_link(
+    conn: &mut DbConn<'_>,
+    id: &str,
+    token: &str,
+) -> Result<PublicSubmission, AppError> {
     find_by_link(conn, id, token)
         .await
         .map_err(internal)?

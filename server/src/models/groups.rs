@@ -102,6 +102,24 @@ pub async fn list_classes(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult
     Ok(with_counts(rows, counts))
 }
 
+/// (group id, how many of the school's pupils are in it) for each value of `$column`, a
+/// nullable group column of `students`.
+macro_rules! pupils_per {
+    ($conn:expr, $school_id:expr, $column:expr) => {{
+        let counts: Vec<(Option<String>, i64)> = with_conn!($conn, |c| students::table
+            .filter(students::school_id.eq($school_id))
+            .filter($column.is_not_null())
+            .group_by($column)
+            .select(($column, diesel::dsl::count_star()))
+            .load(c)
+            .await)?;
+        counts
+            .into_iter()
+            .filter_map(|(id, n)| id.map(|id| (id, n)))
+            .collect::<Vec<(String, i64)>>()
+    }};
+}
+
 /// The school's form groups by name, with pupil counts.
 pub async fn list_form_groups(
     conn: &mut DbConn<'_>,
@@ -113,20 +131,8 @@ pub async fn list_form_groups(
         .select((form_groups::id, form_groups::name))
         .load(c)
         .await)?;
-    let counts: Vec<(Option<String>, i64)> = with_conn!(conn, |c| students::table
-        .filter(students::school_id.eq(school_id))
-        .filter(students::form_group_id.is_not_null())
-        .group_by(students::form_group_id)
-        .select((students::form_group_id, diesel::dsl::count_star()))
-        .load(c)
-        .await)?;
-    Ok(with_counts(
-        rows,
-        counts
-            .into_iter()
-            .filter_map(|(id, n)| id.map(|id| (id, n)))
-            .collect(),
-    ))
+    let counts = pupils_per!(conn, school_id, students::form_group_id);
+    Ok(with_counts(rows, counts))
 }
 
 /// Every (shared) year group by name, with how many of the school's pupils are in each.
@@ -139,20 +145,8 @@ pub async fn list_year_groups(
         .select((year_groups::id, year_groups::name))
         .load(c)
         .await)?;
-    let counts: Vec<(Option<String>, i64)> = with_conn!(conn, |c| students::table
-        .filter(students::school_id.eq(school_id))
-        .filter(students::year_group_id.is_not_null())
-        .group_by(students::year_group_id)
-        .select((students::year_group_id, diesel::dsl::count_star()))
-        .load(c)
-        .await)?;
-    Ok(with_counts(
-        rows,
-        counts
-            .into_iter()
-            .filter_map(|(id, n)| id.map(|id| (id, n)))
-            .collect(),
-    ))
+    let counts = pupils_per!(conn, school_id, students::year_group_id);
+    Ok(with_counts(rows, counts))
 }
 
 fn with_counts(rows: Vec<(String, String)>, counts: Vec<(String, i64)>) -> Vec<GroupRow> {

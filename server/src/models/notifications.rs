@@ -96,8 +96,8 @@ mod authoring {
         jobs, notification_receipts, notifications, students, submissions, users,
     };
     use crate::db::DbConn;
-    use crate::jobs::{enqueue, NewJob};
     use crate::db::{like_pattern, lower};
+    use crate::jobs::{enqueue, NewJob};
     use crate::with_conn;
 
     /// A notification as stored.

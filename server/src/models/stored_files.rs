@@ -276,7 +276,10 @@ pub struct NewSubmissionFile {
 }
 
 /// The files of one submission, in upload order.
-pub async fn of_submission(conn: &mut DbConn<'_>, submission_id: &str) -> QueryResult<Vec<SubmissionFile>> {
+pub async fn of_submission(
+    conn: &mut DbConn<'_>,
+    submission_id: &str,
+) -> QueryResult<Vec<SubmissionFile>> {
     with_conn!(conn, |c| stored_files::table
         .filter(stored_files::submission_id.eq(submission_id))
         .order((stored_files::created_at.asc(), stored_files::id.asc()))
@@ -295,7 +298,10 @@ pub async fn submission_bytes(conn: &mut DbConn<'_>, submission_id: &str) -> Que
     Ok(sizes.into_iter().flatten().sum())
 }
 
-pub async fn insert_submission_file(conn: &mut DbConn<'_>, file: &NewSubmissionFile) -> QueryResult<()> {
+pub async fn insert_submission_file(
+    conn: &mut DbConn<'_>,
+    file: &NewSubmissionFile,
+) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::insert_into(stored_files::table)
         .values(file)
         .execute(c)

@@ -7,9 +7,7 @@ use diesel::prelude::*;
 use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
-use crate::db::schema::{
-    class_students, notifications, schools, students, submissions,
-};
+use crate::db::schema::{class_students, notifications, schools, students, submissions};
 use crate::db::DbConn;
 use crate::models::users::User;
 use crate::with_conn;

@@ -120,7 +120,11 @@ pub async fn set_password(
 
 /// Records that the user's address is proven to be theirs (a link sent to it was used),
 /// unless it already was.
-pub async fn mark_email_verified(conn: &mut DbConn<'_>, id: &str, at: NaiveDateTime) -> QueryResult<()> {
+pub async fn mark_email_verified(
+    conn: &mut DbConn<'_>,
+    id: &str,
+    at: NaiveDateTime,
+) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::update(users::table.find(id))
         .filter(users::email_verified.is_null())
         .set((users::email_verified.eq(at), users::updated_at.eq(at)))
@@ -130,7 +134,11 @@ pub async fn mark_email_verified(conn: &mut DbConn<'_>, id: &str, at: NaiveDateT
 }
 
 /// Records a sign-in as the user's latest activity.
-pub async fn touch_last_active(conn: &mut DbConn<'_>, id: &str, at: NaiveDateTime) -> QueryResult<()> {
+pub async fn touch_last_active(
+    conn: &mut DbConn<'_>,
+    id: &str,
+    at: NaiveDateTime,
+) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::update(users::table.find(id))
         .set(users::last_active.eq(at))
         .execute(c)

@@ -54,7 +54,10 @@ pub fn check_file(
             )),
         }
     }
-    for (required, field) in [("forename", PupilField::Forename), ("surname", PupilField::Surname)] {
+    for (required, field) in [
+        ("forename", PupilField::Forename),
+        ("surname", PupilField::Surname),
+    ] {
         if !index.contains_key(&field) {
             problems.push(format!("Line 1: the column \"{required}\" is missing."));
         }

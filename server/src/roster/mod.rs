@@ -105,7 +105,10 @@ pub fn validate_pupils(
                     bad = true;
                 }
                 Some(v) if v.chars().count() > MAX_NAME_CHARS => {
-                    problems.push(Problem::new(line, format!("the {what} is longer than 100 characters.")));
+                    problems.push(Problem::new(
+                        line,
+                        format!("the {what} is longer than 100 characters."),
+                    ));
                     bad = true;
                 }
                 Some(_) => {}
@@ -113,23 +116,37 @@ pub fn validate_pupils(
         }
         let email = row.get(PupilField::Email).map(|e| normalise_email(&e));
         if let Some(e) = email.as_deref().filter(|e| !is_valid_email(e)) {
-            problems.push(Problem::new(line, format!("\"{e}\" is not a valid e-mail address.")));
+            problems.push(Problem::new(
+                line,
+                format!("\"{e}\" is not a valid e-mail address."),
+            ));
             bad = true;
         }
-        let parent_email = row.get(PupilField::ParentEmail).map(|e| normalise_email(&e));
+        let parent_email = row
+            .get(PupilField::ParentEmail)
+            .map(|e| normalise_email(&e));
         if let Some(e) = parent_email.as_deref().filter(|e| !is_valid_email(e)) {
-            problems.push(Problem::new(line, format!("\"{e}\" is not a valid parent e-mail address.")));
+            problems.push(Problem::new(
+                line,
+                format!("\"{e}\" is not a valid parent e-mail address."),
+            ));
             bad = true;
         }
         let upn = row.get(PupilField::Upn);
         if let Some(upn) = &upn {
             if let Some(first) = upn_lines.get(upn) {
-                problems.push(Problem::new(line, format!("the UPN {upn} is also on line {first}.")));
+                problems.push(Problem::new(
+                    line,
+                    format!("the UPN {upn} is also on line {first}."),
+                ));
                 bad = true;
             } else {
                 upn_lines.insert(upn.clone(), line);
                 if existing_upns.contains(upn) {
-                    problems.push(Problem::new(line, format!("a pupil with the UPN {upn} already exists.")));
+                    problems.push(Problem::new(
+                        line,
+                        format!("a pupil with the UPN {upn} already exists."),
+                    ));
                     bad = true;
                 }
             }
@@ -141,7 +158,10 @@ pub fn validate_pupils(
                 .as_ref()
                 .is_some_and(|v| v.chars().count() > MAX_NAME_CHARS)
             {
-                problems.push(Problem::new(line, format!("the {what} is longer than 100 characters.")));
+                problems.push(Problem::new(
+                    line,
+                    format!("the {what} is longer than 100 characters."),
+                ));
                 bad = true;
             }
         }
@@ -261,7 +281,14 @@ mod tests {
     fn records_are_checked_whatever_their_source() {
         use PupilField::*;
         let rows = [
-            row(7, &[(Forename, " Ada "), (Surname, "Lovelace"), (Email, " ADA@School.test")]),
+            row(
+                7,
+                &[
+                    (Forename, " Ada "),
+                    (Surname, "Lovelace"),
+                    (Email, " ADA@School.test"),
+                ],
+            ),
             row(8, &[(Surname, "Babbage"), (Upn, "U1")]),
             row(9, &[(Forename, "Grace"), (Surname, "Hopper"), (Upn, "U1")]),
         ];

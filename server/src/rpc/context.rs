@@ -5,11 +5,11 @@ use axum::http::{header, HeaderMap};
 use core_wasm::roles::has_role;
 use core_wasm::UserRole;
 
-use crate::state::AppState;
 use crate::auth::session::SessionUser;
 use crate::db::PooledConn;
 use crate::models::users::User;
 use crate::rpc::error::{ErrorCode, RpcError, RpcResult};
+use crate::state::AppState;
 
 /// One request's context, shared by every call of a batch.
 pub struct Ctx {

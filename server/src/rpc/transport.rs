@@ -8,12 +8,12 @@ use axum::response::Response;
 use futures_util::future::join_all;
 use serde_json::Value;
 
-use crate::state::AppState;
 use crate::auth::session::current_user;
 use crate::rpc::context::{check_same_origin, Ctx};
 use crate::rpc::error::{ErrorCode, RpcError, RpcResult};
 use crate::rpc::registry::{self, Kind, Procedure};
 use crate::rpc::superjson;
+use crate::state::AppState;
 
 /// Request bodies above this are refused with 413, unless the call is one that needs more
 /// (see [`body_limit`]).

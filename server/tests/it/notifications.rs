@@ -9,8 +9,8 @@ use serde_json::{json, Value};
 use voicemark::db::schema::{jobs, notification_receipts};
 use voicemark::ids::{new_id, new_token};
 use voicemark::models::notifications::{self, NewNotification, NewSubmission};
-use voicemark::models::receipts::{self, NewReceipt};
 use voicemark::models::now;
+use voicemark::models::receipts::{self, NewReceipt};
 use voicemark::with_conn;
 
 use crate::admin::{mutate, query, signed_in};

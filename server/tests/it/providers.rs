@@ -18,12 +18,12 @@ use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
 use voicemark::app::router;
-use voicemark::state::AppState;
 use voicemark::config::{SpeechConfig, VisionConfig};
 use voicemark::db::schema::assistant_queries;
 use voicemark::ids::new_id;
 use voicemark::models::now;
 use voicemark::models::users::NewUser;
+use voicemark::state::AppState;
 use voicemark::with_conn;
 
 use crate::dual_test;

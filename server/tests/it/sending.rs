@@ -8,7 +8,6 @@ use core_wasm::{FeedbackSentiment, NotificationFrequency, NotificationType, OrgT
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::json;
-use voicemark::state::AppState;
 use voicemark::db::schema::{jobs as jobs_table, notification_receipts, submissions};
 use voicemark::db::DbConn;
 use voicemark::ids::{new_id, new_token};
@@ -19,6 +18,7 @@ use voicemark::models::groups::{self, NewClass, NewFormGroup};
 use voicemark::models::notifications::{self, NewNotification};
 use voicemark::models::recipients::{count_recipients, resolve_recipients, Filters};
 use voicemark::models::{now, organisations, students, users};
+use voicemark::state::AppState;
 use voicemark::with_conn;
 
 use crate::dual_test;

@@ -9,9 +9,9 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 use voicemark::app::router;
-use voicemark::state::AppState;
 use voicemark::config;
 use voicemark::db::{Backend, DatabaseUrl, Db};
+use voicemark::state::AppState;
 
 /// Declares a test that runs once per backend: `name::sqlite` and `name::postgres`.
 /// The body receives a fresh, migrated `TestApp`.

@@ -6,8 +6,8 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 
 use super::{is_secure, json_answer, AuthForm};
-use crate::state::AppState;
 use crate::auth::csrf as double_submit;
+use crate::state::AppState;
 
 pub async fn get_csrf(State(state): State<AppState>, headers: HeaderMap) -> Response {
     let secure = is_secure(&state.config);

@@ -26,8 +26,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 
-use crate::state::AppState;
 use crate::config::Config;
+use crate::state::AppState;
 
 /// The `/api/auth` routes.
 pub fn routes() -> Router<AppState> {

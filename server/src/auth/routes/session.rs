@@ -11,7 +11,6 @@ use chrono::SecondsFormat;
 
 use super::csrf::csrf_verified;
 use super::{is_secure, json_answer, AuthForm};
-use crate::state::AppState;
 use crate::auth::session::{
     current_user, delete_session, extend_session, session_clear_cookie, session_set_cookie,
     session_token,
@@ -19,6 +18,7 @@ use crate::auth::session::{
 use crate::db::DbError;
 use crate::error::AppError;
 use crate::models::organisations;
+use crate::state::AppState;
 
 pub async fn get_session(State(state): State<AppState>, headers: HeaderMap) -> Response {
     session_answer(&state, &headers, true).await

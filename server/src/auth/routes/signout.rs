@@ -7,8 +7,8 @@ use axum::response::{IntoResponse, Response};
 
 use super::csrf::csrf_verified;
 use super::{is_secure, redirect_answer, safe_callback_url, AuthForm};
-use crate::state::AppState;
 use crate::auth::session::{delete_session, hash_token, session_clear_cookie, session_token};
+use crate::state::AppState;
 
 pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     let form = AuthForm::parse(&headers, &body);

@@ -69,14 +69,3 @@ pub async fn handler(ctx: &Ctx, input: ImportPupils) -> RpcResult<ImportResult> 
         })
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_bad_row_is_reported_by_line() {
-        let text = "forename,surname,email,parentEmail,upn,yearGroup,formGroup\n\
-                    Ada,Lovelace,ada@school.test,,U1,Year 7,7A\n\
-                    ,Babbage,not-an-email,,U1,Year 7,7A\n\
-                    Grace,Hopper,,,U2,,\n\

@@ -4,8 +4,8 @@ use super::list_pupils::Pupil;
 use super::{not_found, optional_text, require_admin};
 use crate::models::groups;
 use crate::models::students::{self, PupilFields};
-use crate::roster;
 use crate::models::users::normalise_email;
+use crate::roster;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
 use crate::transaction;
@@ -37,10 +37,7 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
         errors.add("surname", "Enter the pupil's surname.");
     }
     let email = optional_text(input.email).map(|e| normalise_email(&e));
-    if email
-        .as_deref()
-        .is_some_and(|e| !roster::is_valid_email(e))
-    {
+    if email.as_deref().is_some_and(|e| !roster::is_valid_email(e)) {
         errors.add("email", "Enter a valid e-mail address.");
     }
     let parent_email = optional_text(input.parent_email).map(|e| normalise_email(&e));

@@ -4,8 +4,8 @@
 
 use super::get::NotificationId;
 use super::{not_found, scope};
-use crate::models::{notifications, receipts};
 use crate::models::recipients::{resolve_recipients, Filters};
+use crate::models::{notifications, receipts};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};

@@ -6,8 +6,8 @@
 use super::get::{load_detail, NotificationDetail};
 use super::{check_draft, not_found, scope, DraftInput};
 use crate::models::notifications::{self, NotificationChanges};
-use crate::models::{now, receipts};
 use crate::models::recipients::Filters;
+use crate::models::{now, receipts};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcError, RpcResult};
@@ -40,8 +40,8 @@ pub async fn handler(ctx: &Ctx, input: UpdateNotification) -> RpcResult<Notifica
         let row = notifications::find_in_scope(c, &scope, &id)
             .await?
             .ok_or_else(not_found)?;
-        let scheduled = row.send_date.is_some_and(|d| d > at)
-            && receipts::receipt_count(c, &id).await? == 0;
+        let scheduled =
+            row.send_date.is_some_and(|d| d > at) && receipts::receipt_count(c, &id).await? == 0;
         if !scheduled {
             return Err(RpcError::bad_request(ALREADY_SENT));
         }
