@@ -3,7 +3,7 @@
 
 use crate::ids::new_id;
 use crate::models::audit::{self, AuditAction};
-use crate::models::{now, students};
+use crate::models::{comments, now};
 use crate::rpc::student::{comment_view, require_student, StudentCommentView};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcError, RpcResult};
@@ -37,7 +37,7 @@ pub async fn handler(ctx: &Ctx, input: AddCommentInput) -> RpcResult<StudentComm
     let id = new_id();
     let at = now();
     transaction!(&mut conn, |c| {
-        students::insert_comment(c, &id, &user.id, &input.student_id, &comment, at).await?;
+        comments::insert_comment(c, &id, &user.id, &input.student_id, &comment, at).await?;
         audit::record(
             c,
             &user.id,
@@ -50,7 +50,7 @@ pub async fn handler(ctx: &Ctx, input: AddCommentInput) -> RpcResult<StudentComm
         Ok::<_, RpcError>(())
     })?;
     Ok(comment_view(
-        students::StudentComment {
+        comments::StudentComment {
             id,
             created_at: at,
             user_id: user.id.clone(),

@@ -1,6 +1,6 @@
 //! `student.comments`: staff comments on a pupil, newest first.
 
-use crate::models::students;
+use crate::models::comments;
 use crate::rpc::student::{comment_view, require_student, StudentCommentView, StudentIdInput};
 use crate::rpc::{Ctx, RpcResult};
 
@@ -9,7 +9,7 @@ pub async fn handler(ctx: &Ctx, input: StudentIdInput) -> RpcResult<Vec<StudentC
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     require_student(ctx, &mut conn, &input.id).await?;
-    Ok(students::comments(&mut conn, &input.id)
+    Ok(comments::comments(&mut conn, &input.id)
         .await?
         .into_iter()
         .map(|comment| comment_view(comment, &user.id))

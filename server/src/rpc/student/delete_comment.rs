@@ -2,7 +2,7 @@
 //! else at the school; NOT_FOUND outside it); audited as a DELETE.
 
 use crate::models::audit::{self, AuditAction};
-use crate::models::students;
+use crate::models::comments;
 use crate::rpc::registry::Done;
 use crate::rpc::student::StudentIdInput;
 use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
@@ -13,7 +13,7 @@ pub async fn handler(ctx: &Ctx, input: StudentIdInput) -> RpcResult<Done> {
     let school_id = ctx.school_id()?.to_owned();
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
-    let (author, _student) = students::find_comment_in_school(&mut conn, &school_id, &input.id)
+    let (author, _student) = comments::find_comment_in_school(&mut conn, &school_id, &input.id)
         .await?
         .ok_or_else(|| RpcError::new(ErrorCode::NotFound, "Comment not found"))?;
     if author != user.id {
@@ -22,7 +22,7 @@ pub async fn handler(ctx: &Ctx, input: StudentIdInput) -> RpcResult<Done> {
         ));
     }
     transaction!(&mut conn, |c| {
-        students::delete_comment(c, &input.id).await?;
+        comments::delete_comment(c, &input.id).await?;
         audit::record(
             c,
             &user.id,

@@ -9,6 +9,7 @@ pub mod delete_comment;
 pub mod get;
 pub mod timeline;
 
+use crate::models::comments::StudentComment;
 use crate::models::students;
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
@@ -50,7 +51,7 @@ pub(crate) async fn require_student(
     Ok(school_id)
 }
 
-pub(crate) fn comment_view(comment: students::StudentComment, caller: &str) -> StudentCommentView {
+pub(crate) fn comment_view(comment: StudentComment, caller: &str) -> StudentCommentView {
     StudentCommentView {
         mine: comment.user_id == caller,
         author_name: format!("{} {}", comment.author_forename, comment.author_surname),

@@ -14,7 +14,7 @@ use chrono::NaiveDateTime;
 
 use crate::db::DbConn;
 use crate::models::stored_files;
-use crate::models::submissions::{self, PublicSubmission};
+use crate::models::submissions::PublicSubmission;
 use crate::rpc::feedback::SentimentName;
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
