@@ -100,7 +100,7 @@ macro_rules! batch_upsert {
         $crate::batch_insert!($conn, $table, $rows, columns = $columns, |q| q
             .on_conflict($target)
             .do_update()
-            .set(($($column.eq(::diesel::upsert::excluded($column)),)+)))
+            .set(($(::diesel::ExpressionMethods::eq($column, ::diesel::upsert::excluded($column)),)+)))
     };
 }
 

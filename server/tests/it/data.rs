@@ -174,3 +174,68 @@ dual_test!(
         );
     }
 );
+
+dual_test!(
+    async fn batch_insert_and_upsert_write_each_row_once(app: TestApp) {
+        use voicemark::db::schema::email_preferences;
+        use voicemark::models::email_preferences::{find_many, NewEmailPreference};
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut conn = pooled.db();
+        let at = now();
+        let row = |i: usize, language: &str| NewEmailPreference {
+            email: format!("p{i}@batch.test"),
+            language: language.into(),
+            general: true,
+            assignment: true,
+            frequency: NotificationFrequency::Immediately,
+            token: new_id(),
+            created_at: at,
+            updated_at: at,
+        };
+        // More rows than one statement may carry, so the batch is cut in two.
+        let per_statement = voicemark::db::rows_per_statement(8);
+        let rows: Vec<_> = (0..per_statement + 3).map(|i| row(i, "en")).collect();
+        let written =
+            voicemark::batch_insert!(&mut conn, email_preferences::table, rows, columns = 8)
+                .expect("insert");
+        assert_eq!(written, per_statement + 3);
+
+        let again: Vec<_> = (0..2).map(|i| row(i, "fr")).collect();
+        let skipped = voicemark::batch_insert!(
+            &mut conn,
+            email_preferences::table,
+            again,
+            columns = 8,
+            |q| q.on_conflict_do_nothing()
+        )
+        .expect("insert again");
+        assert_eq!(skipped, 0, "existing rows are left alone");
+
+        let changed: Vec<_> = (0..2)
+            .map(|i| row(i, "de"))
+            .chain([row(per_statement + 10, "de")])
+            .collect();
+        voicemark::batch_upsert!(
+            &mut conn,
+            email_preferences::table,
+            changed,
+            columns = 8,
+            on = email_preferences::email,
+            set = (email_preferences::language)
+        )
+        .expect("upsert");
+        let new_one = format!("p{}@batch.test", per_statement + 10);
+        let emails = vec![
+            "p0@batch.test".to_owned(),
+            "p1@batch.test".to_owned(),
+            "p2@batch.test".to_owned(),
+            new_one.clone(),
+        ];
+        let found = find_many(&mut conn, &emails).await.expect("read back");
+        assert_eq!(found.len(), 4);
+        assert_eq!(found["p0@batch.test"].language, "de", "updated");
+        assert_eq!(found["p1@batch.test"].language, "de", "updated");
+        assert_eq!(found["p2@batch.test"].language, "en", "untouched");
+        assert_eq!(found[&new_one].language, "de", "inserted");
+    }
+);
