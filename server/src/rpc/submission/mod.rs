@@ -24,11 +24,7 @@ pub const LINK_INVALID: &str = "This link is invalid or has expired.";
 
 /// Compares two tokens in time that depends only on their lengths.
 pub fn token_matches(given: &str, stored: &str) -> bool {
-    let (a, b) = (given.as_bytes(), stored.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+    crate::crypto::constant_time_eq(given.as_bytes(), stored.as_bytes())
 }
 
 /// The submission behind a public link, if `token` is its token.
