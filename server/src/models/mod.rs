@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod email_preferences;
 pub mod groups;
+pub mod jobs;
 pub mod notifications;
 pub mod organisations;
 pub mod recipients;
