@@ -407,12 +407,12 @@ mod tests {
 
     #[test]
     fn bad_values_name_the_setting() {
-        let err = config(&[("VOICEMARK_DB_POOL_SIZE", "lots")]).unwrap_err();
+        let err = config(&[("VOICEMARK_DB_POOL_SIZE", "lots")]).expect_err("a bad pool size");
         assert_eq!(
             err.to_string(),
             "VOICEMARK_DB_POOL_SIZE must be a number from 1 to 1000 (it is 'lots')."
         );
-        let err = config(&[("DATABASE_URL", "mysql://x")]).unwrap_err();
+        let err = config(&[("DATABASE_URL", "mysql://x")]).expect_err("an unknown scheme");
         assert!(err.to_string().starts_with("DATABASE_URL must start with"));
     }
 }
