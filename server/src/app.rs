@@ -17,8 +17,7 @@ use tracing::Level;
 
 use crate::error::AppError;
 use crate::http;
-// Kept for the job modules until their move lands; new code imports `crate::state::AppState`.
-pub use crate::state::AppState;
+use crate::state::AppState;
 
 /// The whole application as one router, ready to serve or to drive in tests with `oneshot`.
 pub fn router(state: AppState) -> Router {

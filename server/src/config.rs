@@ -26,7 +26,7 @@ pub struct Config {
     /// Background job workers: `VOICEMARK_JOB_WORKERS` (default 2; 0 runs none),
     /// `VOICEMARK_JOB_POLL_MS` (500), `VOICEMARK_JOB_LEASE_SECONDS` (300),
     /// `VOICEMARK_JOB_BACKOFF_SECONDS` (30).
-    pub jobs: crate::jobs::WorkerSettings,
+    pub jobs: WorkerSettings,
     /// `VOICEMARK_DIGEST_HOUR` (UTC, default 16): when daily digests go out (weekly ones on
     /// Fridays at that hour).
     pub digest_hour: u32,
@@ -42,6 +42,30 @@ pub struct Config {
     /// Live dictation's speech provider: `None` (dictation off) unless
     /// `VOICEMARK_DEEPGRAM_API_KEY` is set.
     pub speech: Option<SpeechConfig>,
+}
+
+/// How background job workers poll, lease and back off (`crate::jobs::worker` runs them).
+#[derive(Debug, Clone)]
+pub struct WorkerSettings {
+    /// How many workers this process runs (0: none).
+    pub workers: usize,
+    /// The pause when no job is ready.
+    pub poll_interval: std::time::Duration,
+    /// A job `RUNNING` for longer than this without renewal is taken for abandoned.
+    pub lease: std::time::Duration,
+    /// The first retry's delay; each further retry doubles it (at most one hour).
+    pub backoff_base: std::time::Duration,
+}
+
+impl Default for WorkerSettings {
+    fn default() -> Self {
+        WorkerSettings {
+            workers: 2,
+            poll_interval: std::time::Duration::from_millis(500),
+            lease: std::time::Duration::from_secs(300),
+            backoff_base: std::time::Duration::from_secs(30),
+        }
+    }
 }
 
 /// An OpenAI-compatible Chat Completions server with image input (OpenAI, Ollama, vLLM,
@@ -226,7 +250,7 @@ pub fn from_lookup(
                     }),
             }
         };
-    let jobs = crate::jobs::WorkerSettings {
+    let jobs = WorkerSettings {
         workers: number("VOICEMARK_JOB_WORKERS", 2, 0, 64)? as usize,
         poll_interval: std::time::Duration::from_millis(number(
             "VOICEMARK_JOB_POLL_MS",
@@ -383,12 +407,12 @@ mod tests {
 
     #[test]
     fn bad_values_name_the_setting() {
-        let err = config(&[("VOICEMARK_DB_POOL_SIZE", "lots")]).unwrap_err();
+        let err = config(&[("VOICEMARK_DB_POOL_SIZE", "lots")]).expect_err("a bad pool size");
         assert_eq!(
             err.to_string(),
             "VOICEMARK_DB_POOL_SIZE must be a number from 1 to 1000 (it is 'lots')."
         );
-        let err = config(&[("DATABASE_URL", "mysql://x")]).unwrap_err();
+        let err = config(&[("DATABASE_URL", "mysql://x")]).expect_err("an unknown scheme");
         assert!(err.to_string().starts_with("DATABASE_URL must start with"));
     }
 }

@@ -1,9 +1,11 @@
 //! Voicemark's server: the HTTP API, data access, background work and the embedded web app.
 //! `main.rs` is only the command line; everything else lives here so tests can drive it.
 
+pub mod addresses;
 pub mod app;
 pub mod auth;
 pub mod config;
+pub mod crypto;
 pub mod db;
 pub mod error;
 pub mod http;

@@ -367,7 +367,7 @@ async fn write_demo_notifications(
         let sent = send_date.filter(|d| *d <= at);
         let Some(_) = sent else {
             // Scheduled: no receipts yet; the job queue sends it at its send date.
-            notifications::enqueue_send(
+            crate::jobs::notification_send::SendNotification::schedule(
                 c,
                 &notification.id,
                 notification.updated_at,

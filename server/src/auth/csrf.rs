@@ -68,11 +68,7 @@ pub fn set_cookie(value: &str, secure: bool) -> String {
 }
 
 fn constant_time_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+    crate::crypto::constant_time_eq(a.as_bytes(), b.as_bytes())
 }
 
 #[cfg(test)]

@@ -5,14 +5,20 @@
 //! next thing due. Running twice is harmless: a file already gone counts as deleted.
 
 use chrono::{Duration, NaiveDateTime, Timelike};
+use serde::{Deserialize, Serialize};
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::db::DbConn;
-use crate::jobs::{JobError, NewJob};
+use crate::jobs::{enqueue, BackgroundJob, Job, JobError};
 use crate::models::{now, stored_files};
 use crate::storage::FileStore;
 
-pub const KIND: &str = "files.expire";
+/// Removes the files due for removal and queues the next run. No payload: stored as `{}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExpireFiles {}
+
+/// The stored kind (also the prefix of the runs' keys).
+pub const KIND: &str = <ExpireFiles as BackgroundJob>::KIND;
 /// Files are removed in batches of this many (one query and one delete per batch).
 const BATCH: i64 = 100;
 /// At most this many batches per run; a longer backlog continues in the next run.
@@ -35,18 +41,10 @@ fn slot(at: NaiveDateTime) -> NaiveDateTime {
 }
 
 /// Queues a run at (about) `at`, once per 10-minute slot.
-pub async fn schedule(conn: &mut DbConn<'_>, at: NaiveDateTime) -> diesel::QueryResult<()> {
+pub async fn schedule(conn: &mut DbConn<'_>, at: NaiveDateTime) -> diesel::result::QueryResult<()> {
     let run_at = slot(at);
-    crate::jobs::enqueue(
-        conn,
-        &NewJob {
-            kind: KIND.to_owned(),
-            payload: serde_json::json!({}),
-            run_at,
-            idempotency_key: Some(format!("{KIND}:{}", run_at.format("%Y-%m-%dT%H:%M"))),
-        },
-    )
-    .await?;
+    let key = format!("{KIND}:{}", run_at.format("%Y-%m-%dT%H:%M"));
+    enqueue(conn, &ExpireFiles {}, run_at, Some(key)).await?;
     Ok(())
 }
 
@@ -105,23 +103,27 @@ pub async fn sweep(state: &AppState, at: NaiveDateTime) -> Result<Swept, JobErro
     Ok(swept)
 }
 
-pub async fn run(state: &AppState, _job: &crate::jobs::Job) -> Result<(), JobError> {
-    let at = now();
-    let swept = sweep(state, at).await?;
-    if swept.deleted > 0 || swept.confirmed > 0 {
-        tracing::info!(
-            deleted = swept.deleted,
-            confirmed = swept.confirmed,
-            "files expired"
-        );
+impl BackgroundJob for ExpireFiles {
+    const KIND: &'static str = "files.expire";
+
+    async fn run(&self, state: &AppState, _job: &Job) -> Result<(), JobError> {
+        let at = now();
+        let swept = sweep(state, at).await?;
+        if swept.deleted > 0 || swept.confirmed > 0 {
+            tracing::info!(
+                deleted = swept.deleted,
+                confirmed = swept.confirmed,
+                "files expired"
+            );
+        }
+        // The chain: the next run at the next thing due (or right away if a backlog remains).
+        let mut pooled = state.db.conn().await?;
+        let mut conn = pooled.db();
+        if let Some(next) = stored_files::next_due(&mut conn, at, ABANDON_AFTER).await? {
+            schedule(&mut conn, next.max(at + Duration::minutes(1))).await?;
+        }
+        Ok(())
     }
-    // The chain: the next run at the next thing due (or right away if a backlog remains).
-    let mut pooled = state.db.conn().await?;
-    let mut conn = pooled.db();
-    if let Some(next) = stored_files::next_due(&mut conn, at, ABANDON_AFTER).await? {
-        schedule(&mut conn, next.max(at + Duration::minutes(1))).await?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -2,389 +2,155 @@
 //! service). Work is enqueued inside the transaction that makes it necessary, so a job
 //! exists exactly when its cause was committed.
 //!
+//! Every job is a type, one per file, in the style of crates.io's background jobs: a
+//! struct that is its own payload (serialised as the row's JSON `payload`) and implements
+//! [`BackgroundJob`] with its `KIND` (the row's `kind`) and `run`. Code queues a job with
+//! [`enqueue`] (or [`NewJob::of`] + [`enqueue_many`] for a batch), never with a kind string
+//! or a hand-written JSON payload; the [`Registry`] is built from the types. Who gets which
+//! e-mail is decided in one place, [`audience`], which the e-mail jobs call.
+//!
+//! | kind | type | file |
+//! |---|---|---|
+//! | `notification.send` | [`notification_send::SendNotification`] | `notification_send.rs` |
+//! | `email.notification` | [`email_notification::NotificationEmail`] | `email_notification.rs` |
+//! | `email.digest` | [`email_digest::DigestEmail`] | `email_digest.rs` |
+//! | `feedback.email` | [`feedback_send::SendFeedback`] | `feedback_send.rs` |
+//! | `email.feedback` | [`email_feedback::FeedbackEmail`] | `email_feedback.rs` |
+//! | `files.expire` | [`file_expiry::ExpireFiles`] | `file_expiry.rs` |
+//!
 //! A job's life: `QUEUED` → (claimed by a worker: `locked_at`, `locked_by`, `attempts + 1`)
 //! `RUNNING` → `DONE` (`finished_at`), or back to `QUEUED` with `run_at = now + backoff`
 //! and `last_error`, or `FAILED` once `attempts` reaches `max_attempts`. A job left
-//! `RUNNING` longer than the lease (its worker died) is claimed again. See
-//! `docs/jobs-and-mail.md`.
+//! `RUNNING` longer than the lease (its worker died) is claimed again. The SQL of all this
+//! is `crate::models::jobs`. See `docs/jobs-and-mail.md`.
 
-pub mod email;
-pub mod feedback_email;
+pub mod audience;
+pub mod email_digest;
+pub mod email_feedback;
+pub mod email_notification;
+pub mod feedback_send;
 pub mod file_expiry;
 pub mod notification_send;
 pub mod registry;
 pub mod worker;
 
-use std::time::Duration;
+use std::future::Future;
 
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use diesel::result::QueryResult;
-use diesel_async::RunQueryDsl;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
-use crate::db::schema::jobs;
+use crate::state::AppState;
 use crate::db::DbConn;
-use crate::ids::new_id;
-use crate::models::now;
-use crate::with_conn;
+use crate::mail::Email;
 
-pub use registry::{Handler, JobError, Registry};
+pub use crate::models::jobs::{
+    backoff, claim, complete, fail, fail_abandoned, find, find_by_key, renew_lease, status, Job,
+    NewJob,
+};
+pub use registry::{Handler, Registry};
 pub use worker::{WorkerSettings, Workers};
 
-/// The states of `jobs.status`.
-pub mod status {
-    pub const QUEUED: &str = "QUEUED";
-    pub const RUNNING: &str = "RUNNING";
-    pub const DONE: &str = "DONE";
-    pub const FAILED: &str = "FAILED";
+/// A kind of background job. The implementing type is the job's payload: it is stored as
+/// JSON in `jobs.payload` and read back before `run`, so its serde shape is the stored
+/// format (rows already queued must still read: change it only compatibly).
+pub trait BackgroundJob: Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// The stored `jobs.kind`, e.g. `notification.send`. Never change a released one.
+    const KIND: &'static str;
+
+    /// Does the work. `job` is the row (its id is the Message-ID of e-mail jobs).
+    fn run(&self, state: &AppState, job: &Job)
+        -> impl Future<Output = Result<(), JobError>> + Send;
 }
 
-/// A job to run at `run_at` (or as soon as a worker is free after it).
-#[derive(Debug, Clone)]
-pub struct NewJob {
-    /// What to do, e.g. `notification.send`; workers look the handler up by it.
-    pub kind: String,
-    /// The handler's input, as JSON.
-    pub payload: serde_json::Value,
-    pub run_at: NaiveDateTime,
-    /// A job with a key that is already queued is not queued again (the insert is skipped):
-    /// this is what makes "send this once" safe to ask for twice.
-    pub idempotency_key: Option<String>,
+impl NewJob {
+    /// The row that queues `job` for `run_at`; with a key, it is queued at most once.
+    pub fn of<J: BackgroundJob>(
+        job: &J,
+        run_at: NaiveDateTime,
+        idempotency_key: Option<String>,
+    ) -> NewJob {
+        NewJob {
+            kind: J::KIND.to_owned(),
+            // Payloads are plain structs of strings, enums and times: serialising cannot fail
+            // (a Null would fail the job visibly as unreadable, never silently).
+            payload: serde_json::to_value(job).unwrap_or(serde_json::Value::Null),
+            run_at,
+            idempotency_key,
+        }
+    }
 }
 
-/// A job as a worker holds it.
-#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
-#[diesel(table_name = jobs)]
-pub struct Job {
-    pub id: String,
-    pub kind: String,
-    pub payload: String,
-    pub status: String,
-    pub run_at: NaiveDateTime,
-    /// Counts this run: 1 on the first claim.
-    pub attempts: i32,
-    pub max_attempts: i32,
-    pub locked_at: Option<NaiveDateTime>,
-    pub locked_by: Option<String>,
-    pub last_error: Option<String>,
-    pub finished_at: Option<NaiveDateTime>,
-    pub idempotency_key: Option<String>,
-}
-
-#[derive(Insertable)]
-#[diesel(table_name = jobs)]
-struct JobRow {
-    id: String,
-    kind: String,
-    payload: String,
+/// Queues `job` to run at `run_at`, in the caller's transaction; returns its id, or `None`
+/// when a job with the same idempotency key exists.
+pub async fn enqueue<J: BackgroundJob>(
+    conn: &mut DbConn<'_>,
+    job: &J,
     run_at: NaiveDateTime,
     idempotency_key: Option<String>,
-    created_at: NaiveDateTime,
-    updated_at: NaiveDateTime,
+) -> QueryResult<Option<String>> {
+    crate::models::jobs::insert(conn, &NewJob::of(job, run_at, idempotency_key)).await
 }
 
-/// Queues `job`; returns its id, or `None` when a job with the same idempotency key exists.
-pub async fn enqueue(conn: &mut DbConn<'_>, job: &NewJob) -> QueryResult<Option<String>> {
-    let id = new_id();
-    let at = now();
-    let inserted = with_conn!(conn, |c| diesel::insert_into(jobs::table)
-        .values((
-            jobs::id.eq(&id),
-            jobs::kind.eq(&job.kind),
-            jobs::payload.eq(job.payload.to_string()),
-            jobs::run_at.eq(job.run_at),
-            jobs::idempotency_key.eq(&job.idempotency_key),
-            jobs::created_at.eq(at),
-            jobs::updated_at.eq(at),
-        ))
-        .on_conflict_do_nothing()
-        .execute(c)
-        .await)?;
-    Ok((inserted == 1).then_some(id))
-}
-
-/// Queues many jobs at once (skipping keys already queued); returns how many were new.
-/// One multi-row INSERT per 500 jobs: queueing thousands of e-mails stays well under a second.
+/// Queues many jobs (built with [`NewJob::of`]) at once, skipping keys already queued;
+/// returns how many were new.
 pub async fn enqueue_many(conn: &mut DbConn<'_>, batch: &[NewJob]) -> QueryResult<usize> {
-    let at = now();
-    let rows: Vec<JobRow> = batch
-        .iter()
-        .map(|job| JobRow {
-            id: new_id(),
-            kind: job.kind.clone(),
-            payload: job.payload.to_string(),
-            run_at: job.run_at,
-            idempotency_key: job.idempotency_key.clone(),
-            created_at: at,
-            updated_at: at,
-        })
-        .collect();
-    let mut inserted = 0;
-    let mut rows = rows.into_iter().peekable();
-    while rows.peek().is_some() {
-        let chunk: Vec<JobRow> = rows.by_ref().take(500).collect();
-        inserted += match conn {
-            DbConn::Postgres(ref mut pg) => {
-                diesel::insert_into(jobs::table)
-                    .values(&chunk)
-                    .on_conflict_do_nothing()
-                    .execute(&mut **pg)
-                    .await?
-            }
-            DbConn::Sqlite(ref mut sq) => {
-                sq.spawn_blocking(move |c| {
-                    let mut n = 0;
-                    for row in &chunk {
-                        n += diesel::RunQueryDsl::execute(
-                            diesel::insert_into(jobs::table)
-                                .values(row)
-                                .on_conflict_do_nothing(),
-                            c,
-                        )?;
-                    }
-                    Ok(n)
-                })
-                .await?
-            }
-        };
+    crate::models::jobs::insert_many(conn, batch).await
+}
+
+/// Why a run failed. `Retry` goes back to the queue with backoff; `Permanent` fails the job
+/// at once (a payload that cannot be read will not read better later).
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    #[error("{0}")]
+    Retry(String),
+    #[error("{0}")]
+    Permanent(String),
+}
+
+impl JobError {
+    pub fn is_permanent(&self) -> bool {
+        matches!(self, JobError::Permanent(_))
     }
-    Ok(inserted)
 }
 
-/// The delay before retry number `attempts` (1 after the first failure): `base · 2^(attempts-1)`,
-/// at most one hour. With the default base of 30 s: 30 s, 1 min, 2 min, 4 min, …
-pub fn backoff(base: Duration, attempts: i32) -> Duration {
-    let exponent = attempts.saturating_sub(1).clamp(0, 20) as u32;
-    base.saturating_mul(2u32.saturating_pow(exponent))
-        .min(Duration::from_secs(3600))
+impl From<diesel::result::Error> for JobError {
+    fn from(err: diesel::result::Error) -> Self {
+        JobError::Retry(format!("database: {err}"))
+    }
 }
 
-fn chrono_duration(d: Duration) -> chrono::Duration {
-    chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX)
+impl From<crate::db::DbError> for JobError {
+    fn from(err: crate::db::DbError) -> Self {
+        JobError::Retry(format!("database: {err}"))
+    }
 }
 
-/// The filter "ready to run": queued and due, or running under a lease that has expired
-/// (its worker died) and not yet out of attempts.
-macro_rules! ready {
-    ($at:expr, $cutoff:expr) => {
-        jobs::status
-            .eq(status::QUEUED)
-            .and(jobs::run_at.le($at))
-            .or(jobs::status
-                .eq(status::RUNNING)
-                .and(jobs::locked_at.lt($cutoff))
-                .and(jobs::attempts.lt(jobs::max_attempts)))
-    };
-}
-
-/// Claims one ready job for `worker`, or `None` when nothing is ready. Safe with any number
-/// of workers in any number of processes: PostgreSQL locks the candidate row with
-/// `FOR UPDATE SKIP LOCKED`; SQLite updates the candidate only if it is still ready and
-/// tries the next when another worker got there first.
-pub async fn claim(
-    conn: &mut DbConn<'_>,
-    worker: &str,
-    lease: Duration,
-) -> QueryResult<Option<Job>> {
-    let at = now();
-    let cutoff = at - chrono_duration(lease);
-    match conn {
-        DbConn::Postgres(ref mut pg) => {
-            use diesel_async::AsyncConnection as _;
-            let pg: &mut diesel_async::AsyncPgConnection = pg;
-            pg.transaction(async |c| {
-                let id: Option<String> = jobs::table
-                    .filter(ready!(at, cutoff))
-                    .order(jobs::run_at.asc())
-                    .select(jobs::id)
-                    .limit(1)
-                    .for_update()
-                    .skip_locked()
-                    .first(c)
-                    .await
-                    .optional()?;
-                let Some(id) = id else { return Ok(None) };
-                diesel::update(jobs::table.find(&id))
-                    .set((
-                        jobs::status.eq(status::RUNNING),
-                        jobs::locked_at.eq(at),
-                        jobs::locked_by.eq(worker),
-                        jobs::attempts.eq(jobs::attempts + 1),
-                        jobs::updated_at.eq(at),
-                    ))
-                    .returning(Job::as_returning())
-                    .get_result(c)
-                    .await
-                    .optional()
-            })
-            .await
-        }
-        DbConn::Sqlite(ref mut sq) => {
-            let c: &mut crate::db::SqliteConn = sq;
-            let candidates: Vec<String> = jobs::table
-                .filter(ready!(at, cutoff))
-                .order(jobs::run_at.asc())
-                .select(jobs::id)
-                .limit(8)
-                .load(c)
-                .await?;
-            for id in candidates {
-                let claimed = diesel::update(jobs::table.find(&id).filter(ready!(at, cutoff)))
-                    .set((
-                        jobs::status.eq(status::RUNNING),
-                        jobs::locked_at.eq(at),
-                        jobs::locked_by.eq(worker),
-                        jobs::attempts.eq(jobs::attempts + 1),
-                        jobs::updated_at.eq(at),
-                    ))
-                    .returning(Job::as_returning())
-                    .get_result(c)
-                    .await
-                    .optional()?;
-                if claimed.is_some() {
-                    return Ok(claimed);
-                }
-            }
-            Ok(None)
+impl From<crate::mail::MailError> for JobError {
+    fn from(err: crate::mail::MailError) -> Self {
+        match err {
+            // A malformed address will not improve with time.
+            crate::mail::MailError::Address { .. } => JobError::Permanent(err.to_string()),
+            other => JobError::Retry(other.to_string()),
         }
     }
 }
 
-/// Marks a job `worker` holds as done. Returns false when the job was no longer ours (its
-/// lease ran out and another worker claimed it).
-pub async fn complete(conn: &mut DbConn<'_>, id: &str, worker: &str) -> QueryResult<bool> {
-    let at = now();
-    let n = with_conn!(conn, |c| diesel::update(
-        jobs::table
-            .find(id)
-            .filter(jobs::status.eq(status::RUNNING))
-            .filter(jobs::locked_by.eq(worker))
-    )
-    .set((
-        jobs::status.eq(status::DONE),
-        jobs::finished_at.eq(at),
-        jobs::locked_at.eq(None::<NaiveDateTime>),
-        jobs::last_error.eq(None::<String>),
-        jobs::updated_at.eq(at),
-    ))
-    .execute(c)
-    .await)?;
-    Ok(n == 1)
+/// Reads a job's JSON payload as `T`, or fails the job for good.
+pub fn payload<T: DeserializeOwned>(job: &Job) -> Result<T, JobError> {
+    serde_json::from_str(&job.payload)
+        .map_err(|e| JobError::Permanent(format!("unreadable payload: {e}")))
 }
 
-/// Records a failed run: back to `QUEUED` after the backoff, or `FAILED` when the job is out
-/// of attempts or `permanent` says retrying cannot help.
-pub async fn fail(
-    conn: &mut DbConn<'_>,
+/// Sends `email` to `to` as job `job`: the job id is the Message-ID, so a copy sent again
+/// after a crash carries the same one (see `email_notification`).
+pub async fn send_email(
+    state: &AppState,
     job: &Job,
-    worker: &str,
-    error: &str,
-    permanent: bool,
-    backoff_base: Duration,
-) -> QueryResult<()> {
-    let at = now();
-    let error: String = error.chars().take(2000).collect();
-    let target = jobs::table
-        .find(&job.id)
-        .filter(jobs::status.eq(status::RUNNING))
-        .filter(jobs::locked_by.eq(worker));
-    if permanent || job.attempts >= job.max_attempts {
-        with_conn!(conn, |c| diesel::update(target)
-            .set((
-                jobs::status.eq(status::FAILED),
-                jobs::finished_at.eq(at),
-                jobs::locked_at.eq(None::<NaiveDateTime>),
-                jobs::last_error.eq(&error),
-                jobs::updated_at.eq(at),
-            ))
-            .execute(c)
-            .await)?;
-    } else {
-        let run_at = at + chrono_duration(backoff(backoff_base, job.attempts));
-        with_conn!(conn, |c| diesel::update(target)
-            .set((
-                jobs::status.eq(status::QUEUED),
-                jobs::run_at.eq(run_at),
-                jobs::locked_at.eq(None::<NaiveDateTime>),
-                jobs::locked_by.eq(None::<String>),
-                jobs::last_error.eq(&error),
-                jobs::updated_at.eq(at),
-            ))
-            .execute(c)
-            .await)?;
-    }
+    to: &str,
+    email: Email,
+) -> Result<(), JobError> {
+    state.mailer.send_with_id(to, email, Some(&job.id)).await?;
     Ok(())
-}
-
-/// Fails the jobs that a dead worker left `RUNNING` after their last attempt: they would
-/// otherwise never leave `RUNNING`. Returns how many.
-pub async fn fail_abandoned(conn: &mut DbConn<'_>, lease: Duration) -> QueryResult<usize> {
-    let at = now();
-    let cutoff = at - chrono_duration(lease);
-    with_conn!(conn, |c| diesel::update(
-        jobs::table
-            .filter(jobs::status.eq(status::RUNNING))
-            .filter(jobs::locked_at.lt(cutoff))
-            .filter(jobs::attempts.ge(jobs::max_attempts))
-    )
-    .set((
-        jobs::status.eq(status::FAILED),
-        jobs::finished_at.eq(at),
-        jobs::locked_at.eq(None::<NaiveDateTime>),
-        jobs::last_error.eq("abandoned: its worker stopped during the last attempt"),
-        jobs::updated_at.eq(at),
-    ))
-    .execute(c)
-    .await)
-}
-
-/// Extends the lease of a job `worker` still runs (long jobs call this so that they are not
-/// taken for abandoned).
-pub async fn renew_lease(conn: &mut DbConn<'_>, id: &str, worker: &str) -> QueryResult<bool> {
-    let at = now();
-    let n = with_conn!(conn, |c| diesel::update(
-        jobs::table
-            .find(id)
-            .filter(jobs::status.eq(status::RUNNING))
-            .filter(jobs::locked_by.eq(worker))
-    )
-    .set(jobs::locked_at.eq(at))
-    .execute(c)
-    .await)?;
-    Ok(n == 1)
-}
-
-/// One job by id (tests and the operator view).
-pub async fn find(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Option<Job>> {
-    with_conn!(conn, |c| jobs::table
-        .find(id)
-        .select(Job::as_select())
-        .first(c)
-        .await
-        .optional())
-}
-
-/// One job by idempotency key.
-pub async fn find_by_key(conn: &mut DbConn<'_>, key: &str) -> QueryResult<Option<Job>> {
-    with_conn!(conn, |c| jobs::table
-        .filter(jobs::idempotency_key.eq(key))
-        .select(Job::as_select())
-        .first(c)
-        .await
-        .optional())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn backoff_doubles_up_to_an_hour() {
-        let base = Duration::from_secs(30);
-        assert_eq!(backoff(base, 1), Duration::from_secs(30));
-        assert_eq!(backoff(base, 2), Duration::from_secs(60));
-        assert_eq!(backoff(base, 4), Duration::from_secs(240));
-        assert_eq!(backoff(base, 8), Duration::from_secs(3600));
-        assert_eq!(backoff(base, 1000), Duration::from_secs(3600));
-    }
 }

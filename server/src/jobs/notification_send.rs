@@ -1,94 +1,64 @@
 //! `notification.send` (payload `{"notificationId"}`): at the send date, one transaction
 //! resolves the recipients, writes a receipt per pupil, creates assignment submissions and
-//! queues one e-mail job per address and audience (or a digest). Running it again changes
-//! nothing: every write skips what exists and every job has an idempotency key.
+//! queues one e-mail job per address and audience (or a digest), as `jobs::audience` says.
+//! Running it again changes nothing: every write skips what exists and every job has an
+//! idempotency key.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
-use chrono::{Datelike, Duration, NaiveDateTime, NaiveTime, Weekday};
+use chrono::NaiveDateTime;
 use core_wasm::{NotificationFrequency, NotificationType};
-use diesel::prelude::*;
-use diesel_async::RunQueryDsl;
-use serde::Deserialize;
-use serde_json::json;
+use diesel::result::QueryResult;
+use serde::{Deserialize, Serialize};
 
-use crate::app::AppState;
-use crate::db::schema::{notification_receipts, notifications, schools, submissions};
+use crate::state::AppState;
 use crate::db::DbConn;
-use crate::ids::{new_id, new_token};
-use crate::jobs::registry::payload;
-use crate::jobs::{email, enqueue_many, Job, JobError, NewJob};
-use crate::models::email_preferences;
+use crate::jobs::audience::{self, Target};
+use crate::jobs::email_digest::DigestEmail;
+use crate::jobs::email_notification::NotificationEmail;
+use crate::jobs::{enqueue, enqueue_many, BackgroundJob, Job, JobError, NewJob};
+use crate::models::notifications::{find_sendable, send_job_key};
 use crate::models::now;
-use crate::models::recipients::{resolve_recipients, Filters};
-use crate::{transaction, with_conn};
+use crate::models::recipients::{self, resolve_recipients, Filters, Recipient};
+use crate::transaction;
 
-pub const KIND: &str = "notification.send";
-
-#[derive(Debug, Deserialize)]
+/// Sends notification `notification_id` (its receipts, submissions and e-mail jobs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Payload {
-    notification_id: String,
+pub struct SendNotification {
+    pub notification_id: String,
 }
 
-/// The notification fields sending needs.
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = notifications)]
-pub struct Sendable {
-    pub id: String,
-    #[diesel(column_name = type_)]
-    pub kind: NotificationType,
-    pub send_date: Option<NaiveDateTime>,
-    pub send_to_parent: bool,
-    pub send_to_pupil: bool,
-    pub filters: String,
-    pub school_id: String,
-}
+impl BackgroundJob for SendNotification {
+    const KIND: &'static str = "notification.send";
 
-/// A school's rules for e-mail to parents.
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = schools)]
-pub struct SchoolMailRules {
-    pub notify_parents_general: bool,
-    pub notify_parents_assignment: bool,
-    pub notifications_frequency: NotificationFrequency,
-}
-
-impl SchoolMailRules {
-    /// Whether the school lets a notification of `kind` be e-mailed to parents.
-    pub fn parents_allowed(&self, kind: NotificationType) -> bool {
-        match kind {
-            NotificationType::General => self.notify_parents_general,
-            NotificationType::Assignment => self.notify_parents_assignment,
-        }
+    async fn run(&self, state: &AppState, _job: &Job) -> Result<(), JobError> {
+        let mut pooled = state.db.conn().await?;
+        let mut conn = pooled.db();
+        let digest_hour = state.config.digest_hour;
+        let id = &self.notification_id;
+        let summary: SendSummary = transaction!(&mut conn, |c| {
+            send_notification(c, id, now(), digest_hour).await
+        })?;
+        tracing::info!(notification = %self.notification_id, ?summary, "notification sent");
+        Ok(())
     }
 }
 
-pub async fn school_rules(
-    conn: &mut DbConn<'_>,
-    school_id: &str,
-) -> QueryResult<Option<SchoolMailRules>> {
-    with_conn!(conn, |c| schools::table
-        .find(school_id)
-        .select(SchoolMailRules::as_select())
-        .first(c)
-        .await
-        .optional())
-}
-
-/// Who is e-mailed about a pupil: the pupil, or the pupil's parent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Audience {
-    Pupil,
-    Parent,
-}
-
-impl Audience {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Audience::Pupil => "pupil",
-            Audience::Parent => "parent",
-        }
+impl SendNotification {
+    /// Queues the send of notification `id` (saved at `updated_at`) for `run_at`, in the
+    /// caller's transaction. Each save has its own key
+    /// (`notifications::send_job_key`), so an edit is never swallowed by the old job.
+    pub async fn schedule(
+        conn: &mut DbConn<'_>,
+        id: &str,
+        updated_at: NaiveDateTime,
+        run_at: NaiveDateTime,
+    ) -> QueryResult<Option<String>> {
+        let job = SendNotification {
+            notification_id: id.to_owned(),
+        };
+        enqueue(conn, &job, run_at, Some(send_job_key(id, updated_at))).await
     }
 }
 
@@ -104,22 +74,21 @@ pub struct SendSummary {
     pub skipped: Option<&'static str>,
 }
 
-pub async fn run(state: &AppState, job: &Job) -> Result<(), JobError> {
-    let input: Payload = payload(job)?;
-    let mut pooled = state.db.conn().await?;
-    let mut conn = pooled.db();
-    let digest_hour = state.config.digest_hour;
-    let summary: SendSummary = transaction!(&mut conn, |c| {
-        send_notification(c, &input.notification_id, now(), digest_hour).await
-    })?;
-    tracing::info!(notification = %input.notification_id, ?summary, "notification sent");
-    Ok(())
+fn skipped(reason: &'static str) -> SendSummary {
+    SendSummary {
+        skipped: Some(reason),
+        ..Default::default()
+    }
 }
 
-/// Normalises an address for preferences and keys: trimmed, lower case; `None` when empty.
-pub fn address(raw: Option<&str>) -> Option<String> {
-    raw.map(|e| e.trim().to_lowercase())
-        .filter(|e| e.contains('@'))
+/// The ids of `recipients` that are not in `existing`.
+fn without(recipients: &[Recipient], existing: Vec<String>) -> Vec<String> {
+    let existing: HashSet<String> = existing.into_iter().collect();
+    recipients
+        .iter()
+        .filter(|r| !existing.contains(&r.student_id))
+        .map(|r| r.student_id.clone())
+        .collect()
 }
 
 /// Does the work of one send at time `at`; call it inside a transaction.
@@ -129,30 +98,15 @@ pub async fn send_notification(
     at: NaiveDateTime,
     digest_hour: u32,
 ) -> Result<SendSummary, diesel::result::Error> {
-    let found: Option<Sendable> = with_conn!(conn, |c| notifications::table
-        .find(notification_id)
-        .select(Sendable::as_select())
-        .first(c)
-        .await
-        .optional())?;
-    let Some(n) = found else {
-        return Ok(SendSummary {
-            skipped: Some("the notification is gone"),
-            ..Default::default()
-        });
+    let Some(n) = find_sendable(conn, notification_id).await? else {
+        return Ok(skipped("the notification is gone"));
     };
     if n.send_date.is_some_and(|d| d > at) {
         // Rescheduled: the job queued for the new date does the sending.
-        return Ok(SendSummary {
-            skipped: Some("the send date is in the future"),
-            ..Default::default()
-        });
+        return Ok(skipped("the send date is in the future"));
     }
-    let Some(rules) = school_rules(conn, &n.school_id).await? else {
-        return Ok(SendSummary {
-            skipped: Some("the school is gone"),
-            ..Default::default()
-        });
+    let Some(rules) = audience::school_rules(conn, &n.school_id).await? else {
+        return Ok(skipped("the school is gone"));
     };
     let filters = Filters::from_stored(&n.filters);
     let recipients = resolve_recipients(conn, &n.school_id, &filters).await?;
@@ -162,255 +116,68 @@ pub async fn send_notification(
     };
 
     // Receipts: one per pupil, kept when it exists.
-    let existing: HashSet<String> = with_conn!(conn, |c| notification_receipts::table
-        .filter(notification_receipts::notification_id.eq(&n.id))
-        .select(notification_receipts::student_id)
-        .load::<String>(c)
-        .await)?
-    .into_iter()
-    .collect();
-    let receipts: Vec<(String, String, Option<NaiveDateTime>)> = recipients
-        .iter()
-        .filter(|r| !existing.contains(&r.student_id))
-        .map(|r| (n.id.clone(), r.student_id.clone(), Some(at)))
-        .collect();
-    summary.receipts_written = receipts.len();
-    insert_receipts(conn, receipts).await?;
+    let new = without(
+        &recipients,
+        recipients::receipt_student_ids(conn, &n.id).await?,
+    );
+    summary.receipts_written = new.len();
+    recipients::insert_receipts(conn, &n.id, &new, at).await?;
 
     // Assignments: a submission (with its link token) per pupil.
     if n.kind == NotificationType::Assignment {
-        let existing: HashSet<String> = with_conn!(conn, |c| submissions::table
-            .filter(submissions::notification_id.eq(&n.id))
-            .select(submissions::student_id)
-            .load::<String>(c)
-            .await)?
-        .into_iter()
-        .collect();
-        let rows: Vec<NewSubmissionRow> = recipients
-            .iter()
-            .filter(|r| !existing.contains(&r.student_id))
-            .map(|r| NewSubmissionRow {
-                id: new_id(),
-                created_at: at,
-                updated_at: at,
-                token: new_token(),
-                notification_id: n.id.clone(),
-                student_id: r.student_id.clone(),
-            })
-            .collect();
-        summary.submissions_created = rows.len();
-        insert_submissions(conn, rows).await?;
+        let new = without(
+            &recipients,
+            recipients::submission_student_ids(conn, &n.id).await?,
+        );
+        summary.submissions_created = new.len();
+        recipients::create_submissions(conn, &n.id, &new, at).await?;
     }
 
     // E-mail: who may get one, by the notification, the school and each preference.
-    let parents_allowed = n.send_to_parent && rules.parents_allowed(n.kind);
-    let mut targets: Vec<(&str, Audience, String)> = Vec::new();
-    for r in &recipients {
-        if n.send_to_pupil {
-            if let Some(to) = address(r.email.as_deref()) {
-                targets.push((&r.student_id, Audience::Pupil, to));
-            }
-        }
-        if parents_allowed {
-            if let Some(to) = address(r.parent_email.as_deref()) {
-                targets.push((&r.student_id, Audience::Parent, to));
-            }
-        }
-    }
-    let addresses: Vec<String> = targets
-        .iter()
-        .map(|(_, _, to)| to.clone())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let preferences =
-        email_preferences::ensure_for(conn, &addresses, rules.notifications_frequency).await?;
+    let targets = audience::notification_targets(&n, &rules, &recipients);
+    let preferences = audience::preferences(
+        conn,
+        targets.iter().map(|t| &t.to),
+        rules.notifications_frequency,
+    )
+    .await?;
     let mut jobs = Vec::with_capacity(targets.len());
     let mut digests = HashSet::new();
-    for (student_id, audience, to) in targets {
-        let Some(preference) = preferences.get(&to) else {
+    for Target {
+        student_id,
+        audience: whom,
+        to,
+    } in targets
+    {
+        let Some(preference) = preferences.get(&to).filter(|p| p.allows(n.kind)) else {
             continue;
         };
-        if !preference.allows(n.kind) {
-            continue;
-        }
         match preference.frequency {
             NotificationFrequency::Immediately => {
                 summary.emails_queued += 1;
-                jobs.push(NewJob {
-                    kind: email::NOTIFICATION_KIND.into(),
-                    payload: json!({
-                        "notificationId": n.id,
-                        "studentId": student_id,
-                        "audience": audience.as_str(),
-                        "to": to,
-                    }),
-                    run_at: at,
-                    idempotency_key: Some(format!(
-                        "email:{}:{}:{}",
-                        n.id,
-                        student_id,
-                        audience.as_str()
-                    )),
-                });
+                let email = NotificationEmail {
+                    notification_id: n.id.clone(),
+                    student_id,
+                    audience: whom,
+                    to,
+                };
+                jobs.push(NewJob::of(&email, at, Some(email.key())));
             }
             frequency => {
-                let due = next_digest_time(frequency, at, digest_hour);
-                let key = format!("digest:{to}:{}", due.format("%Y-%m-%dT%H:%M"));
+                let due = audience::next_digest_time(frequency, at, digest_hour);
+                let digest = DigestEmail {
+                    email: to,
+                    frequency,
+                    period_end: due,
+                };
+                let key = digest.key();
                 if digests.insert(key.clone()) {
                     summary.digests_queued += 1;
-                    jobs.push(NewJob {
-                        kind: email::DIGEST_KIND.into(),
-                        payload: json!({
-                            "email": to,
-                            "frequency": frequency,
-                            "periodEnd": due,
-                        }),
-                        run_at: due,
-                        idempotency_key: Some(key),
-                    });
+                    jobs.push(NewJob::of(&digest, due, Some(key)));
                 }
             }
         }
     }
     enqueue_many(conn, &jobs).await?;
     Ok(summary)
-}
-
-/// The next digest time strictly after `at`: today's or tomorrow's `hour`:00 UTC for daily
-/// digests; the next Friday at that hour for weekly ones.
-pub fn next_digest_time(
-    frequency: NotificationFrequency,
-    at: NaiveDateTime,
-    hour: u32,
-) -> NaiveDateTime {
-    let time = NaiveTime::from_hms_opt(hour.min(23), 0, 0).unwrap_or(NaiveTime::MIN);
-    let mut day = at.date();
-    loop {
-        let candidate = day.and_time(time);
-        let weekday_ok =
-            frequency != NotificationFrequency::Weekly || day.weekday() == Weekday::Fri;
-        if candidate > at && weekday_ok {
-            return candidate;
-        }
-        day += Duration::days(1);
-    }
-}
-
-/// The length of a digest period (the window of a first digest).
-pub fn digest_period(frequency: NotificationFrequency) -> Duration {
-    match frequency {
-        NotificationFrequency::Weekly => Duration::days(7),
-        _ => Duration::days(1),
-    }
-}
-
-#[derive(Insertable)]
-#[diesel(table_name = submissions)]
-struct NewSubmissionRow {
-    id: String,
-    created_at: NaiveDateTime,
-    updated_at: NaiveDateTime,
-    token: String,
-    notification_id: String,
-    student_id: String,
-}
-
-async fn insert_receipts(
-    conn: &mut DbConn<'_>,
-    rows: Vec<(String, String, Option<NaiveDateTime>)>,
-) -> QueryResult<()> {
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let values: Vec<_> = rows
-        .into_iter()
-        .map(|(n, s, at)| {
-            (
-                notification_receipts::notification_id.eq(n),
-                notification_receipts::student_id.eq(s),
-                notification_receipts::sent_at.eq(at),
-            )
-        })
-        .collect();
-    match conn {
-        DbConn::Postgres(ref mut pg) => {
-            for chunk in values.chunks(1000) {
-                diesel::insert_into(notification_receipts::table)
-                    .values(chunk)
-                    .on_conflict_do_nothing()
-                    .execute(&mut **pg)
-                    .await?;
-            }
-        }
-        DbConn::Sqlite(ref mut sq) => {
-            sq.spawn_blocking(move |c| {
-                for row in values {
-                    diesel::RunQueryDsl::execute(
-                        diesel::insert_into(notification_receipts::table)
-                            .values(row)
-                            .on_conflict_do_nothing(),
-                        c,
-                    )?;
-                }
-                Ok(())
-            })
-            .await?;
-        }
-    }
-    Ok(())
-}
-
-async fn insert_submissions(conn: &mut DbConn<'_>, rows: Vec<NewSubmissionRow>) -> QueryResult<()> {
-    if rows.is_empty() {
-        return Ok(());
-    }
-    match conn {
-        DbConn::Postgres(ref mut pg) => {
-            for chunk in rows.chunks(1000) {
-                diesel::insert_into(submissions::table)
-                    .values(chunk)
-                    .execute(&mut **pg)
-                    .await?;
-            }
-        }
-        DbConn::Sqlite(ref mut sq) => {
-            sq.spawn_blocking(move |c| {
-                for row in &rows {
-                    diesel::RunQueryDsl::execute(
-                        diesel::insert_into(submissions::table).values(row),
-                        c,
-                    )?;
-                }
-                Ok(())
-            })
-            .await?;
-        }
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use chrono::NaiveDate;
-
-    #[test]
-    fn digests_go_out_at_the_next_hour_or_friday() {
-        let at = NaiveDate::from_ymd_opt(2026, 11, 23) // a Monday
-            .and_then(|d| d.and_hms_opt(17, 30, 0))
-            .expect("date");
-        assert_eq!(
-            next_digest_time(NotificationFrequency::Daily, at, 16).to_string(),
-            "2026-11-24 16:00:00"
-        );
-        assert_eq!(
-            next_digest_time(NotificationFrequency::Daily, at, 18).to_string(),
-            "2026-11-23 18:00:00"
-        );
-        assert_eq!(
-            next_digest_time(NotificationFrequency::Weekly, at, 16).to_string(),
-            "2026-11-27 16:00:00"
-        );
-    }
 }

@@ -8,32 +8,9 @@ use futures_util::FutureExt;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::app::AppState;
+use crate::state::AppState;
+pub use crate::config::WorkerSettings;
 use crate::jobs::{self, Job, Registry};
-
-/// How workers poll, lease and back off.
-#[derive(Debug, Clone)]
-pub struct WorkerSettings {
-    /// How many workers this process runs (0: none).
-    pub workers: usize,
-    /// The pause when no job is ready.
-    pub poll_interval: Duration,
-    /// A job `RUNNING` for longer than this without renewal is taken for abandoned.
-    pub lease: Duration,
-    /// The first retry's delay; each further retry doubles it (at most one hour).
-    pub backoff_base: Duration,
-}
-
-impl Default for WorkerSettings {
-    fn default() -> Self {
-        WorkerSettings {
-            workers: 2,
-            poll_interval: Duration::from_millis(500),
-            lease: Duration::from_secs(300),
-            backoff_base: Duration::from_secs(30),
-        }
-    }
-}
 
 /// What one turn of a worker did.
 #[derive(Debug, Clone, PartialEq, Eq)]

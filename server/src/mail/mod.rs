@@ -1,6 +1,6 @@
 //! Outgoing e-mail: a [`Mailer`] that writes each message to the outbox folder (the default,
 //! one `.eml` file per message) or hands it to an SMTP server, and the templates it fills.
-//! Notification and feedback e-mail is sent by jobs (`crate::jobs::email`) through the same
+//! Notification and feedback e-mail is sent by jobs (`crate::jobs::email_*`) through the same
 //! [`Mailer`]; account e-mail is sent directly.
 
 mod smtp_pool;

@@ -149,6 +149,22 @@ fn escape_html(value: &str) -> String {
     out
 }
 
+/// The `Due: …` line of an assignment's e-mail (empty without a due date).
+pub fn due_line(due: Option<chrono::NaiveDateTime>) -> String {
+    due.map(|d| format!("Due: {} UTC", d.format("%A %-d %B %Y, %H:%M")))
+        .unwrap_or_default()
+}
+
+/// The link every notification e-mail carries to the recipient's preferences.
+pub fn preferences_link(public_url: &str, token: &str) -> String {
+    format!("{public_url}/preferences/{token}")
+}
+
+/// A pupil's link to their submission page.
+pub fn submission_link(public_url: &str, id: &str, token: &str) -> String {
+    format!("{public_url}/submissions/{id}/{token}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@ pub mod audit;
 pub mod comments;
 pub mod email_preferences;
 pub mod groups;
+pub mod jobs;
 pub mod notifications;
 pub mod organisations;
 pub mod receipts;

@@ -92,12 +92,9 @@ mod authoring {
     use diesel::result::QueryResult;
     use diesel_async::RunQueryDsl;
 
-    use crate::db::schema::{
-        jobs, notification_receipts, notifications, students, submissions, users,
-    };
+    use crate::db::schema::{notification_receipts, notifications, students, submissions, users};
     use crate::db::DbConn;
     use crate::db::{like_pattern, lower};
-    use crate::jobs::{enqueue, NewJob};
     use crate::with_conn;
 
     /// A notification as stored.
@@ -182,48 +179,16 @@ mod authoring {
         format!("notification.send:{id}:{updated_at}")
     }
 
-    /// Queues the send of notification `id` (saved at `updated_at`) for `run_at`, in the
-    /// caller's transaction.
-    pub async fn enqueue_send(
-        conn: &mut DbConn<'_>,
-        id: &str,
-        updated_at: NaiveDateTime,
-        run_at: NaiveDateTime,
-    ) -> QueryResult<Option<String>> {
-        enqueue(
-            conn,
-            &NewJob {
-                kind: "notification.send".into(),
-                payload: serde_json::json!({ "notificationId": id }),
-                run_at,
-                idempotency_key: Some(send_job_key(id, updated_at)),
-            },
-        )
-        .await
-    }
-
     /// The status of the job with this idempotency key (QUEUED, RUNNING, DONE, FAILED).
     pub async fn job_status(conn: &mut DbConn<'_>, key: &str) -> QueryResult<Option<String>> {
-        with_conn!(conn, |c| jobs::table
-            .filter(jobs::idempotency_key.eq(key))
-            .select(jobs::status)
-            .first(c)
-            .await
-            .optional())
+        crate::models::jobs::status_by_key(conn, key).await
     }
 
     /// Takes the still-queued send job with this key off the queue (an edit replaces it).
     /// Returns false when the job is no longer queued (it is running or ran): then the
     /// notification is being sent and must not change.
     pub async fn withdraw_queued_send(conn: &mut DbConn<'_>, key: &str) -> QueryResult<bool> {
-        let deleted = with_conn!(conn, |c| diesel::delete(
-            jobs::table
-                .filter(jobs::idempotency_key.eq(key))
-                .filter(jobs::status.eq("QUEUED"))
-        )
-        .execute(c)
-        .await)?;
-        if deleted > 0 {
+        if crate::models::jobs::delete_queued_by_key(conn, key).await? > 0 {
             return Ok(true);
         }
         Ok(job_status(conn, key).await?.is_none())
@@ -334,11 +299,7 @@ mod authoring {
             .iter()
             .map(|(r, _)| send_job_key(&r.id, r.updated_at))
             .collect();
-        let jobs_found: Vec<(Option<String>, String)> = with_conn!(conn, |c| jobs::table
-            .filter(jobs::idempotency_key.eq_any(&keys))
-            .select((jobs::idempotency_key, jobs::status))
-            .load(c)
-            .await)?;
+        let jobs_found = crate::models::jobs::statuses_by_keys(conn, &keys).await?;
         let receipts: HashMap<String, i64> = receipts.into_iter().collect();
         let received: HashMap<String, i64> = received.into_iter().collect();
         let marked: HashMap<String, i64> = marked.into_iter().collect();
@@ -490,4 +451,70 @@ mod authoring {
             )
             .collect())
     }
+}
+
+// Queries for background jobs.
+
+/// The notification fields an e-mail shows.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = notifications)]
+pub struct EmailedNotification {
+    pub id: String,
+    #[diesel(column_name = type_)]
+    pub kind: NotificationType,
+    pub title: String,
+    pub custom_title: Option<String>,
+    pub body: String,
+    pub submission_due_date: Option<NaiveDateTime>,
+    pub send_to_parent: bool,
+    pub school_id: String,
+}
+
+impl EmailedNotification {
+    /// The custom title when it is not blank, else the title.
+    pub fn heading(&self) -> &str {
+        self.custom_title
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .unwrap_or(&self.title)
+    }
+}
+
+/// Notification `id` as an e-mail shows it, with its school's name.
+pub async fn find_for_email(
+    conn: &mut DbConn<'_>,
+    id: &str,
+) -> QueryResult<Option<(EmailedNotification, String)>> {
+    use crate::db::schema::schools;
+    with_conn!(conn, |c| notifications::table
+        .inner_join(schools::table)
+        .filter(notifications::id.eq(id))
+        .select((EmailedNotification::as_select(), schools::name))
+        .first(c)
+        .await
+        .optional())
+}
+
+/// The notification fields sending needs.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = notifications)]
+pub struct Sendable {
+    pub id: String,
+    #[diesel(column_name = type_)]
+    pub kind: NotificationType,
+    pub send_date: Option<NaiveDateTime>,
+    pub send_to_parent: bool,
+    pub send_to_pupil: bool,
+    pub filters: String,
+    pub school_id: String,
+}
+
+pub async fn find_sendable(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Option<Sendable>> {
+    with_conn!(conn, |c| notifications::table
+        .find(id)
+        .select(Sendable::as_select())
+        .first(c)
+        .await
+        .optional())
 }

@@ -158,3 +158,28 @@ pub async fn add_membership(
         .await)?;
     Ok(())
 }
+
+// Queries for background jobs.
+
+/// A school's rules for e-mail: whether parents may get each type, and the frequency new
+/// recipients start with (applied by `jobs::audience`).
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = schools)]
+pub struct SchoolMailRules {
+    pub notify_parents_general: bool,
+    pub notify_parents_assignment: bool,
+    pub notifications_frequency: NotificationFrequency,
+}
+
+/// School `school_id`'s e-mail rules, if the school exists.
+pub async fn school_mail_rules(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+) -> QueryResult<Option<SchoolMailRules>> {
+    with_conn!(conn, |c| schools::table
+        .find(school_id)
+        .select(SchoolMailRules::as_select())
+        .first(c)
+        .await
+        .optional())
+}

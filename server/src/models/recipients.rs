@@ -138,3 +138,164 @@ mod tests {
         );
     }
 }
+
+// Queries for background jobs.
+pub use deliveries::*;
+
+/// What a send writes per pupil: a receipt (`notification_receipts`: which pupils a
+/// notification was sent to, and when), and for an assignment a submission carrying the
+/// pupil's link token; and the receipts a digest gathers.
+mod deliveries {
+    use chrono::NaiveDateTime;
+    use diesel::prelude::*;
+    use diesel::result::QueryResult;
+    use diesel_async::RunQueryDsl;
+
+    use crate::db::schema::{notification_receipts, notifications, schools, students, submissions};
+    use crate::db::DbConn;
+    use crate::ids::{new_id, new_token};
+    use crate::models::notifications::EmailedNotification;
+    use crate::db::lower;
+    use crate::with_conn;
+
+    /// The pupils notification `id` already has a receipt for.
+    pub async fn receipt_student_ids(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Vec<String>> {
+        with_conn!(conn, |c| notification_receipts::table
+            .filter(notification_receipts::notification_id.eq(id))
+            .select(notification_receipts::student_id)
+            .load::<String>(c)
+            .await)
+    }
+
+    /// Writes a receipt sent at `at` for each of `student_ids` (existing ones are kept).
+    pub async fn insert_receipts(
+        conn: &mut DbConn<'_>,
+        notification_id: &str,
+        student_ids: &[String],
+        at: NaiveDateTime,
+    ) -> QueryResult<()> {
+        if student_ids.is_empty() {
+            return Ok(());
+        }
+        let values: Vec<_> = student_ids
+            .iter()
+            .map(|s| {
+                (
+                    notification_receipts::notification_id.eq(notification_id.to_owned()),
+                    notification_receipts::student_id.eq(s.clone()),
+                    notification_receipts::sent_at.eq(Some(at)),
+                )
+            })
+            .collect();
+        crate::batch_insert!(
+            conn,
+            notification_receipts::table,
+            values,
+            columns = 3,
+            |q| q.on_conflict_do_nothing()
+        )?;
+        Ok(())
+    }
+
+    /// The pupils who already have a submission for notification `id`.
+    pub async fn submission_student_ids(
+        conn: &mut DbConn<'_>,
+        id: &str,
+    ) -> QueryResult<Vec<String>> {
+        with_conn!(conn, |c| submissions::table
+            .filter(submissions::notification_id.eq(id))
+            .select(submissions::student_id)
+            .load::<String>(c)
+            .await)
+    }
+
+    #[derive(Insertable)]
+    #[diesel(table_name = submissions)]
+    struct NewSubmissionRow {
+        id: String,
+        created_at: NaiveDateTime,
+        updated_at: NaiveDateTime,
+        token: String,
+        notification_id: String,
+        student_id: String,
+    }
+
+    /// Creates an empty submission (fresh id and 256-bit link token) of assignment
+    /// `notification_id` for each of `student_ids`.
+    pub async fn create_submissions(
+        conn: &mut DbConn<'_>,
+        notification_id: &str,
+        student_ids: &[String],
+        at: NaiveDateTime,
+    ) -> QueryResult<()> {
+        let rows: Vec<NewSubmissionRow> = student_ids
+            .iter()
+            .map(|s| NewSubmissionRow {
+                id: new_id(),
+                created_at: at,
+                updated_at: at,
+                token: new_token(),
+                notification_id: notification_id.to_owned(),
+                student_id: s.clone(),
+            })
+            .collect();
+        if rows.is_empty() {
+            return Ok(());
+        }
+        crate::batch_insert!(conn, submissions::table, rows, columns = 6)?;
+        Ok(())
+    }
+
+    /// One receipt to an address, as a digest lists it: the notification, its school and
+    /// the school's parent switches, the pupil and both of the pupil's addresses.
+    #[derive(Debug, Clone, Queryable)]
+    pub struct ReceiptForDigest {
+        pub notification: EmailedNotification,
+        pub school: String,
+        pub student_id: String,
+        pub forename: String,
+        pub pupil_email: Option<String>,
+        pub parent_email: Option<String>,
+        pub notify_parents_general: bool,
+        pub notify_parents_assignment: bool,
+        pub send_to_pupil: bool,
+    }
+
+    /// The receipts sent in `(since, until]` to a pupil whose own or parent's address is
+    /// `address` (lower case), oldest first.
+    pub async fn receipts_for_digest(
+        conn: &mut DbConn<'_>,
+        address: &str,
+        since: NaiveDateTime,
+        until: NaiveDateTime,
+    ) -> QueryResult<Vec<ReceiptForDigest>> {
+        with_conn!(conn, |c| notification_receipts::table
+            .inner_join(notifications::table.inner_join(schools::table))
+            .inner_join(students::table)
+            .filter(notification_receipts::sent_at.gt(since))
+            .filter(notification_receipts::sent_at.le(until))
+            .filter(
+                // NULL addresses compare as NULL: no match, as wanted.
+                lower(students::email.assume_not_null())
+                    .eq(address)
+                    .or(lower(students::parent_email.assume_not_null()).eq(address))
+            )
+            .order((
+                notification_receipts::sent_at.asc(),
+                notifications::id.asc()
+            ))
+            .select((
+                EmailedNotification::as_select(),
+                schools::name,
+                students::id,
+                students::forename,
+                students::email,
+                students::parent_email,
+                schools::notify_parents_general,
+                schools::notify_parents_assignment,
+                notifications::send_to_pupil,
+            ))
+            .load(c)
+            .await)
+    }
+}

@@ -431,3 +431,15 @@ pub async fn school_classes(
         .load(c)
         .await)
 }
+
+// Queries for background jobs.
+
+/// Pupil `id`'s forename and surname, if the pupil exists.
+pub async fn find_name(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Option<(String, String)>> {
+    with_conn!(conn, |c| students::table
+        .find(id)
+        .select((students::forename, students::surname))
+        .first(c)
+        .await
+        .optional())
+}

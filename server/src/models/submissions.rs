@@ -131,11 +131,7 @@ pub const LINK_INVALID: &str = "This link is invalid or has expired.";
 
 /// Compares two tokens in time that depends only on their lengths.
 pub fn token_matches(given: &str, stored: &str) -> bool {
-    let (a, b) = (given.as_bytes(), stored.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+    crate::crypto::constant_time_eq(given.as_bytes(), stored.as_bytes())
 }
 
 /// The submission behind a public link, if `token` is its token.
@@ -526,4 +522,57 @@ pub async fn hand_in_counts(
         .await)?;
     let total = received.len() as i64;
     Ok((received.into_iter().flatten().count() as i64, total))
+}
+
+// Queries for background jobs.
+
+/// The id and link token of the pupil's submission of an assignment, if it exists.
+pub async fn find_link(
+    conn: &mut DbConn<'_>,
+    notification_id: &str,
+    student_id: &str,
+) -> QueryResult<Option<(String, String)>> {
+    with_conn!(conn, |c| submissions::table
+        .filter(submissions::notification_id.eq(notification_id))
+        .filter(submissions::student_id.eq(student_id))
+        .select((submissions::id, submissions::token))
+        .first(c)
+        .await
+        .optional())
+}
+
+/// A submission with what its feedback e-mail shows and whom it may go to.
+#[derive(Debug, Clone, Queryable)]
+pub struct FeedbackForEmail {
+    pub notification: crate::models::notifications::EmailedNotification,
+    pub token: String,
+    pub feedback: Option<String>,
+    pub sentiment: Option<FeedbackSentiment>,
+    pub marked_at: Option<NaiveDateTime>,
+    pub forename: String,
+    pub pupil_email: Option<String>,
+    pub parent_email: Option<String>,
+}
+
+pub async fn find_feedback_for_email(
+    conn: &mut DbConn<'_>,
+    id: &str,
+) -> QueryResult<Option<FeedbackForEmail>> {
+    with_conn!(conn, |c| submissions::table
+        .inner_join(notifications::table)
+        .inner_join(students::table)
+        .filter(submissions::id.eq(id))
+        .select((
+            crate::models::notifications::EmailedNotification::as_select(),
+            submissions::token,
+            submissions::feedback,
+            submissions::feedback_sentiment,
+            submissions::marked_at,
+            students::forename,
+            students::email,
+            students::parent_email,
+        ))
+        .first(c)
+        .await
+        .optional())
 }

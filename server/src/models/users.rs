@@ -56,10 +56,9 @@ pub struct User {
     pub role: UserRole,
 }
 
-/// E-mail addresses are compared without case and without surrounding spaces.
-pub fn normalise_email(email: &str) -> String {
-    email.trim().to_lowercase()
-}
+/// E-mail addresses are compared without case and without surrounding spaces (the rule
+/// lives in `crate::addresses`).
+pub use crate::addresses::normalise_email;
 
 pub async fn insert(conn: &mut DbConn<'_>, user: &NewUser) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::insert_into(users::table)

@@ -83,11 +83,7 @@ impl LocalSigner {
 
 /// Compares two signatures in time that does not depend on where they differ.
 pub fn same_signature(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+    crate::crypto::constant_time_eq(a.as_bytes(), b.as_bytes())
 }
 
 #[cfg(test)]

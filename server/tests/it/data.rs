@@ -145,7 +145,7 @@ dual_test!(
 
 dual_test!(
     async fn a_job_with_the_same_idempotency_key_is_queued_once(app: TestApp) {
-        use voicemark::jobs::{enqueue, NewJob};
+        use voicemark::models::jobs::{insert as enqueue, NewJob};
         let mut pooled = app.db.conn().await.expect("connection");
         let mut conn = pooled.db();
         let job = NewJob {

@@ -47,7 +47,7 @@ dual_test!(
                     .expect("enqueue"),
                 0
             );
-            assert!(jobs::enqueue(&mut pooled.db(), &batch[0])
+            assert!(voicemark::models::jobs::insert(&mut pooled.db(), &batch[0])
                 .await
                 .expect("enqueue")
                 .is_none());
@@ -106,7 +106,7 @@ dual_test!(
         let registry = Registry::empty().with("test.fail", always_fails);
         let settings = WorkerSettings::default();
         let mut pooled = app.db.conn().await.expect("connection");
-        let id = jobs::enqueue(&mut pooled.db(), &job("test.fail", 1))
+        let id = voicemark::models::jobs::insert(&mut pooled.db(), &job("test.fail", 1))
             .await
             .expect("enqueue")
             .expect("new");
@@ -157,7 +157,7 @@ dual_test!(
         );
 
         // A kind nobody handles fails at once.
-        let unknown = jobs::enqueue(&mut pooled.db(), &job("test.unknown", 1))
+        let unknown = voicemark::models::jobs::insert(&mut pooled.db(), &job("test.unknown", 1))
             .await
             .expect("enqueue")
             .expect("new");
@@ -178,7 +178,7 @@ dual_test!(
         let lease = Duration::from_secs(300);
         let mut pooled = app.db.conn().await.expect("connection");
         let mut conn = pooled.db();
-        let id = jobs::enqueue(&mut conn, &job("test.stale", 1))
+        let id = voicemark::models::jobs::insert(&mut conn, &job("test.stale", 1))
             .await
             .expect("enqueue")
             .expect("new");
@@ -223,7 +223,7 @@ dual_test!(
         );
 
         // A job abandoned during its last attempt ends FAILED instead of running forever.
-        let last = jobs::enqueue(&mut conn, &job("test.stale", 2))
+        let last = voicemark::models::jobs::insert(&mut conn, &job("test.stale", 2))
             .await
             .expect("enqueue")
             .expect("new");
@@ -302,5 +302,126 @@ dual_test!(
         tokio::time::timeout(Duration::from_secs(5), workers.shutdown())
             .await
             .expect("workers stop promptly");
+    }
+);
+
+/// Checks that typed job `job` is stored under `kind` with exactly `payload` (the JSON the
+/// untyped code wrote, so rows queued before the typed jobs still read) and reads back.
+async fn assert_stored_as<J>(
+    conn: &mut voicemark::db::DbConn<'_>,
+    job: &J,
+    kind: &str,
+    payload: serde_json::Value,
+) where
+    J: jobs::BackgroundJob + PartialEq + std::fmt::Debug,
+{
+    let key = format!("round-trip:{kind}");
+    let id = jobs::enqueue(conn, job, now(), Some(key.clone()))
+        .await
+        .expect("enqueue")
+        .expect("new");
+    // The key dedups typed jobs like any other.
+    assert!(jobs::enqueue(conn, job, now(), Some(key))
+        .await
+        .expect("enqueue")
+        .is_none());
+    let stored = jobs::find(conn, &id).await.expect("find").expect("job");
+    assert_eq!(stored.kind, kind);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&stored.payload).expect("json"),
+        payload
+    );
+    let back: J = jobs::payload(&stored).expect("payload reads back");
+    assert_eq!(&back, job);
+    assert!(
+        Registry::standard().get(kind).is_some(),
+        "{kind} has no handler"
+    );
+}
+
+dual_test!(
+    async fn typed_jobs_round_trip_their_kind_and_payload(app: TestApp) {
+        use voicemark::jobs::audience::Audience;
+        use voicemark::jobs::email_digest::DigestEmail;
+        use voicemark::jobs::email_feedback::FeedbackEmail;
+        use voicemark::jobs::email_notification::NotificationEmail;
+        use voicemark::jobs::feedback_send::SendFeedback;
+        use voicemark::jobs::file_expiry::ExpireFiles;
+        use voicemark::jobs::notification_send::SendNotification;
+
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut conn = pooled.db();
+        let send = SendNotification {
+            notification_id: "n1".into(),
+        };
+        assert_stored_as(
+            &mut conn,
+            &send,
+            "notification.send",
+            json!({ "notificationId": "n1" }),
+        )
+        .await;
+        let email = NotificationEmail {
+            notification_id: "n1".into(),
+            student_id: "s1".into(),
+            audience: Audience::Parent,
+            to: "mum@home.test".into(),
+        };
+        assert_eq!(email.key(), "email:n1:s1:parent");
+        assert_stored_as(
+            &mut conn,
+            &email,
+            "email.notification",
+            json!({ "notificationId": "n1", "studentId": "s1", "audience": "parent", "to": "mum@home.test" }),
+        )
+        .await;
+        let period_end = chrono::NaiveDate::from_ymd_opt(2026, 11, 27)
+            .and_then(|d| d.and_hms_opt(16, 0, 0))
+            .expect("time");
+        let digest = DigestEmail {
+            email: "mum@home.test".into(),
+            frequency: core_wasm::NotificationFrequency::Weekly,
+            period_end,
+        };
+        assert_eq!(digest.key(), "digest:mum@home.test:2026-11-27T16:00");
+        assert_stored_as(
+            &mut conn,
+            &digest,
+            "email.digest",
+            json!({ "email": "mum@home.test", "frequency": "WEEKLY", "periodEnd": "2026-11-27T16:00:00" }),
+        )
+        .await;
+        let feedback = SendFeedback {
+            submission_id: "sub1".into(),
+        };
+        assert_stored_as(
+            &mut conn,
+            &feedback,
+            "feedback.email",
+            json!({ "submissionId": "sub1" }),
+        )
+        .await;
+        let feedback_email = FeedbackEmail {
+            submission_id: "sub1".into(),
+            audience: Audience::Pupil,
+            to: "ada@pupils.test".into(),
+        };
+        assert_stored_as(
+            &mut conn,
+            &feedback_email,
+            "email.feedback",
+            json!({ "submissionId": "sub1", "audience": "pupil", "to": "ada@pupils.test" }),
+        )
+        .await;
+        assert_stored_as(&mut conn, &ExpireFiles {}, "files.expire", json!({})).await;
+
+        // A payload of the wrong shape fails for good, not with retries.
+        let mut stored = jobs::find_by_key(&mut conn, "round-trip:email.notification")
+            .await
+            .expect("find")
+            .expect("job");
+        stored.payload = json!({ "notificationId": "n1", "audience": "teacher" }).to_string();
+        let err = jobs::payload::<NotificationEmail>(&stored).expect_err("unreadable");
+        assert!(err.is_permanent(), "{err}");
     }
 );

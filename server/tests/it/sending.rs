@@ -484,7 +484,7 @@ pub async fn make_notification(
 
 /// Queues `notification.send` the way the notifications code does.
 pub async fn queue_send(conn: &mut DbConn<'_>, notification_id: &str, key_suffix: &str) {
-    jobs::enqueue(
+    voicemark::models::jobs::insert(
         conn,
         &NewJob {
             kind: "notification.send".into(),
@@ -760,7 +760,7 @@ dual_test!(
         .await)
         .expect("mark");
         for _ in 0..2 {
-            jobs::enqueue(
+            voicemark::models::jobs::insert(
                 &mut conn,
                 &NewJob {
                     kind: "feedback.email".into(),
@@ -881,10 +881,14 @@ async fn measure(app: &TestApp, pupils: usize) {
     let mailer = state.mailer.clone();
     let started = std::time::Instant::now();
     for i in 0..500 {
-        let email =
-            voicemark::mail::Template::Notification.render(&[("title", "Rate"), ("greeting", "Hello,")]);
+        let email = voicemark::mail::Template::Notification
+            .render(&[("title", "Rate"), ("greeting", "Hello,")]);
         mailer
-            .send_with_id(&format!("one{i}@sink.test"), email, Some(&format!("one-{i}")))
+            .send_with_id(
+                &format!("one{i}@sink.test"),
+                email,
+                Some(&format!("one-{i}")),
+            )
             .await
             .expect("send");
     }

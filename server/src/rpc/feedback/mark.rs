@@ -2,9 +2,6 @@
 //! `markedAt`, writes the audit row and queues the `feedback.email` job, in one
 //! transaction.
 
-use serde_json::json;
-
-use crate::jobs::{enqueue, NewJob};
 use crate::models::audit::{self, AuditAction};
 use crate::models::{now, submissions};
 use crate::rpc::feedback::{scope, SentimentName};
@@ -89,19 +86,7 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
             &id,
         )
         .await?;
-        enqueue(
-            c,
-            &NewJob {
-                kind: "feedback.email".into(),
-                payload: json!({ "submissionId": id }),
-                run_at: marked_at,
-                idempotency_key: Some(format!(
-                    "feedback:{id}:{}",
-                    marked_at.and_utc().timestamp_micros()
-                )),
-            },
-        )
-        .await?;
+        crate::jobs::feedback_send::SendFeedback::schedule(c, &id, marked_at).await?;
         Ok(())
     })?;
     Ok(MarkedSubmission {

@@ -95,7 +95,7 @@ pub async fn handler(ctx: &Ctx, input: CreateNotification) -> RpcResult<Notifica
     };
     transaction!(&mut conn, |c| {
         notifications::insert(c, &notification).await?;
-        notifications::enqueue_send(
+        crate::jobs::notification_send::SendNotification::schedule(
             c,
             &notification.id,
             notification.updated_at,

@@ -84,7 +84,13 @@ pub async fn handler(ctx: &Ctx, input: UpdateNotification) -> RpcResult<Notifica
             filters: draft.filters.to_stored(),
         };
         notifications::update(c, &id, &changes).await?;
-        notifications::enqueue_send(c, &id, updated_at, draft.send_date.unwrap_or(at)).await?;
+        crate::jobs::notification_send::SendNotification::schedule(
+            c,
+            &id,
+            updated_at,
+            draft.send_date.unwrap_or(at),
+        )
+        .await?;
         Ok::<_, RpcError>(())
     })?;
     load_detail(&mut pooled.db(), &scope, &id).await

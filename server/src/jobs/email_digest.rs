@@ -1,0 +1,127 @@
+//! `email.digest` `{email, frequency, periodEnd}`: everything sent to that address since its
+//! last digest, in one message. Queued by `notification.send` for the next digest time with
+//! key `digest:{email}:{time}`; one message per job, like `email_notification`.
+
+use std::collections::HashSet;
+
+use chrono::NaiveDateTime;
+use core_wasm::{NotificationFrequency, NotificationType};
+use serde::{Deserialize, Serialize};
+
+use crate::state::AppState;
+use crate::jobs::audience::{self, Audience};
+use crate::jobs::{send_email, BackgroundJob, Job, JobError};
+use crate::mail::templates::{due_line, escape, html_to_text, preferences_link, submission_link};
+use crate::mail::Template;
+use crate::models::{email_preferences, recipients, submissions};
+
+/// The digest of address `email` for the period ending at `period_end`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DigestEmail {
+    pub email: String,
+    pub frequency: NotificationFrequency,
+    pub period_end: NaiveDateTime,
+}
+
+impl DigestEmail {
+    /// The idempotency key: one digest per address and digest time.
+    pub fn key(&self) -> String {
+        format!(
+            "digest:{}:{}",
+            self.email,
+            self.period_end.format("%Y-%m-%dT%H:%M")
+        )
+    }
+}
+
+impl BackgroundJob for DigestEmail {
+    const KIND: &'static str = "email.digest";
+
+    async fn run(&self, state: &AppState, job: &Job) -> Result<(), JobError> {
+        let mut pooled = state.db.conn().await?;
+        let mut conn = pooled.db();
+        let Some(preference) = email_preferences::find(&mut conn, &self.email).await? else {
+            return Ok(());
+        };
+        let since = preference
+            .last_digest_at
+            .unwrap_or(self.period_end - audience::digest_period(self.frequency));
+        if since >= self.period_end {
+            return Ok(()); // this period's digest already went out
+        }
+        let address = self.email.as_str();
+        let rows =
+            recipients::receipts_for_digest(&mut conn, address, since, self.period_end).await?;
+        let public_url = &state.config.public_url;
+        let mut items_text = String::new();
+        let mut items_html = String::new();
+        let mut count = 0;
+        let mut seen = HashSet::new();
+        for row in rows {
+            let Some(as_whom) = audience::digest_audience(&row, address, &preference) else {
+                continue;
+            };
+            let n = &row.notification;
+            if !seen.insert((n.id.clone(), row.student_id.clone())) {
+                continue;
+            }
+            count += 1;
+            let as_pupil = as_whom == Audience::Pupil;
+            let link = if as_pupil && n.kind == NotificationType::Assignment {
+                submissions::find_link(&mut conn, &n.id, &row.student_id)
+                    .await?
+                    .map(|(id, token)| submission_link(public_url, &id, &token))
+            } else {
+                None
+            };
+            let about = if as_pupil {
+                "you".to_owned()
+            } else {
+                row.forename.clone()
+            };
+            let details = due_line(n.submission_due_date);
+            items_text.push_str(&format!(
+                "* {} (from {}, for {about})\n{}\n{details}{}\n",
+                n.heading(),
+                row.school,
+                html_to_text(&n.body),
+                link.as_deref()
+                    .map(|l| format!("\nHand in your work: {l}\n"))
+                    .unwrap_or_default(),
+            ));
+            items_html.push_str(&format!(
+                "<h3 style=\"font-size: 1.05em\">{} <small>(from {}, for {})</small></h3><div>{}</div><p>{}</p>{}",
+                escape(n.heading()),
+                escape(&row.school),
+                escape(&about),
+                n.body,
+                escape(&details),
+                link.as_deref()
+                    .map(|l| format!("<p><a href=\"{}\">Hand in your work</a></p>", escape(l)))
+                    .unwrap_or_default(),
+            ));
+        }
+        if count > 0 {
+            let period = match self.frequency {
+                NotificationFrequency::Weekly => "weekly",
+                _ => "daily",
+            };
+            let email = Template::Digest.render(&[
+                ("period", period),
+                ("count", &count.to_string()),
+                ("items", &items_text),
+                ("items_html", &items_html),
+                (
+                    "preferences_link",
+                    &preferences_link(public_url, &preference.token),
+                ),
+            ]);
+            send_email(state, job, &self.email, email).await?;
+        }
+        // After the send: a crash before this line sends the same digest (same Message-ID)
+        // again; after it, a rerun finds the period done and sends nothing.
+        email_preferences::mark_digest_sent(&mut conn, &self.email, self.period_end).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,105 @@
+//! `email.notification` `{notificationId, studentId, audience, to}`: one message or
+//! assignment to one address (pupils get their `/submissions/{id}/{token}` link). Queued by
+//! `notification.send` with key `email:{notificationId}:{studentId}:{pupil|parent}`.
+//!
+//! E-mail jobs send one message per job, so that the job row is the record of the message.
+//! Exactly once: a worker marks the job `DONE` only after the SMTP server accepted the
+//! message (lettre returns after the 250 that answers DATA). A crash after that accept and
+//! before the `DONE` commit leaves the job `RUNNING`; once its lease expires it is sent
+//! again, and that copy carries the same `Message-ID: <{job id}@voicemark>`, so at most one
+//! duplicate per crash can reach a receiver, and one that deduplicates by Message-ID sees
+//! it once. A job can never be queued twice: its idempotency key is unique.
+
+use core_wasm::NotificationType;
+use serde::{Deserialize, Serialize};
+
+use crate::state::AppState;
+use crate::jobs::audience::{self, Audience};
+use crate::jobs::{send_email, BackgroundJob, Job, JobError};
+use crate::mail::templates::{due_line, html_to_text, preferences_link, submission_link};
+use crate::mail::Template;
+use crate::models::{notifications, students, submissions};
+
+/// E-mails notification `notification_id` about pupil `student_id` to `to`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotificationEmail {
+    pub notification_id: String,
+    pub student_id: String,
+    pub audience: Audience,
+    pub to: String,
+}
+
+impl NotificationEmail {
+    /// The idempotency key: one message per notification, pupil and audience.
+    pub fn key(&self) -> String {
+        format!(
+            "email:{}:{}:{}",
+            self.notification_id,
+            self.student_id,
+            self.audience.as_str()
+        )
+    }
+}
+
+impl BackgroundJob for NotificationEmail {
+    const KIND: &'static str = "email.notification";
+
+    async fn run(&self, state: &AppState, job: &Job) -> Result<(), JobError> {
+        let mut pooled = state.db.conn().await?;
+        let mut conn = pooled.db();
+        let Some((n, school)) =
+            notifications::find_for_email(&mut conn, &self.notification_id).await?
+        else {
+            return Ok(()); // deleted since: nothing to say
+        };
+        let Some((forename, surname)) = students::find_name(&mut conn, &self.student_id).await?
+        else {
+            return Ok(());
+        };
+        let Some(preference) = audience::still_wanted(&mut conn, &self.to, n.kind).await? else {
+            return Ok(()); // switched off since it was queued
+        };
+        let public_url = &state.config.public_url;
+        let pupil = self.audience == Audience::Pupil;
+        let body_text = html_to_text(&n.body);
+        let details = due_line(n.submission_due_date);
+        let prefs = preferences_link(public_url, &preference.token);
+        let email = if pupil && n.kind == NotificationType::Assignment {
+            let Some((id, token)) =
+                submissions::find_link(&mut conn, &n.id, &self.student_id).await?
+            else {
+                return Err(JobError::Retry("the pupil's submission is missing".into()));
+            };
+            let link = submission_link(public_url, &id, &token);
+            Template::Assignment.render(&[
+                ("forename", &forename),
+                ("school", &school),
+                ("title", n.heading()),
+                ("body", &body_text),
+                ("body_html", &n.body),
+                ("details", &details),
+                ("submission_link", &link),
+                ("preferences_link", &prefs),
+            ])
+        } else {
+            let (greeting, about) = if pupil {
+                (format!("Hello {forename},"), "your learning".to_owned())
+            } else {
+                ("Hello,".to_owned(), format!("{forename} {surname}"))
+            };
+            Template::Notification.render(&[
+                ("greeting", &greeting),
+                ("school", &school),
+                ("about", &about),
+                ("title", n.heading()),
+                ("body", &body_text),
+                ("body_html", &n.body),
+                ("details", &details),
+                ("preferences_link", &prefs),
+            ])
+        };
+        drop(pooled);
+        send_email(state, job, &self.to, email).await
+    }
+}
