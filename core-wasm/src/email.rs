@@ -43,6 +43,7 @@ mod tests {
             "ada@school.org",
             "teacher@school.example",
             "ada.lovelace+y7@mail.school.sch.uk",
+            "ada@school.test",
         ] {
             assert!(is_valid_email(good), "{good}");
             assert_eq!(email_error(good), None);
@@ -62,6 +63,12 @@ mod tests {
             "a@org.",
             "\"ada\"@school.org",
             "ada@school.org\n",
+            "a da@school.test",
+            "@school.test",
+            "teacher",
+            "a@b",
+            "a b@c.d",
+            "a@b@c.d",
         ] {
             assert!(!is_valid_email(bad), "{bad:?}");
         }

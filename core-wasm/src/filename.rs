@@ -108,6 +108,7 @@ mod tests {
     #[test]
     fn refuses_names_over_two_hundred_characters() {
         assert_eq!(clean_filename(&"x".repeat(200)).map(|n| n.len()), Ok(200));
+        assert!(clean_filename(&"x".repeat(201)).is_err());
         assert_eq!(
             clean_filename(&"é".repeat(201)),
             Err(FilenameError::TooLong)

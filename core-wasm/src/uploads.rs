@@ -156,11 +156,11 @@ pub fn type_for_file(
 
 /// Whether an upload that was declared as `declared` bytes (or not declared) arrived
 /// whole, now that the store holds `stored` bytes: exactly the declared size, or, without
-/// a declaration, between 1 byte and the kind's limit.
-pub fn arrived_whole(kind: UploadKind, stored: u64, declared: Option<u64>) -> bool {
+/// a declaration, between 1 byte and the 50 MB limit.
+pub fn arrived_whole(stored: u64, declared: Option<u64>) -> bool {
     match declared {
         Some(declared) => stored == declared,
-        None => (1..=kind.max_bytes()).contains(&stored),
+        None => (1..=MAX_UPLOAD_BYTES).contains(&stored),
     }
 }
 
@@ -253,12 +253,11 @@ mod tests {
 
     #[test]
     fn an_undeclared_size_arrives_whole_up_to_the_limit() {
-        let kind = UploadKind::VoiceNote;
-        assert!(arrived_whole(kind, 10, Some(10)));
-        assert!(!arrived_whole(kind, 9, Some(10)));
-        assert!(arrived_whole(kind, 1, None));
-        assert!(arrived_whole(kind, MAX_UPLOAD_BYTES, None));
-        assert!(!arrived_whole(kind, MAX_UPLOAD_BYTES + 1, None));
-        assert!(!arrived_whole(kind, 0, None));
+        assert!(arrived_whole(10, Some(10)));
+        assert!(!arrived_whole(9, Some(10)));
+        assert!(arrived_whole(1, None));
+        assert!(arrived_whole(MAX_UPLOAD_BYTES, None));
+        assert!(!arrived_whole(MAX_UPLOAD_BYTES + 1, None));
+        assert!(!arrived_whole(0, None));
     }
 }

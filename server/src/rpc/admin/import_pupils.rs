@@ -133,7 +133,7 @@ pub fn check_file(
         let email = get("email").map(|e| normalise_email(&e));
         if let Some(e) = email
             .as_deref()
-            .filter(|e| !school_admin::is_valid_email(e))
+            .filter(|e| !core_wasm::email::is_valid_email(e))
         {
             problems.push(format!(
                 "Line {line}: \"{e}\" is not a valid e-mail address."
@@ -143,7 +143,7 @@ pub fn check_file(
         let parent_email = get("parentEmail").map(|e| normalise_email(&e));
         if let Some(e) = parent_email
             .as_deref()
-            .filter(|e| !school_admin::is_valid_email(e))
+            .filter(|e| !core_wasm::email::is_valid_email(e))
         {
             problems.push(format!(
                 "Line {line}: \"{e}\" is not a valid parent e-mail address."

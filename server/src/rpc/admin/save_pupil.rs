@@ -37,16 +37,16 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
     let email = optional_text(input.email).map(|e| normalise_email(&e));
     if email
         .as_deref()
-        .is_some_and(|e| !school_admin::is_valid_email(e))
+        .is_some_and(|e| !core_wasm::email::is_valid_email(e))
     {
-        errors.add("email", "Enter a valid e-mail address.");
+        errors.add("email", core_wasm::email::INVALID_EMAIL_MESSAGE);
     }
     let parent_email = optional_text(input.parent_email).map(|e| normalise_email(&e));
     if parent_email
         .as_deref()
-        .is_some_and(|e| !school_admin::is_valid_email(e))
+        .is_some_and(|e| !core_wasm::email::is_valid_email(e))
     {
-        errors.add("parentEmail", "Enter a valid e-mail address.");
+        errors.add("parentEmail", core_wasm::email::INVALID_EMAIL_MESSAGE);
     }
     let upn = optional_text(input.upn);
     errors.into_result()?;

@@ -39,8 +39,8 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
         errors.add("surname", "Enter a surname.");
     }
     let email = normalise_email(&input.email);
-    if !school_admin::is_valid_email(&email) {
-        errors.add("email", "Enter a valid e-mail address.");
+    if !core_wasm::email::is_valid_email(&email) {
+        errors.add("email", core_wasm::email::INVALID_EMAIL_MESSAGE);
     }
     let role = match input.role.as_str() {
         "TEACHER" => Some(UserRole::Teacher),
