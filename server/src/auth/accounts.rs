@@ -24,7 +24,6 @@ pub const RESET_LINK_VALIDITY: Duration = Duration::hours(1);
 /// How long an e-mail confirmation link works.
 pub const CONFIRM_LINK_VALIDITY: Duration = Duration::hours(24);
 
-
 /// What the registration page sends.
 #[derive(Debug, Clone)]
 pub struct RegisterForm {

@@ -94,8 +94,7 @@ async fn upload(
     let declared = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
-    let Some(content_type) = type_for_file(UploadKind::SubmissionFile, &filename, declared)
-    else {
+    let Some(content_type) = type_for_file(UploadKind::SubmissionFile, &filename, declared) else {
         return Refusal(StatusCode::UNSUPPORTED_MEDIA_TYPE, BAD_TYPE).into_response();
     };
     let stored = match submissions::files_total_bytes(&mut pooled.db(), &submission.id).await {

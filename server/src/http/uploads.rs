@@ -132,10 +132,7 @@ async fn upload(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if length.is_some_and(|length| length > limit) {
-        return refuse(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            UPLOAD_TOO_LARGE_MESSAGE,
-        );
+        return refuse(StatusCode::PAYLOAD_TOO_LARGE, UPLOAD_TOO_LARGE_MESSAGE);
     }
 
     let stream = body

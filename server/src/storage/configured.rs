@@ -355,7 +355,10 @@ mod tests {
             content_disposition("Année 7 \"notes\".m4a"),
             "attachment; filename=\"Ann_e 7 _notes_.m4a\"; filename*=UTF-8''Ann%C3%A9e%207%20%22notes%22.m4a"
         );
-        assert_eq!(core_wasm::filename::key_safe_name("../Année 7.m4a"), "_Ann_e_7.m4a");
+        assert_eq!(
+            core_wasm::filename::key_safe_name("../Année 7.m4a"),
+            "_Ann_e_7.m4a"
+        );
         assert_eq!(core_wasm::filename::key_safe_name("..."), "file");
         assert!(super::super::is_valid_key(&format!(
             "s/voice_note/ab/{}",

@@ -108,22 +108,29 @@ dual_test!(
             .expect("preference");
             made["parent.lee@families.test"].token.clone()
         };
-        let choose = |language: &str| {
-            json!({ "token": token, "general": true, "assignment": true, "frequency": "DAILY", "language": language })
-        };
+        let choose = |language: &str| json!({ "token": token, "general": true, "assignment": true, "frequency": "DAILY", "language": language });
         // Listed codes (beyond the seven the app offered before), and a regional tag of one
         // (the server took any tag before the list: such rows keep saving).
         for language in ["so", "pa", "pt-BR"] {
             let response = update(&app, choose(language)).await;
-            assert_eq!(response.status, StatusCode::OK, "{language}: {}", response.text());
-            assert_eq!(response.json()[0]["result"]["data"]["json"]["language"], language);
+            assert_eq!(
+                response.status,
+                StatusCode::OK,
+                "{language}: {}",
+                response.text()
+            );
+            assert_eq!(
+                response.json()[0]["result"]["data"]["json"]["language"],
+                language
+            );
         }
         // Not a language of the list.
         for language in ["xx", "klingon", "en_GB"] {
             let response = update(&app, choose(language)).await;
             assert_eq!(response.status, StatusCode::BAD_REQUEST, "{language}");
             assert_eq!(
-                response.json()[0]["error"]["json"]["data"]["zodError"]["fieldErrors"]["language"][0],
+                response.json()[0]["error"]["json"]["data"]["zodError"]["fieldErrors"]["language"]
+                    [0],
                 json!("Choose a language")
             );
         }

@@ -476,7 +476,10 @@ dual_test!(
         .await;
         let ticket = answer.data().clone();
         let key = ticket["key"].as_str().expect("key").to_owned();
-        assert!(ticket["url"].as_str().expect("url").starts_with("/api/uploads/"));
+        assert!(ticket["url"]
+            .as_str()
+            .expect("url")
+            .starts_with("/api/uploads/"));
 
         // Over 50 MB is cut off while streaming, and at once by content-length.
         let chunk = Bytes::from(vec![7u8; 1 << 20]);
@@ -513,7 +516,13 @@ dual_test!(
         .await;
         let id = moved.data()["id"].clone();
         let notes = query(&app, "voiceNote.list", json!(null), Some(&w.teacher.cookie)).await;
-        let note = notes.data().as_array().expect("list").iter().find(|n| n["id"] == id).cloned();
+        let note = notes
+            .data()
+            .as_array()
+            .expect("list")
+            .iter()
+            .find(|n| n["id"] == id)
+            .cloned();
         assert_eq!(note.expect("listed")["size"], 17);
 
         // With a taskId of another school's (or no) task: parsed, then NOT_FOUND.
