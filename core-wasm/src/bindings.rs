@@ -2,7 +2,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{dates, limits, password, roles, UserRole};
+use crate::uploads::UploadKind;
+use crate::{dates, email, filename, languages, limits, password, roles, uploads, UserRole};
 
 /// The core's version.
 #[wasm_bindgen(js_name = coreVersion)]
@@ -76,4 +77,44 @@ pub fn limits_object() -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = photoCountError)]
 pub fn photo_count_error(count: u32) -> Option<String> {
     limits::photo_count_error(count as usize).map(str::to_owned)
+}
+
+/// The filename rule's message ('Filename is required', too long), `undefined` when fine.
+#[wasm_bindgen(js_name = filenameError)]
+pub fn filename_error(filename: &str) -> Option<String> {
+    filename::filename_error(filename).map(str::to_owned)
+}
+
+/// The e-mail rule's message ('Enter a valid e-mail address.'), `undefined` when fine.
+#[wasm_bindgen(js_name = emailError)]
+pub fn email_error(address: &str) -> Option<String> {
+    email::email_error(address).map(str::to_owned)
+}
+
+/// Every selectable e-mail language as `[{code, name}]`, sorted by name.
+#[wasm_bindgen(js_name = languages)]
+pub fn languages_list() -> Result<JsValue, JsError> {
+    #[derive(serde::Serialize)]
+    struct Language {
+        code: &'static str,
+        name: &'static str,
+    }
+    let list: Vec<Language> = languages::LANGUAGES
+        .iter()
+        .map(|&(code, name)| Language { code, name })
+        .collect();
+    Ok(serde_wasm_bindgen::to_value(&list)?)
+}
+
+/// The message refusing a file of `content_type` for `kind` (`voiceNote`, `file` or
+/// `submissionFile`), `undefined` when the type is accepted. An unknown kind is an error.
+#[wasm_bindgen(js_name = uploadTypeError)]
+pub fn upload_type_error(kind: &str, content_type: &str) -> Result<Option<String>, JsError> {
+    let kind = match kind {
+        "voiceNote" => UploadKind::VoiceNote,
+        "file" => UploadKind::File,
+        "submissionFile" => UploadKind::SubmissionFile,
+        other => return Err(JsError::new(&format!("Unknown upload kind: {other}"))),
+    };
+    Ok((!uploads::type_allowed(kind, content_type)).then(|| kind.type_refused().to_owned()))
 }

@@ -204,7 +204,7 @@ export interface VoiceNoteId {
 export interface UploadVoiceNoteInput {
   filename: string;
   contentType: string;
-  size: number;
+  size?: number | null;
   taskId?: string | null;
 }
 
@@ -486,6 +486,10 @@ export interface Features {
   dictation: boolean;
 }
 
+export interface Support {
+  email: string;
+}
+
 export interface SystemTimeInput {
   clientTime: Date;
 }
@@ -514,7 +518,7 @@ export interface UploadedFile {
   url: string;
 }
 
-export interface MarkTutorialCompleteInput {
+export interface MarkTutorialCompleteFields {
   complete: true;
 }
 
@@ -545,7 +549,7 @@ export interface Profile {
 export interface UploadFileInput {
   filename: string;
   contentType: string;
-  size: number;
+  size?: number | null;
 }
 
 export interface VoiceNote {
@@ -612,11 +616,12 @@ export interface RpcProcedures {
   'submission.public': { kind: 'query'; input: SubmissionLink; output: PublicSubmissionView };
   'submission.submit': { kind: 'mutation'; input: SubmitInput; output: PublicSubmissionView };
   'system.features': { kind: 'query'; input: void; output: Features };
+  'system.support': { kind: 'query'; input: void; output: Support };
   'system.time': { kind: 'query'; input: SystemTimeInput; output: SystemTimeOutput };
   'user.changePassword': { kind: 'mutation'; input: ChangePasswordInput; output: PasswordChanged };
   'user.feedbackHubCount': { kind: 'query'; input: void; output: number };
   'user.listFiles': { kind: 'query'; input: void; output: Array<UploadedFile> };
-  'user.markTutorialComplete': { kind: 'mutation'; input: MarkTutorialCompleteInput; output: Done };
+  'user.markTutorialComplete': { kind: 'mutation'; input: true | MarkTutorialCompleteFields; output: Done };
   'user.settings': { kind: 'query'; input: void; output: UserSettings };
   'user.updateEmailPreferences': { kind: 'mutation'; input: EmailPreferences; output: EmailPreferences };
   'user.updateProfile': { kind: 'mutation'; input: UpdateProfileInput; output: Profile };

@@ -18,9 +18,22 @@ export interface CoreLimits {
  * synchronous signature it has inside the worker. The app calls it through `CoreClient`,
  * where every method returns a promise.
  */
+/** A selectable e-mail language: ISO 639-1 code and English name. */
+export interface CoreLanguage {
+  code: string
+  name: string
+}
+
+/** The kinds of upload the core has a type rule for (core-wasm/src/uploads.rs). */
+export type CoreUploadKind = 'voiceNote' | 'file' | 'submissionFile'
+
 export interface CoreApi {
   coreVersion(): string
   passwordError(password: string): string | undefined
+  filenameError(filename: string): string | undefined
+  emailError(address: string): string | undefined
+  languages(): CoreLanguage[]
+  uploadTypeError(kind: CoreUploadKind, contentType: string): string | undefined
   hasRole(role: string, allowed: string[]): boolean
   formatDate(millis: number, withTime: boolean): string
   uploadSizeError(bytes: number): string | undefined

@@ -5,12 +5,16 @@ import { beforeAll, describe, expect, it } from 'vitest'
 
 import {
   coreVersion,
+  emailError,
+  filenameError,
   formatDate,
   hasRole,
   initSync,
+  languages,
   limits,
   passwordError,
   uploadSizeError,
+  uploadTypeError,
 } from '../wasm/core_wasm.js'
 
 const PASSWORD_RULE =
@@ -57,5 +61,33 @@ describe('core wasm bindings', () => {
     expect(maxUploadBytes).toBe(50 * 1024 * 1024)
     expect(uploadSizeError(maxUploadBytes)).toBeUndefined()
     expect(uploadSizeError(maxUploadBytes + 1)).toEqual(expect.any(String))
+  })
+
+  it('checks filenames with the spec text', () => {
+    expect(filenameError('   ')).toBe('Filename is required')
+    expect(filenameError('')).toBe('Filename is required')
+    expect(filenameError('x'.repeat(201))).toBe('Filename must be at most 200 characters')
+    expect(filenameError('Year 7 essays')).toBeUndefined()
+  })
+
+  it('checks e-mail addresses with one rule', () => {
+    expect(emailError('ada@school.test')).toBeUndefined()
+    expect(emailError('ada@school')).toBe('Enter a valid e-mail address.')
+    expect(emailError('a b@school.test')).toBe('Enter a valid e-mail address.')
+  })
+
+  it('lists about a hundred languages by code and English name', () => {
+    const list = languages() as { code: string; name: string }[]
+    expect(list.length).toBeGreaterThanOrEqual(95)
+    expect(list).toContainEqual({ code: 'en', name: 'English' })
+    expect(list).toContainEqual({ code: 'cy', name: 'Welsh' })
+  })
+
+  it('checks upload types per kind and rejects an unknown kind with an error', () => {
+    expect(uploadTypeError('voiceNote', 'audio/webm;codecs=opus')).toBeUndefined()
+    expect(uploadTypeError('voiceNote', 'video/mp4')).toMatch(/^A voice note must be a recording/)
+    expect(uploadTypeError('submissionFile', 'application/pdf')).toBeUndefined()
+    expect(uploadTypeError('file', 'text/html')).toMatch(/^This type of file cannot be uploaded/)
+    expect(() => uploadTypeError('photo', 'image/jpeg')).toThrow()
   })
 })

@@ -39,6 +39,17 @@ describe('createCoreClient', () => {
     ])
   })
 
+  it('has a function for each rule the forms check on submit', async () => {
+    const worker = new FakeWorker()
+    const core = createCoreClient(worker)
+    const filename = core.filenameError('  ')
+    void core.emailError('ada')
+    void core.languages()
+    expect(worker.requests.map((r) => r.method)).toEqual(['filenameError', 'emailError', 'languages'])
+    worker.answer({ id: 1, ok: true, value: 'Filename is required' })
+    await expect(filename).resolves.toBe('Filename is required')
+  })
+
   it('resolves the right promise when answers arrive out of order', async () => {
     const worker = new FakeWorker()
     const core = createCoreClient(worker)

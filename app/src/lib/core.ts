@@ -3,7 +3,7 @@
 
 import type { CoreApi, CoreMethod, CoreRequest, CoreResponse } from './core-protocol'
 
-export type { CoreApi, CoreLimits } from './core-protocol'
+export type { CoreApi, CoreLanguage, CoreLimits, CoreUploadKind } from './core-protocol'
 
 /** The part of `Worker` the client uses, so tests can hand it a fake. */
 export interface CoreWorker {
@@ -27,14 +27,23 @@ interface Pending {
   reject(error: CoreError): void
 }
 
-const methods: readonly CoreMethod[] = [
-  'coreVersion',
-  'passwordError',
-  'hasRole',
-  'formatDate',
-  'uploadSizeError',
-  'limits',
-]
+/**
+ * Every binding the worker answers. A record rather than a list, so that a method added to
+ * `CoreApi` but forgotten here is a compile error, not a client without that function.
+ */
+const METHODS: Record<CoreMethod, true> = {
+  coreVersion: true,
+  passwordError: true,
+  filenameError: true,
+  emailError: true,
+  languages: true,
+  uploadTypeError: true,
+  hasRole: true,
+  formatDate: true,
+  uploadSizeError: true,
+  limits: true,
+}
+const methods = Object.keys(METHODS) as CoreMethod[]
 
 /**
  * Wraps `worker` in a promise API. Each call gets a fresh id, and the answer with that id

@@ -23,6 +23,14 @@ describe('signInErrorMessage', () => {
     expect(SUPPORT_EMAIL).toBe('support@voicemark.app')
   })
 
+  it('names the configured support address in the AccountDisabled text', () => {
+    expect(signInErrorMessage('AccountDisabled', 'help@school.example')).toBe(
+      'Your account is currently disabled. Please email help@school.example for more information.',
+    )
+    expect(signInErrorMessage('AccountDisabled', '')).toBe(SIGN_IN_ERRORS.AccountDisabled)
+    expect(signInErrorMessage('CredentialsSignin', 'help@school.example')).toBe('Incorrect username or password.')
+  })
+
   it('reads an unknown code as Default and no code as no message', () => {
     expect(signInErrorMessage('OAuthCallbackError')).toBe(SIGN_IN_ERRORS.Default)
     expect(signInErrorMessage('toString')).toBe(SIGN_IN_ERRORS.Default)

@@ -1,8 +1,8 @@
 //! The sign-in error codes that arrive as `?error=` on /login, and their texts (spec section 8).
 
 /**
- * The support address in the AccountDisabled text. The server's default
- * (`VOICEMARK_SUPPORT_EMAIL`) cannot be read from the browser, so it is fixed here, once.
+ * The server's default support address (`VOICEMARK_SUPPORT_EMAIL` unset): the AccountDisabled
+ * text uses it only until the configured one has arrived from `system.support`.
  */
 export const SUPPORT_EMAIL = 'support@voicemark.app'
 
@@ -11,7 +11,7 @@ export const SIGN_IN_ERRORS = {
     'You do not have an active account with us, please contact support if you believe this to be in error.',
   UserNotActivated:
     'Your account must be activated before you can access the product, please contact your school administrator.',
-  AccountDisabled: `Your account is currently disabled. Please email ${SUPPORT_EMAIL} for more information.`,
+  AccountDisabled: accountDisabledMessage(SUPPORT_EMAIL),
   CredentialsSignin: 'Incorrect username or password.',
   Default: 'Sign in failed, please try again later.',
   TooManyAttempts: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
@@ -22,9 +22,18 @@ export const SIGN_IN_ERRORS = {
 
 export type SignInErrorCode = keyof typeof SIGN_IN_ERRORS
 
-/** The text for `code`; an unknown, non-empty code reads as Default; no code, no text. */
-export function signInErrorMessage(code: string | null | undefined): string | undefined {
+/** The AccountDisabled text (spec section 8) naming `supportEmail`. */
+export function accountDisabledMessage(supportEmail: string): string {
+  return `Your account is currently disabled. Please email ${supportEmail} for more information.`
+}
+
+/**
+ * The text for `code`; an unknown, non-empty code reads as Default; no code, no text.
+ * AccountDisabled names `supportEmail` (the server's configured address) when given.
+ */
+export function signInErrorMessage(code: string | null | undefined, supportEmail?: string): string | undefined {
   if (!code) return undefined
+  if (code === 'AccountDisabled' && supportEmail) return accountDisabledMessage(supportEmail)
   return Object.hasOwn(SIGN_IN_ERRORS, code)
     ? SIGN_IN_ERRORS[code as SignInErrorCode]
     : SIGN_IN_ERRORS.Default

@@ -2,11 +2,15 @@
 
 import init, {
   coreVersion,
+  emailError,
+  filenameError,
   formatDate,
   hasRole,
+  languages,
   limits,
   passwordError,
   uploadSizeError,
+  uploadTypeError,
 } from '../wasm/core_wasm.js'
 import wasmUrl from '../wasm/core_wasm_bg.wasm?url'
 import type { CoreApi, CoreRequest, CoreResponse } from '../lib/core-protocol'
@@ -14,6 +18,10 @@ import type { CoreApi, CoreRequest, CoreResponse } from '../lib/core-protocol'
 const api: CoreApi = {
   coreVersion,
   passwordError,
+  filenameError,
+  emailError,
+  languages: () => languages() as ReturnType<CoreApi['languages']>,
+  uploadTypeError,
   hasRole,
   formatDate,
   uploadSizeError,

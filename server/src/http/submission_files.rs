@@ -4,8 +4,9 @@
 //! Upload: `POST` with the file as the raw body, its name in `x-filename`
 //! (percent-encoded, as `encodeURIComponent` writes it) and its type in `content-type`.
 //! The server enforces the 50 MB total per submission while the body streams (413 as soon
-//! as the limit is passed, or at once when `content-length` says so) and the allowed types
-//! (415); a refused upload keeps nothing. Answers 201 with the stored file.
+//! as the limit is passed, or at once when `content-length` says so), the core's filename
+//! rule (400) and the core's allowed types for submission files (415); a refused upload
+//! keeps nothing. Answers 201 with the stored file.
 
 use axum::body::Body;
 use axum::extract::{Path, State};
@@ -13,7 +14,9 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use core_wasm::filename::clean_filename;
 use core_wasm::limits::MAX_UPLOAD_BYTES;
+use core_wasm::uploads::{type_for_file, UploadKind};
 use futures_util::{StreamExt, TryStreamExt};
 
 use crate::db::DbConn;
@@ -23,60 +26,15 @@ use crate::models::now;
 use crate::models::stored_files;
 use crate::models::submissions::{find_by_link, PublicSubmission, LINK_INVALID};
 use crate::state::AppState;
-use crate::storage::{FileStore, LocalStore, StoreError};
+use crate::storage::{content_disposition, FileStore, LocalStore, StoreError};
 use crate::transaction;
 
 /// The message of a refused upload over the limit (the core's, so the browser says the same).
-pub const TOO_LARGE: &str = core_wasm::limits::UPLOAD_TOO_LARGE_MESSAGE;
-/// The message of a refused file type.
-pub const BAD_TYPE: &str =
-    "This type of file cannot be uploaded. Upload a PDF, an image, an office document, a text file or a recording.";
+const TOO_LARGE: &str = core_wasm::limits::UPLOAD_TOO_LARGE_MESSAGE;
+/// The message of a refused file type (the core's, so the browser says the same).
+pub const BAD_TYPE: &str = core_wasm::uploads::FILE_TYPE_REFUSED;
 /// The message for uploads to a submission that is already marked.
 pub const ALREADY_MARKED: &str = "This work has already been marked, so it cannot be changed.";
-
-/// The accepted file types: (content type, extensions). Office means Microsoft Office and
-/// OpenDocument formats and RTF.
-const ALLOWED_TYPES: &[(&str, &[&str])] = &[
-    ("application/pdf", &["pdf"]),
-    ("image/jpeg", &["jpg", "jpeg"]),
-    ("image/png", &["png"]),
-    ("image/gif", &["gif"]),
-    ("image/webp", &["webp"]),
-    ("image/heic", &["heic"]),
-    ("image/heif", &["heif"]),
-    ("application/msword", &["doc"]),
-    (
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        &["docx"],
-    ),
-    ("application/vnd.ms-excel", &["xls"]),
-    (
-        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        &["xlsx"],
-    ),
-    ("application/vnd.ms-powerpoint", &["ppt"]),
-    (
-        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-        &["pptx"],
-    ),
-    ("application/vnd.oasis.opendocument.text", &["odt"]),
-    ("application/vnd.oasis.opendocument.spreadsheet", &["ods"]),
-    ("application/vnd.oasis.opendocument.presentation", &["odp"]),
-    ("application/rtf", &["rtf"]),
-    ("text/rtf", &["rtf"]),
-    ("text/plain", &["txt"]),
-    ("text/csv", &["csv"]),
-    ("text/markdown", &["md"]),
-    ("audio/mpeg", &["mp3"]),
-    ("audio/mp4", &["m4a", "mp4"]),
-    ("audio/x-m4a", &["m4a"]),
-    ("audio/aac", &["aac"]),
-    ("audio/wav", &["wav"]),
-    ("audio/x-wav", &["wav"]),
-    ("audio/wave", &["wav"]),
-    ("audio/webm", &["webm", "weba"]),
-    ("audio/ogg", &["ogg", "oga", "opus"]),
-];
 
 /// The routes under `/api/submissions`.
 pub fn routes() -> Router<AppState> {
@@ -101,40 +59,19 @@ async fn by_link(
         .ok_or(AppError::NotFoundWith(LINK_INVALID))
 }
 
-/// The content type to store for `filename` sent as `declared`, if the pair is allowed:
-/// the declared type must be an allowed one that fits the extension; a missing or generic
-/// (`application/octet-stream`) type is taken from the extension.
-pub fn allowed_content_type(filename: &str, declared: Option<&str>) -> Option<&'static str> {
-    let extension = filename.rsplit_once('.')?.1.to_ascii_lowercase();
-    let declared = declared
-        .map(|d| {
-            d.split(';')
+/// The `x-filename` header, percent-decoded, through the core's filename rule (no folders,
+/// no control characters, 1 to 200 characters); `Err` with the sentence to answer.
+fn filename_from(headers: &HeaderMap) -> Result<String, &'static str> {
+    let decoded = headers
+        .get("x-filename")
+        .and_then(|raw| raw.to_str().ok())
+        .and_then(|raw| {
+            url::form_urlencoded::parse(format!("f={raw}").as_bytes())
                 .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase()
+                .map(|(_, v)| v.into_owned())
         })
-        .filter(|d| !d.is_empty() && d != "application/octet-stream");
-    ALLOWED_TYPES
-        .iter()
-        .find(|(mime, extensions)| {
-            extensions.contains(&extension.as_str())
-                && declared.as_deref().is_none_or(|d| d == *mime)
-        })
-        .map(|(mime, _)| *mime)
-}
-
-/// The `x-filename` header, percent-decoded, reduced to a plain name: no folders, no
-/// control characters, at most 200 characters.
-fn filename_from(headers: &HeaderMap) -> Option<String> {
-    let raw = headers.get("x-filename")?.to_str().ok()?;
-    let decoded: String = url::form_urlencoded::parse(format!("f={raw}").as_bytes())
-        .next()
-        .map(|(_, v)| v.into_owned())?;
-    let base = decoded.rsplit(['/', '\\']).next().unwrap_or("");
-    let clean: String = base.chars().filter(|c| !c.is_control()).take(200).collect();
-    let clean = clean.trim().to_owned();
-    (!clean.is_empty() && clean != "." && clean != "..").then_some(clean)
+        .unwrap_or_default();
+    clean_filename(&decoded).map_err(|refused| refused.message())
 }
 
 async fn upload(
@@ -148,13 +85,14 @@ async fn upload(
     if submission.marked_at.is_some() {
         return Err(AppError::Conflict(ALREADY_MARKED));
     }
-    let Some(filename) = filename_from(&headers) else {
-        return Err(AppError::BadRequest("The file has no name.".into()));
+    let filename = match filename_from(&headers) {
+        Ok(filename) => filename,
+        Err(message) => return Err(AppError::BadRequest(message.into())),
     };
     let declared = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
-    let Some(content_type) = allowed_content_type(&filename, declared) else {
+    let Some(content_type) = type_for_file(UploadKind::SubmissionFile, &filename, declared) else {
         return Err(AppError::UnsupportedType(BAD_TYPE));
     };
     let stored = stored_files::submission_bytes(&mut pooled.db(), &submission.id)
@@ -265,22 +203,7 @@ async fn download(
         Err(err) => return Err(internal(err)),
     };
     // Always a download, never rendered in our origin (uploaded HTML or SVG cannot run).
-    let ascii: String = file
-        .filename
-        .chars()
-        .map(|c| {
-            if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let encoded: String = url::form_urlencoded::byte_serialize(file.filename.as_bytes()).collect();
-    let disposition = format!(
-        "attachment; filename=\"{ascii}\"; filename*=UTF-8''{}",
-        encoded.replace('+', "%20")
-    );
+    let disposition = content_disposition(&file.filename);
     let mut response = Body::from(bytes).into_response();
     let headers = response.headers_mut();
     if let Ok(value) = HeaderValue::from_str(&file.content_type) {
@@ -294,36 +217,4 @@ async fn download(
         HeaderValue::from_static("private, no-store"),
     );
     Ok(response)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn types_must_fit_their_extension() {
-        assert_eq!(
-            allowed_content_type("essay.pdf", Some("application/pdf")),
-            Some("application/pdf")
-        );
-        assert_eq!(
-            allowed_content_type("essay.PDF", None),
-            Some("application/pdf")
-        );
-        assert_eq!(
-            allowed_content_type("photo.jpg", Some("application/octet-stream")),
-            Some("image/jpeg")
-        );
-        assert_eq!(
-            allowed_content_type("notes.txt", Some("text/plain; charset=utf-8")),
-            Some("text/plain")
-        );
-        assert_eq!(allowed_content_type("page.html", Some("text/html")), None);
-        assert_eq!(allowed_content_type("essay.pdf", Some("text/html")), None);
-        assert_eq!(allowed_content_type("tool.exe", None), None);
-        assert_eq!(
-            allowed_content_type("noextension", Some("application/pdf")),
-            None
-        );
-    }
 }

@@ -4,9 +4,9 @@
 //! `PUT` receives a direct upload: the signature must match the upload's row (method, key,
 //! expiry, declared type, disposition and size; see `storage::signed_url`) and the link
 //! must not have expired (403 otherwise). The body must carry the declared content type
-//! (415) and exactly the declared size: more bytes stop the upload at once with 413 and
-//! the core's message, fewer give 400; a refused upload keeps nothing. Then the row is
-//! marked uploaded. `GET` serves an uploaded file with its stored type and disposition.
+//! (415) and exactly the declared size, or, when no size was declared, at most 50 MB: more
+//! bytes stop the upload at once with 413 and the core's message, fewer (or none) give
+//! 400; a refused upload keeps nothing. Then the row is marked uploaded with its size. `GET` serves an uploaded file with its stored type and disposition.
 
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
@@ -15,12 +15,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::put;
 use axum::{Json, Router};
 use chrono::Utc;
-use core_wasm::limits::MAX_UPLOAD_BYTES;
+use core_wasm::limits::{MAX_UPLOAD_BYTES, UPLOAD_TOO_LARGE_MESSAGE};
+use core_wasm::uploads::arrived_whole;
 use futures_util::{StreamExt, TryStreamExt};
 use serde::Deserialize;
 
 use crate::error::AppError;
-use crate::http::submission_files::TOO_LARGE;
 use crate::models::{now, stored_files};
 use crate::state::AppState;
 use crate::storage::signed_url::{same_signature, GetTerms, PutTerms};
@@ -87,7 +87,8 @@ async fn upload(
     let Some(signer) = state.storage.local_signer() else {
         return Err(AppError::NotFound);
     };
-    let declared = file.size_bytes.unwrap_or(0).max(0) as u64;
+    // Without a declared size the link was signed for any size up to the limit.
+    let declared = file.size_bytes.map(|size| size.max(0) as u64);
     let disposition = content_disposition(&file.filename);
     let expected = signer.put_signature(&PutTerms {
         key: &file.key,
@@ -119,13 +120,13 @@ async fn upload(
     {
         return Err(AppError::Forbidden(INVALID_LINK));
     }
-    let limit = declared.min(MAX_UPLOAD_BYTES);
+    let limit = declared.unwrap_or(MAX_UPLOAD_BYTES).min(MAX_UPLOAD_BYTES);
     let length = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if length.is_some_and(|length| length > limit) {
-        return Err(AppError::TooLarge(TOO_LARGE));
+        return Err(AppError::TooLarge(UPLOAD_TOO_LARGE_MESSAGE));
     }
 
     let stream = body
@@ -134,21 +135,21 @@ async fn upload(
         .boxed();
     let written = match state.storage.put(&file.key, stream, limit).await {
         Ok(written) => written,
-        Err(StoreError::TooLarge { .. }) => return Err(AppError::TooLarge(TOO_LARGE)),
+        Err(StoreError::TooLarge { .. }) => return Err(AppError::TooLarge(UPLOAD_TOO_LARGE_MESSAGE)),
         Err(StoreError::Io(err)) => {
             tracing::warn!(%err, "direct upload did not arrive whole");
             return Err(AppError::BadRequest(INCOMPLETE.into()));
         }
         Err(err) => return Err(internal(err)),
     };
-    if written != declared {
+    if !arrived_whole(written, declared) {
         let _ = state.storage.delete(&file.key).await;
         return Err(AppError::BadRequest(INCOMPLETE.into()));
     }
     let marked = async {
         let mut pooled = state.db.conn().await?;
         Ok::<_, crate::db::DbError>(
-            stored_files::mark_uploaded(&mut pooled.db(), &file.id, now()).await?,
+            stored_files::mark_uploaded(&mut pooled.db(), &file.id, written, now()).await?,
         )
     }
     .await;

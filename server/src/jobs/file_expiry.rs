@@ -72,11 +72,11 @@ pub async fn sweep(state: &AppState, at: NaiveDateTime) -> Result<Swept, JobErro
             let expired = file.expires_at.is_some_and(|e| e <= at);
             if !expired {
                 // Never confirmed: the bytes may have reached S3 without telling us.
-                let declared = file.size_bytes.unwrap_or(-1);
+                let declared = file.size_bytes.map(|size| size.max(0) as u64);
                 if let Ok(Some(size)) = state.storage.size(&file.key).await {
-                    if size as i64 == declared {
+                    if core_wasm::uploads::arrived_whole(size, declared) {
                         let mut pooled = state.db.conn().await?;
-                        stored_files::mark_uploaded(&mut pooled.db(), &file.id, at).await?;
+                        stored_files::mark_uploaded(&mut pooled.db(), &file.id, size, at).await?;
                         swept.confirmed += 1;
                         continue;
                     }

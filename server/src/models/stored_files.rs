@@ -199,6 +199,7 @@ pub async fn live_uploads(
 pub async fn mark_uploaded(
     conn: &mut DbConn<'_>,
     id: &str,
+    size: u64,
     at: NaiveDateTime,
 ) -> QueryResult<bool> {
     let n = with_conn!(conn, |c| diesel::update(
@@ -208,6 +209,8 @@ pub async fn mark_uploaded(
     )
     .set((
         stored_files::uploaded_at.eq(at),
+        // The size that arrived: the declared one, or the real one when none was declared.
+        stored_files::size_bytes.eq(size as i64),
         stored_files::updated_at.eq(at)
     ))
     .execute(c)
@@ -219,9 +222,10 @@ pub async fn mark_uploaded(
 pub async fn move_to_personal_folder(
     conn: &mut DbConn<'_>,
     id: &str,
+    size: u64,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
-    mark_uploaded(conn, id, at).await?;
+    mark_uploaded(conn, id, size, at).await?;
     with_conn!(conn, |c| diesel::update(stored_files::table.find(id))
         .set((
             stored_files::in_personal_folder.eq(true),

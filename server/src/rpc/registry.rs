@@ -91,6 +91,7 @@ pub fn procedures() -> &'static [Procedure] {
             procedure!(Mutation "submission.getDeepgramKey" => submission::get_deepgram_key),
             procedure!(Mutation "submission.submit" => submission::submit),
             procedure!(Query "system.features" => system::features),
+            procedure!(Query "system.support" => system::support),
             procedure!(Query "system.time" => system::time),
             procedure!(Query "user.feedbackHubCount" => user::feedback_hub_count),
             procedure!(Query "user.listFiles" => user::list_files),

@@ -5,6 +5,9 @@
 use std::collections::BTreeMap;
 
 use chrono::{Duration, NaiveDateTime, Utc};
+use core_wasm::filename::{clean_filename, key_safe_name};
+use core_wasm::limits::check_upload_size;
+use core_wasm::uploads::{type_allowed, UploadKind};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
@@ -14,49 +17,11 @@ use crate::models::stored_files::{self, FileKind, NewStoredFile};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::{rpc_type, Ts, TsGen};
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
-use crate::storage::{sanitise_filename, SignedUpload, UploadSpec};
+use crate::storage::{SignedUpload, UploadSpec};
 use crate::transaction;
 
-pub const FILENAME_REQUIRED: &str = "Filename is required";
-/// Longest filename kept, in characters.
-const MAX_FILENAME: usize = 200;
 /// How long a listed file's playback/download URL stays valid.
 pub const DOWNLOAD_URL_VALIDITY: Duration = Duration::hours(1);
-
-/// Voice notes: what browsers record (`MediaRecorder`) and what the app may send.
-const VOICE_TYPES: &[&str] = &[
-    "audio/mp4",
-    "audio/webm",
-    "audio/ogg",
-    "audio/wav",
-    "audio/mpeg",
-    "audio/aac",
-];
-pub const VOICE_TYPE_REFUSED: &str =
-    "A voice note must be a recording (MP4, WebM, Ogg, WAV, MP3 or AAC audio).";
-
-/// `user.uploadFile`, besides any `audio/*`: images, PDF, MP4 video, office documents and
-/// plain text.
-const UPLOAD_TYPES: &[&str] = &[
-    "image/jpeg",
-    "image/png",
-    "image/webp",
-    "image/gif",
-    "image/heic",
-    "application/pdf",
-    "video/mp4",
-    "text/plain",
-    "application/msword",
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "application/vnd.ms-excel",
-    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "application/vnd.ms-powerpoint",
-    "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-    "application/vnd.oasis.opendocument.text",
-    "application/vnd.oasis.opendocument.spreadsheet",
-    "application/vnd.oasis.opendocument.presentation",
-    "application/rtf",
-];
 
 /// `Record<string, string>` on the wire: the headers the browser must send with its PUT.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -80,82 +45,43 @@ rpc_type! {
     }
 }
 
-/// Which file, as the browser declares it.
+/// Which file, as the browser declares it. `size` is optional (the spec's payload has
+/// only `filename` and `contentType`): when given, the upload URL is signed for exactly
+/// that many bytes; either way the PUT stops at the 50 MB limit.
 #[derive(Debug, Clone)]
 pub struct Declared<'a> {
     pub filename: &'a str,
     pub content_type: &'a str,
-    pub size: i64,
+    pub size: Option<i64>,
 }
 
-/// A filename as shown and stored: no folders, no control characters, trimmed; the field
-/// error 'Filename is required' when nothing is left.
-pub fn clean_filename(raw: &str) -> Result<String, (&'static str, String)> {
-    let base = raw.rsplit(['/', '\\']).next().unwrap_or("");
-    let clean: String = base.chars().filter(|c| !c.is_control()).collect();
-    let clean = clean.trim();
-    if clean.is_empty() || clean == "." || clean == ".." {
-        return Err(("filename", FILENAME_REQUIRED.to_owned()));
+/// The core's upload rule for files of `kind`.
+pub fn upload_kind(kind: FileKind) -> UploadKind {
+    match kind {
+        FileKind::VoiceNote => UploadKind::VoiceNote,
+        FileKind::Upload => UploadKind::File,
     }
-    if clean.chars().count() > MAX_FILENAME {
-        return Err((
-            "filename",
-            format!("Filename must be at most {MAX_FILENAME} characters"),
-        ));
-    }
-    Ok(clean.to_owned())
 }
 
-/// The media type without parameters, lower case: `audio/webm;codecs=opus` → `audio/webm`.
-pub fn essence(content_type: &str) -> String {
-    content_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase()
-}
-
-/// Whether `kind` accepts files declared as `content_type`.
-pub fn type_allowed(kind: FileKind, content_type: &str) -> bool {
-    let essence = essence(content_type);
-    // The declared type goes back out as a header: it must be a plain header value.
-    let sendable = !content_type.is_empty()
-        && content_type.len() <= 200
-        && content_type.bytes().all(|b| (0x20..0x7f).contains(&b));
-    let audio = essence.len() > "audio/".len()
-        && essence.starts_with("audio/")
-        && essence["audio/".len()..]
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-'));
-    sendable
-        && match kind {
-            FileKind::VoiceNote => VOICE_TYPES.contains(&essence.as_str()),
-            FileKind::Upload => audio || UPLOAD_TYPES.contains(&essence.as_str()),
-        }
-}
-
-/// Checks every declared field at once; returns the clean filename.
+/// Checks every declared field at once against the core's rules; returns the clean
+/// filename.
 fn check(kind: FileKind, declared: &Declared<'_>) -> RpcResult<String> {
+    let rule = upload_kind(kind);
     let mut errors = FieldErrors::default();
     let filename = match clean_filename(declared.filename) {
         Ok(name) => Some(name),
-        Err((field, message)) => {
-            errors.add(field, message);
+        Err(refused) => {
+            errors.add("filename", refused.message());
             None
         }
     };
-    if !type_allowed(kind, declared.content_type) {
-        errors.add(
-            "contentType",
-            match kind {
-                FileKind::VoiceNote => VOICE_TYPE_REFUSED,
-                FileKind::Upload => crate::http::submission_files::BAD_TYPE,
-            },
-        );
+    if !type_allowed(rule, declared.content_type) {
+        errors.add("contentType", rule.type_refused());
     }
-    if let Err(err) = core_wasm::limits::check_upload_size(declared.size.max(0) as u64) {
-        errors.add("size", err.to_string());
+    if let Some(size) = declared.size {
+        if let Err(err) = check_upload_size(size.max(0) as u64) {
+            errors.add("size", err.to_string());
+        }
     }
     errors.into_result()?;
     Ok(filename.unwrap_or_default())
@@ -192,7 +118,7 @@ pub async fn start_upload(
         "{school_id}/{}/{}/{}",
         kind.key_segment(),
         random_segment(),
-        sanitise_filename(&filename)
+        key_safe_name(&filename)
     );
     let at = now();
     let row = NewStoredFile {
@@ -204,7 +130,7 @@ pub async fn start_upload(
         kind: kind.as_str().to_owned(),
         filename: filename.clone(),
         content_type: declared.content_type.to_owned(),
-        size_bytes: Some(declared.size),
+        size_bytes: declared.size,
         in_personal_folder: false,
         expires_at,
         created_at: at,
@@ -228,7 +154,7 @@ pub async fn start_upload(
             key: &key,
             filename: &filename,
             content_type: declared.content_type,
-            size: declared.size as u64,
+            size: declared.size.map(|size| size.max(0) as u64),
             expiring: row.expires_at.is_some(),
         },
         Utc::now(),
@@ -250,37 +176,4 @@ pub fn download_url(ctx: &Ctx, file: &stored_files::StoredFile) -> String {
         Utc::now(),
         DOWNLOAD_URL_VALIDITY,
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn voice_notes_take_recordings_only() {
-        assert!(type_allowed(FileKind::VoiceNote, "audio/webm;codecs=opus"));
-        assert!(type_allowed(FileKind::VoiceNote, "audio/mp4"));
-        assert!(!type_allowed(FileKind::VoiceNote, "audio/flac"));
-        assert!(!type_allowed(FileKind::VoiceNote, "video/mp4"));
-        assert!(!type_allowed(FileKind::VoiceNote, "audio/mp4\r\nx-evil: 1"));
-        assert!(type_allowed(FileKind::Upload, "audio/flac"));
-        assert!(type_allowed(FileKind::Upload, "application/pdf"));
-        assert!(type_allowed(FileKind::Upload, "image/heic"));
-        assert!(!type_allowed(FileKind::Upload, "text/html"));
-        assert!(!type_allowed(FileKind::Upload, "image/svg+xml"));
-        assert!(!type_allowed(FileKind::Upload, "audio/"));
-    }
-
-    #[test]
-    fn filenames_lose_folders_and_control_characters() {
-        assert_eq!(
-            clean_filename("  ../a/Week 3\u{7}.m4a "),
-            Ok("Week 3.m4a".into())
-        );
-        assert_eq!(
-            clean_filename("  "),
-            Err(("filename", FILENAME_REQUIRED.to_owned()))
-        );
-        assert!(clean_filename(&"x".repeat(201)).is_err());
-    }
 }

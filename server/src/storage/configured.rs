@@ -123,8 +123,9 @@ pub struct UploadSpec<'a> {
     pub filename: &'a str,
     /// As declared by the browser (parameters such as `;codecs=opus` kept).
     pub content_type: &'a str,
-    /// The exact number of bytes the browser will send.
-    pub size: u64,
+    /// The exact number of bytes the browser will send, when it said so; without it the
+    /// upload may be of any size up to the 50 MB limit (enforced by the PUT handler).
+    pub size: Option<u64>,
     /// Tags the S3 object `expiring=true` (for a bucket lifecycle rule as a second net).
     pub expiring: bool,
 }
@@ -156,28 +157,6 @@ pub fn content_disposition(filename: &str) -> String {
     )
 }
 
-/// A filename reduced to what a storage key may hold (`[A-Za-z0-9._-]`, at most 80
-/// characters), for the last segment of a key.
-pub fn sanitise_filename(filename: &str) -> String {
-    let mapped: String = filename
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(80)
-        .collect();
-    let trimmed = mapped.trim_start_matches('.');
-    if trimmed.is_empty() {
-        "file".to_owned()
-    } else {
-        trimmed.to_owned()
-    }
-}
-
 impl Storage {
     /// The store `config` names; local URLs are signed with a key derived from `secret`.
     pub fn new(config: &StorageConfig, data_dir: &Path, secret: &str) -> Storage {
@@ -198,9 +177,10 @@ impl Storage {
         }
     }
 
-    /// A URL valid for 15 minutes from `now` to which the browser PUTs exactly `spec.size`
-    /// bytes with the returned headers. S3 also signs `content-length`, so it refuses any
-    /// other size itself (the browser sets that header on its own).
+    /// A URL valid for 15 minutes from `now` to which the browser PUTs the file with the
+    /// returned headers: exactly `spec.size` bytes when the size was declared. S3 then also
+    /// signs `content-length`, so it refuses any other size itself (the browser sets that
+    /// header on its own); an undeclared size is checked when the upload is confirmed.
     pub fn sign_upload(&self, spec: &UploadSpec<'_>, now: DateTime<Utc>) -> SignedUpload {
         let disposition = content_disposition(spec.filename);
         let mut headers = BTreeMap::from([
@@ -231,7 +211,9 @@ impl Storage {
                     .iter()
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
-                signed.push(("content-length".to_owned(), spec.size.to_string()));
+                if let Some(size) = spec.size {
+                    signed.push(("content-length".to_owned(), size.to_string()));
+                }
                 let presigned = store.presign(
                     "PUT",
                     spec.key,
@@ -373,11 +355,14 @@ mod tests {
             content_disposition("Année 7 \"notes\".m4a"),
             "attachment; filename=\"Ann_e 7 _notes_.m4a\"; filename*=UTF-8''Ann%C3%A9e%207%20%22notes%22.m4a"
         );
-        assert_eq!(sanitise_filename("../Année 7.m4a"), "_Ann_e_7.m4a");
-        assert_eq!(sanitise_filename("..."), "file");
+        assert_eq!(
+            core_wasm::filename::key_safe_name("../Année 7.m4a"),
+            "_Ann_e_7.m4a"
+        );
+        assert_eq!(core_wasm::filename::key_safe_name("..."), "file");
         assert!(super::super::is_valid_key(&format!(
             "s/voice_note/ab/{}",
-            sanitise_filename("a/b\\c d")
+            core_wasm::filename::key_safe_name("a/b\\c d")
         )));
     }
 
@@ -391,7 +376,7 @@ mod tests {
                 key: "s/upload/ab/a.pdf",
                 filename: "a.pdf",
                 content_type: "application/pdf",
-                size: 10,
+                size: Some(10),
                 expiring: true,
             },
             now,

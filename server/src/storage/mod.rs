@@ -14,8 +14,7 @@ use axum::body::Bytes;
 use futures_util::stream::BoxStream;
 
 pub use configured::{
-    content_disposition, parse_storage_url, sanitise_filename, SignedUpload, Storage,
-    StorageConfig, UploadSpec,
+    content_disposition, parse_storage_url, SignedUpload, Storage, StorageConfig, UploadSpec,
 };
 pub use local::LocalStore;
 pub use s3::{S3Config, S3Store};

@@ -20,14 +20,15 @@ impl std::fmt::Debug for LocalSigner {
     }
 }
 
-/// What a PUT URL promises: the body's type, disposition and exact size.
+/// What a PUT URL promises: the body's type, disposition and exact size (when the upload
+/// declared one; an undeclared size signs as the empty text, which no number can be).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PutTerms<'a> {
     pub key: &'a str,
     pub expires: i64,
     pub content_type: &'a str,
     pub content_disposition: &'a str,
-    pub size: u64,
+    pub size: Option<u64>,
 }
 
 /// What a GET URL serves: the stored file with its type and disposition.
@@ -61,7 +62,7 @@ impl LocalSigner {
             &terms.expires.to_string(),
             terms.content_type,
             terms.content_disposition,
-            &terms.size.to_string(),
+            &terms.size.map(|size| size.to_string()).unwrap_or_default(),
         ])
     }
 
@@ -96,7 +97,7 @@ mod tests {
             expires: 1_800_000_000,
             content_type: "application/pdf",
             content_disposition: "attachment; filename=\"notes.pdf\"",
-            size,
+            size: Some(size),
         }
     }
 
@@ -107,6 +108,13 @@ mod tests {
         assert_eq!(base.len(), 64);
         assert_eq!(base, signer.put_signature(&terms(10)));
         assert_ne!(base, signer.put_signature(&terms(11)));
+        assert_ne!(
+            base,
+            signer.put_signature(&PutTerms {
+                size: None,
+                ..terms(10)
+            })
+        );
         assert_ne!(
             base,
             signer.put_signature(&PutTerms {

@@ -96,6 +96,49 @@ dual_test!(
 );
 
 dual_test!(
+    async fn the_language_is_one_of_the_cores_list(app: TestApp) {
+        let token = {
+            let mut pooled = app.db.conn().await.expect("connection");
+            let made = email_preferences::ensure_for(
+                &mut pooled.db(),
+                &["parent.lee@families.test".to_owned()],
+                NotificationFrequency::Immediately,
+            )
+            .await
+            .expect("preference");
+            made["parent.lee@families.test"].token.clone()
+        };
+        let choose = |language: &str| json!({ "token": token, "general": true, "assignment": true, "frequency": "DAILY", "language": language });
+        // Listed codes (beyond the seven the app offered before), and a regional tag of one
+        // (the server took any tag before the list: such rows keep saving).
+        for language in ["so", "pa", "pt-BR"] {
+            let response = update(&app, choose(language)).await;
+            assert_eq!(
+                response.status,
+                StatusCode::OK,
+                "{language}: {}",
+                response.text()
+            );
+            assert_eq!(
+                response.json()[0]["result"]["data"]["json"]["language"],
+                language
+            );
+        }
+        // Not a language of the list.
+        for language in ["xx", "klingon", "en_GB"] {
+            let response = update(&app, choose(language)).await;
+            assert_eq!(response.status, StatusCode::BAD_REQUEST, "{language}");
+            assert_eq!(
+                response.json()[0]["error"]["json"]["data"]["zodError"]["fieldErrors"]["language"]
+                    [0],
+                json!("Choose a language")
+            );
+        }
+        assert_eq!(core_wasm::languages::language_name("so"), Some("Somali"));
+    }
+);
+
+dual_test!(
     async fn an_unknown_link_is_not_found(app: TestApp) {
         for token in [
             "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",

@@ -334,7 +334,7 @@ async fn browsers_put_and_get_through_presigned_urls() {
             key,
             filename: "Année 7.pdf",
             content_type: "application/pdf",
-            size: content.len() as u64,
+            size: Some(content.len() as u64),
             expiring: true,
         },
         now,

@@ -363,7 +363,7 @@ dual_test!(
             expires: past,
             content_type: "audio/webm;codecs=opus",
             content_disposition: &content_disposition("note.webm"),
-            size: 10,
+            size: Some(10),
         });
         forged["url"] = json!(LocalSigner::url(&key, past, &sig));
         refused(
@@ -459,6 +459,94 @@ dual_test!(
         )
         .await;
         assert_eq!(response.status, StatusCode::PAYLOAD_TOO_LARGE);
+    }
+);
+
+dual_test!(
+    async fn the_specs_upload_payload_without_a_size_is_accepted_and_capped_at_50_mb(app: TestApp) {
+        let w = world(&app).await;
+        // Spec section 7: leader.uploadVoiceNote takes `filename, contentType` (taskId
+        // optional); user.uploadFile the same two. No `size`.
+        let answer = mutate(
+            &app,
+            "leader.uploadVoiceNote",
+            json!({"filename": "Spec note.m4a", "contentType": "audio/mp4"}),
+            Some(&w.teacher.cookie),
+        )
+        .await;
+        let ticket = answer.data().clone();
+        let key = ticket["key"].as_str().expect("key").to_owned();
+        assert!(ticket["url"]
+            .as_str()
+            .expect("url")
+            .starts_with("/api/uploads/"));
+
+        // Over 50 MB is cut off while streaming, and at once by content-length.
+        let chunk = Bytes::from(vec![7u8; 1 << 20]);
+        let chunks = futures_util::stream::iter(
+            (0..51).map(move |_| Ok::<_, std::io::Error>(chunk.clone())),
+        );
+        let response = put(&app, &ticket, &[], Body::from_stream(chunks)).await;
+        assert_eq!(response.status, StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(response.json()["error"], TOO_LARGE);
+        let response = put(
+            &app,
+            &ticket,
+            &[("content-length", &(MAX + 1).to_string())],
+            Body::from("x"),
+        )
+        .await;
+        assert_eq!(response.status, StatusCode::PAYLOAD_TOO_LARGE);
+        // An empty body has not arrived.
+        let response = put(&app, &ticket, &[], Body::empty()).await;
+        assert_eq!(response.status, StatusCode::BAD_REQUEST);
+        assert_eq!(response.json()["error"], INCOMPLETE);
+        assert_eq!(files_on_disk(&app), Vec::<String>::new());
+
+        // Any size up to the limit arrives, and the note takes the size that arrived.
+        let sent = put(&app, &ticket, &[], Body::from("seventeen bytes!!")).await;
+        assert_eq!(sent.status, StatusCode::OK, "{}", sent.text());
+        assert_eq!(sent.json()["size"], 17);
+        let moved = mutate(
+            &app,
+            "leader.transferVoiceNoteToPersonalFolder",
+            json!({"key": key}),
+            Some(&w.teacher.cookie),
+        )
+        .await;
+        let id = moved.data()["id"].clone();
+        let notes = query(&app, "voiceNote.list", json!(null), Some(&w.teacher.cookie)).await;
+        let note = notes
+            .data()
+            .as_array()
+            .expect("list")
+            .iter()
+            .find(|n| n["id"] == id)
+            .cloned();
+        assert_eq!(note.expect("listed")["size"], 17);
+
+        // With a taskId of another school's (or no) task: parsed, then NOT_FOUND.
+        let foreign = mutate(
+            &app,
+            "leader.uploadVoiceNote",
+            json!({"filename": "a.m4a", "contentType": "audio/mp4", "taskId": "nope"}),
+            Some(&w.teacher.cookie),
+        )
+        .await;
+        assert_eq!(foreign.code(), "NOT_FOUND");
+
+        // user.uploadFile with the spec's two fields signs an upload too.
+        let file = mutate(
+            &app,
+            "user.uploadFile",
+            json!({"filename": "Reading list.pdf", "contentType": "application/pdf"}),
+            Some(&w.teacher.cookie),
+        )
+        .await;
+        let sent = put(&app, file.data(), &[], Body::from("%PDF-1.7")).await;
+        assert_eq!(sent.status, StatusCode::OK, "{}", sent.text());
+        let files = query(&app, "user.listFiles", json!(null), Some(&w.teacher.cookie)).await;
+        assert_eq!(files.data()[0]["size"], 8);
     }
 );
 

@@ -15,7 +15,6 @@ use super::{
     is_secure, login_error_url, redirect_answer, safe_callback_url, user_agent, AuthForm,
     ClientAddress,
 };
-use crate::auth::accounts::is_plausible_email;
 use crate::auth::rate_limit::RESET_LIMIT;
 use crate::auth::session::session_set_cookie;
 use crate::auth::tokens::{self, Purpose};
@@ -44,7 +43,7 @@ pub async fn send_sign_in_link(
         );
     }
     let email = normalise_email(form.get("email").unwrap_or(""));
-    if !is_plausible_email(&email) {
+    if !core_wasm::email::is_valid_email(&email) {
         return redirect_answer(
             json,
             StatusCode::OK,

@@ -5,7 +5,6 @@ use super::{not_found, optional_text, require_admin};
 use crate::models::groups;
 use crate::models::students::{self, PupilFields};
 use crate::models::users::normalise_email;
-use crate::roster;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
 use crate::transaction;
@@ -37,15 +36,18 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
         errors.add("surname", "Enter the pupil's surname.");
     }
     let email = optional_text(input.email).map(|e| normalise_email(&e));
-    if email.as_deref().is_some_and(|e| !roster::is_valid_email(e)) {
-        errors.add("email", "Enter a valid e-mail address.");
+    if email
+        .as_deref()
+        .is_some_and(|e| !core_wasm::email::is_valid_email(e))
+    {
+        errors.add("email", core_wasm::email::INVALID_EMAIL_MESSAGE);
     }
     let parent_email = optional_text(input.parent_email).map(|e| normalise_email(&e));
     if parent_email
         .as_deref()
-        .is_some_and(|e| !roster::is_valid_email(e))
+        .is_some_and(|e| !core_wasm::email::is_valid_email(e))
     {
-        errors.add("parentEmail", "Enter a valid e-mail address.");
+        errors.add("parentEmail", core_wasm::email::INVALID_EMAIL_MESSAGE);
     }
     let upn = optional_text(input.upn);
     errors.into_result()?;

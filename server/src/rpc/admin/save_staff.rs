@@ -8,7 +8,6 @@ use super::{not_found, require_admin};
 use crate::models::groups;
 use crate::models::users::normalise_email;
 use crate::models::users::{self, StaffFields};
-use crate::roster;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
 use crate::transaction;
@@ -41,8 +40,8 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
         errors.add("surname", "Enter a surname.");
     }
     let email = normalise_email(&input.email);
-    if !roster::is_valid_email(&email) {
-        errors.add("email", "Enter a valid e-mail address.");
+    if !core_wasm::email::is_valid_email(&email) {
+        errors.add("email", core_wasm::email::INVALID_EMAIL_MESSAGE);
     }
     let role = match input.role.as_str() {
         "TEACHER" => Some(UserRole::Teacher),

@@ -1,6 +1,9 @@
 //! `leader.transferVoiceNoteToPersonalFolder`: once the browser's PUT has finished, files
 //! the caller's voice note in their personal folder. The store is asked whether the bytes
-//! really arrived, whole (local: the file and its size; S3: `HEAD`).
+//! really arrived, whole (local: the file and its size; S3: `HEAD`): the declared size, or
+//! without one, 1 byte to 50 MB.
+
+use core_wasm::uploads::arrived_whole;
 
 use crate::models::now;
 use crate::models::stored_files::{self, FileKind, Owner};
@@ -41,10 +44,11 @@ pub async fn handler(ctx: &Ctx, input: VoiceNoteKeyInput) -> RpcResult<VoiceNote
         .size(&file.key)
         .await
         .map_err(|e| RpcError::internal(format!("checking {}: {e}", file.key)))?;
-    if stored.is_none() || stored.map(|s| s as i64) != file.size_bytes {
+    let declared = file.size_bytes.map(|size| size.max(0) as u64);
+    let Some(size) = stored.filter(|&size| arrived_whole(size, declared)) else {
         return Err(RpcError::bad_request(NOT_ARRIVED));
-    }
+    };
     let mut pooled = ctx.conn().await?;
-    stored_files::move_to_personal_folder(&mut pooled.db(), &file.id, now()).await?;
+    stored_files::move_to_personal_folder(&mut pooled.db(), &file.id, size, now()).await?;
     Ok(VoiceNoteId { id: file.id })
 }

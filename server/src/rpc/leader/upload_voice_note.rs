@@ -8,7 +8,9 @@ use crate::rpc::typescript::{Ts, TsGen};
 use crate::rpc::uploads::{start_upload, Declared, UploadTicket};
 use crate::rpc::{Ctx, RpcResult};
 
-/// `{filename, contentType, size, taskId?}`.
+/// `{filename, contentType, size?, taskId?}`: the spec's payload is `filename` and
+/// `contentType` (section 7); `size`, when the app knows it, signs the upload for exactly
+/// that many bytes, and the PUT stops at 50 MB either way.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UploadVoiceNoteInput {
@@ -16,7 +18,8 @@ pub struct UploadVoiceNoteInput {
     /// As `MediaRecorder` reports it (`audio/webm;codecs=opus`): kept whole for the
     /// upload's header, compared without parameters.
     pub content_type: String,
-    pub size: i64,
+    #[serde(default)]
+    pub size: Option<i64>,
     #[serde(default)]
     pub task_id: Option<String>,
 }
@@ -27,7 +30,7 @@ impl Ts for UploadVoiceNoteInput {
             vec![
                 ("filename".into(), String::ts(gen)),
                 ("contentType".into(), String::ts(gen)),
-                ("size".into(), i64::ts(gen)),
+                ("size?".into(), Option::<i64>::ts(gen)),
                 ("taskId?".into(), Option::<String>::ts(gen)),
             ]
         });

@@ -18,19 +18,14 @@ rpc_type! {
     }
 }
 
-/// A language tag such as `en` or `pt-BR`.
-fn valid_language(tag: &str) -> bool {
-    !tag.is_empty() && tag.len() <= 35 && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-}
-
 pub async fn handler(ctx: &Ctx, input: UpdatePreferencesInput) -> RpcResult<PublicPreferences> {
     if !plausible_token(&input.token) {
         return Err(invalid_link());
     }
     let language = input.language.trim().to_owned();
     let mut errors = FieldErrors::default();
-    if !valid_language(&language) {
-        errors.add("language", "Choose a language");
+    if let Some(message) = core_wasm::languages::language_error(&language) {
+        errors.add("language", message);
     }
     errors.into_result()?;
     let choices = StoredChoices {

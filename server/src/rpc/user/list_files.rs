@@ -2,6 +2,8 @@
 //! with a download URL valid for an hour. An upload not yet known to have arrived is
 //! checked in the store (S3 does not tell us when a browser's PUT completes).
 
+use core_wasm::uploads::arrived_whole;
+
 use crate::models::now;
 use crate::models::stored_files;
 use crate::rpc::registry::NoInput;
@@ -30,16 +32,15 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<Vec<UploadedFile>>
     let mut pooled = ctx.conn().await?;
     let files = stored_files::live_uploads(&mut pooled.db(), school_id, &user.id, at).await?;
     let mut listed = Vec::with_capacity(files.len());
-    for file in files {
+    for mut file in files {
         if file.uploaded_at.is_none() {
-            let arrived = matches!(
-                ctx.state.storage.size(&file.key).await,
-                Ok(Some(size)) if Some(size as i64) == file.size_bytes
-            );
-            if !arrived {
-                continue;
-            }
-            stored_files::mark_uploaded(&mut pooled.db(), &file.id, at).await?;
+            let declared = file.size_bytes.map(|size| size.max(0) as u64);
+            let arrived = match ctx.state.storage.size(&file.key).await {
+                Ok(Some(size)) if arrived_whole(size, declared) => size,
+                _ => continue,
+            };
+            stored_files::mark_uploaded(&mut pooled.db(), &file.id, arrived, at).await?;
+            file.size_bytes = Some(arrived as i64);
         }
         listed.push(UploadedFile {
             url: download_url(ctx, &file),

@@ -3,18 +3,36 @@
 //! (and tagged `expiring=true` on S3, for a bucket lifecycle rule as a second net).
 
 use chrono::Duration;
+use serde::Deserialize;
 
 use crate::models::now;
 use crate::models::stored_files::FileKind;
-use crate::rpc::typescript::rpc_type;
+use crate::rpc::typescript::{Ts, TsGen};
 use crate::rpc::uploads::{start_upload, Declared, UploadTicket};
 use crate::rpc::{Ctx, RpcResult};
 
-rpc_type! {
-    pub struct UploadFileInput {
-        pub filename: String,
-        pub content_type: String,
-        pub size: i64,
+/// `{filename, contentType, size?}`: the spec's payload is `filename` and `contentType`
+/// (section 7); `size`, when given, signs the upload for exactly that many bytes, and the
+/// PUT stops at 50 MB either way.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadFileInput {
+    pub filename: String,
+    pub content_type: String,
+    #[serde(default)]
+    pub size: Option<i64>,
+}
+
+impl Ts for UploadFileInput {
+    fn ts(gen: &mut TsGen) -> String {
+        gen.interface("UploadFileInput", |gen| {
+            vec![
+                ("filename".into(), String::ts(gen)),
+                ("contentType".into(), String::ts(gen)),
+                ("size?".into(), Option::<i64>::ts(gen)),
+            ]
+        });
+        "UploadFileInput".into()
     }
 }
 

@@ -3,7 +3,6 @@
 
 use crate::models::{now, stored_files};
 use crate::rpc::typescript::rpc_type;
-use crate::rpc::uploads::clean_filename;
 use crate::rpc::voice_note::own_note;
 use crate::rpc::{Ctx, RpcError, RpcResult};
 
@@ -22,8 +21,8 @@ rpc_type! {
 }
 
 pub async fn handler(ctx: &Ctx, input: RenameVoiceNoteInput) -> RpcResult<RenamedVoiceNote> {
-    let filename = clean_filename(&input.filename)
-        .map_err(|(field, message)| RpcError::field(field, message))?;
+    let filename = core_wasm::filename::clean_filename(&input.filename)
+        .map_err(|refused| RpcError::field("filename", refused.message()))?;
     let note = own_note(ctx, &input.id).await?;
     let mut pooled = ctx.conn().await?;
     stored_files::rename(&mut pooled.db(), &note.id, &filename, now()).await?;

@@ -14,6 +14,8 @@ import { afterSignInPath } from '@/lib/callback-url'
 import { useSession } from '@/lib/session'
 import { signInErrorMessage } from '@/lib/sign-in-errors'
 
+import { useSupportAddress } from '../api/use-support-address'
+
 export const LINK_SENT = 'If an account exists for that address, we have sent a sign-in link to it.'
 
 interface LoginValues {
@@ -26,7 +28,9 @@ export function LoginPage() {
   const navigate = useNavigate()
   const { status, session, refresh } = useSession()
   const callbackUrl = params.get('callbackUrl')
-  const [error, setError] = useState(() => signInErrorMessage(params.get('error')))
+  // The error's code; its text is made at render time, when the support address is known.
+  const [error, setError] = useState<string | undefined>(() => params.get('error') ?? undefined)
+  const supportEmail = useSupportAddress()
   const [linkSent, setLinkSent] = useState(false)
   const [sendingLink, setSendingLink] = useState(false)
   const {
@@ -45,10 +49,10 @@ export function LoginPage() {
     setSendingLink(true)
     try {
       const code = await requestEmailLink(getValues('email').trim(), callbackUrl ?? '/')
-      if (code) setError(signInErrorMessage(code))
+      if (code) setError(code)
       else setLinkSent(true)
     } catch {
-      setError(signInErrorMessage('Default'))
+      setError('Default')
     } finally {
       setSendingLink(false)
     }
@@ -67,16 +71,16 @@ export function LoginPage() {
     const target = callbackUrl ?? '/'
     const code = await signInWithCredentials(email.trim(), password, target)
     if (code) {
-      setError(signInErrorMessage(code))
+      setError(code)
       return
     }
     const fresh = await refresh()
     if (!fresh) {
-      setError(signInErrorMessage('Default'))
+      setError('Default')
       return
     }
     if (fresh.user.disabled) {
-      setError(signInErrorMessage('AccountDisabled'))
+      setError('AccountDisabled')
       return
     }
     navigate(nextPath(fresh.user), { replace: true })
@@ -88,7 +92,7 @@ export function LoginPage() {
         <h1 className="text-3xl font-bold tracking-tight">Sign in</h1>
         <p className="text-muted-foreground">Sign in to Voicemark with your school account.</p>
       </div>
-      {error && <Alert>{error}</Alert>}
+      {error && <Alert>{signInErrorMessage(error, supportEmail)}</Alert>}
       {linkSent && <Alert tone="success">{LINK_SENT}</Alert>}
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <FormField label="Email" error={errors.email?.message}>

@@ -9,21 +9,12 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Select } from '@/components/ui/input'
+import { useLanguageOptions } from '@/lib/languages'
 import { errorCode, errorMessage, fieldErrors } from '@/lib/rpc'
 
 import { usePreferences, useUpdatePreferences, type PreferencesUpdate } from '../api/preferences'
 
 type Choices = Omit<PreferencesUpdate, 'token'>
-
-const LANGUAGES: ReadonlyArray<readonly [string, string]> = [
-  ['en', 'English'],
-  ['cy', 'Welsh'],
-  ['fr', 'French'],
-  ['es', 'Spanish'],
-  ['de', 'German'],
-  ['pl', 'Polish'],
-  ['ur', 'Urdu'],
-]
 
 const FREQUENCIES: ReadonlyArray<readonly [Choices['frequency'], string]> = [
   ['IMMEDIATELY', 'Immediately, one e-mail per message'],
@@ -74,9 +65,7 @@ function PreferencesForm({ token, initial }: { token: string; initial: Choices }
     if (isDirty) setSaved(false)
   }, [isDirty])
 
-  const languages = LANGUAGES.some(([code]) => code === initial.language)
-    ? LANGUAGES
-    : [...LANGUAGES, [initial.language, initial.language] as const]
+  const languages = useLanguageOptions(initial.language)
 
   const onSubmit = handleSubmit(async (values) => {
     setSaved(false)

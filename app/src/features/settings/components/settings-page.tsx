@@ -11,19 +11,9 @@ import { Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import { getCore } from '@/lib/core'
 import type { EmailPreferences, UserSettings } from '@/generated/rpc-types'
+import { useLanguageOptions } from '@/lib/languages'
 import { errorMessage, fieldErrors, rpcKey, rpcMutation, useRpcQuery } from '@/lib/rpc'
 import { SESSION_KEY } from '@/lib/session'
-
-/** The languages offered for e-mails (code → name); the server stores the code. */
-export const LANGUAGES: ReadonlyArray<readonly [string, string]> = [
-  ['en', 'English'],
-  ['cy', 'Welsh'],
-  ['fr', 'French'],
-  ['es', 'Spanish'],
-  ['de', 'German'],
-  ['pl', 'Polish'],
-  ['ur', 'Urdu'],
-]
 
 const FREQUENCIES: ReadonlyArray<readonly [EmailPreferences['frequency'], string]> = [
   ['IMMEDIATELY', 'Immediately'],
@@ -163,9 +153,7 @@ function PreferencesForm({ preferences }: { preferences: EmailPreferences }) {
     }
   })
 
-  const languages = LANGUAGES.some(([code]) => code === preferences.language)
-    ? LANGUAGES
-    : [...LANGUAGES, [preferences.language, preferences.language] as const]
+  const languages = useLanguageOptions(preferences.language)
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">

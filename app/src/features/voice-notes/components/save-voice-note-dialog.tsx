@@ -17,6 +17,7 @@ import { errorMessage, fieldErrors } from '@/lib/rpc'
 import { UploadError, uploadFailedToast } from '@/lib/upload'
 
 import { uploadVoiceNote, VOICE_NOTES_KEY, withExtension } from '../api/voice-notes'
+import { filenameProblem } from '../filename-rule'
 
 interface SaveValues {
   filename: string
@@ -67,6 +68,11 @@ export function SaveVoiceNoteDialog({
 
   const onSubmit = handleSubmit(async ({ filename, personalFolder }) => {
     if (!audio) return
+    const problem = await filenameProblem(filename)
+    if (problem) {
+      setError('filename', { message: problem })
+      return
+    }
     const name = withExtension(filename, audio.type)
     if (!personalFolder) {
       download(audio, name)
@@ -110,9 +116,7 @@ export function SaveVoiceNoteDialog({
           <FormField label="Filename" error={errors.filename?.message}>
             <Input
               autoComplete="off"
-              {...register('filename', {
-                validate: (value) => value.trim().length > 0 || 'Filename is required',
-              })}
+              {...register('filename')}
             />
           </FormField>
           <label className="flex items-center gap-2 text-sm">

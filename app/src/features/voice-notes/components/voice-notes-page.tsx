@@ -15,6 +15,7 @@ import { formatDate, isoDate } from '@/lib/format-date'
 import { errorMessage, fieldErrors } from '@/lib/rpc'
 
 import { useDeleteVoiceNote, useRenameVoiceNote, useVoiceNotes, type VoiceNote } from '../api/voice-notes'
+import { filenameProblem } from '../filename-rule'
 import { useVoiceNoteRecorder } from '../voice-note-recorder'
 
 function formatSize(bytes: number): string {
@@ -33,6 +34,11 @@ function RenameForm({ note, onDone }: { note: VoiceNote; onDone: () => void }) {
     formState: { errors, isSubmitting },
   } = useForm<{ filename: string }>({ defaultValues: { filename: note.filename } })
   const onSubmit = handleSubmit(async ({ filename }) => {
+    const problem = await filenameProblem(filename)
+    if (problem) {
+      setError('filename', { message: problem })
+      return
+    }
     try {
       await rename.mutateAsync({ id: note.id, filename: filename.trim() })
       onDone()
@@ -49,7 +55,7 @@ function RenameForm({ note, onDone }: { note: VoiceNote; onDone: () => void }) {
           <Input
             autoFocus
             autoComplete="off"
-            {...register('filename', { validate: (value) => value.trim().length > 0 || 'Filename is required' })}
+            {...register('filename')}
           />
         </FormField>
       </div>
