@@ -59,6 +59,11 @@ export function Shell({ user }: { user: SessionUser }) {
     return () => window.removeEventListener('keydown', onKey)
   }, [])
 
+  const openPalette = () => {
+    setPaletteLoaded(true)
+    setPaletteOpen(true)
+  }
+
   const showUpgrade = leadersArea && !!allowed?.(['ADMIN', 'ORG_ADMIN']) && !isPro(user)
   const settingsPath = leadersArea ? '/leaders/settings' : '/settings'
 
@@ -87,13 +92,24 @@ export function Shell({ user }: { user: SessionUser }) {
           <span>Voicemark</span>
         </Link>
         <div className="flex-1" />
+        {/* Phones have no keyboard shortcut and no room for the wide button: the same palette
+            (its actions New message, New voice note, New photo, and pupil search) behind an icon. */}
+        <Button
+          variant="ghost"
+          size="sm"
+          className="sm:hidden"
+          aria-label="Search and actions"
+          onClick={openPalette}
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
+            <circle cx="11" cy="11" r="7" />
+            <path d="m20 20-3.5-3.5" />
+          </svg>
+        </Button>
         <Button
           variant="outline"
           size="sm"
-          onClick={() => {
-            setPaletteLoaded(true)
-            setPaletteOpen(true)
-          }}
+          onClick={openPalette}
           aria-keyshortcuts="Control+K Meta+K"
           className="hidden text-muted-foreground sm:inline-flex"
         >

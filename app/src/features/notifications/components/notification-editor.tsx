@@ -1,4 +1,4 @@
-//! /notifications/create?type=GENERAL|ASSIGNMENT and /notifications/{id}/edit: the editor
+//! /notifications/create?type=GENERAL|ASSIGNMENT (no type: a message) and /notifications/{id}/edit: the editor
 //! for messages and assignments (react-hook-form; the server's field errors are shown on
 //! their fields). A notification can be edited only while it is scheduled.
 
@@ -203,7 +203,9 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
 
 export function CreateNotificationPage() {
   const [params] = useSearchParams()
-  const kind: Kind = params.get('type') === 'GENERAL' ? 'GENERAL' : 'ASSIGNMENT'
+  // Only `type=ASSIGNMENT` makes an assignment: the palette's 'New message' and the photo
+  // result's 'Create message' open /notifications/create with no type, and mean a message.
+  const kind: Kind = params.get('type') === 'ASSIGNMENT' ? 'ASSIGNMENT' : 'GENERAL'
   useEffect(() => {
     document.title = kind === 'ASSIGNMENT' ? 'New assignment · Voicemark' : 'New message · Voicemark'
   }, [kind])

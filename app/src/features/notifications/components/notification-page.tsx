@@ -47,7 +47,8 @@ function Details({ n }: { n: NotificationDetail }) {
         {n.customTitle && <Row label="Custom title">{n.customTitle}</Row>}
         <Row label="Sent by">{n.senderName}</Row>
         <Row label="Send date">
-          <DateText date={n.sendDate} empty="On saving" />
+          {/* Sent at once when saved: no send date was chosen, so the save is the send. */}
+          <DateText date={n.sendDate ?? (n.status === 'SCHEDULED' ? null : n.createdAt)} empty="On saving" />
         </Row>
         {n.type === 'ASSIGNMENT' && (
           <Row label="Due date">

@@ -9,6 +9,7 @@ import { useParams } from 'react-router'
 
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
+import { FilePicker } from '@/components/ui/file-picker'
 import { FormField } from '@/components/ui/form-field'
 import { useToast } from '@/components/ui/toaster'
 import type { PublicSubmissionView } from '@/generated/rpc-types'
@@ -56,6 +57,7 @@ function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: strin
   const { refresh, set } = useRefreshSubmission(id, token)
   const [uploads, setUploads] = useState<Progress[]>([])
   const [fileError, setFileError] = useState<string>()
+  const [chosen, setChosen] = useState<string[]>([])
   const {
     register,
     handleSubmit,
@@ -67,6 +69,7 @@ function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: strin
     const files = Array.from(list ?? [])
     input.value = ''
     if (files.length === 0) return
+    setChosen(files.map((f) => f.name))
     setFileError(undefined)
     const stored = view.files.reduce((sum, f) => sum + f.sizeBytes, 0)
     const adding = files.reduce((sum, f) => sum + f.size, 0)
@@ -122,18 +125,14 @@ function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: strin
         />
       </FormField>
       <div className="space-y-2">
-        <FormField
+        <FilePicker
           label="Add files"
           error={fileError}
           hint="PDF, images, office documents, text or recordings; 50 MB in total."
-        >
-          <input
-            type="file"
-            multiple
-            className="block text-sm"
-            onChange={(event) => void addFiles(event.target.files, event.target)}
-          />
-        </FormField>
+          chosen={chosen}
+          multiple
+          onChange={(event) => void addFiles(event.target.files, event.target)}
+        />
         {uploads.map((upload) => (
           <div key={upload.filename} className="space-y-1 text-sm">
             <span>{upload.filename}</span>
@@ -182,9 +181,9 @@ export function SubmissionPage() {
           </p>
         )}
       </header>
+      <p>Hello {view.pupilForename},</p>
       {/* Sanitised by the server when the notification was saved. */}
       <div className="prose max-w-none" dangerouslySetInnerHTML={{ __html: assignment.body }} />
-      <p>Hello {view.pupilForename},</p>
       {view.receivedAt && (
         <Alert tone="success">
           Handed in on {formatDate(view.receivedAt, true)}
