@@ -12,7 +12,8 @@ import type { Group } from '@/generated/rpc-types'
 import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
 
 import { useClasses, useFormGroups, useRefreshAdmin, useYearGroups } from '../api/admin-queries'
-import { Cell, DataTable, Panel } from './table'
+import { Cell, DataTable } from '@/components/data-table'
+import { Section } from '@/components/section'
 
 type Kind = 'class' | 'yearGroup' | 'formGroup'
 
@@ -55,7 +56,7 @@ function GroupForm({ kind, group, onDone }: { kind: Kind; group?: Group; onDone:
   })
   const text = TEXT[kind]
   return (
-    <Panel title={group ? `Rename ${group.name}` : `Add a ${text.one}`}>
+    <Section title={group ? `Rename ${group.name}` : `Add a ${text.one}`}>
       <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-3">
         <div className="w-72">
           <FormField label="Name" error={errors.name?.message}>
@@ -71,7 +72,7 @@ function GroupForm({ kind, group, onDone }: { kind: Kind; group?: Group; onDone:
           </Button>
         </div>
       </form>
-    </Panel>
+    </Section>
   )
 }
 

@@ -12,7 +12,8 @@ import type { Pupil } from '@/generated/rpc-types'
 import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
 
 import { allFieldMessages, useClasses, useFormGroups, usePupils, useRefreshAdmin, useYearGroups } from '../api/admin-queries'
-import { Cell, DataTable, Panel } from './table'
+import { Cell, DataTable } from '@/components/data-table'
+import { Section } from '@/components/section'
 
 interface PupilValues {
   forename: string
@@ -83,7 +84,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
   })
 
   return (
-    <Panel title={pupil ? `Edit ${pupil.forename} ${pupil.surname}` : 'Add a pupil'}>
+    <Section title={pupil ? `Edit ${pupil.forename} ${pupil.surname}` : 'Add a pupil'}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Forename" error={errors.forename?.message}>
@@ -148,7 +149,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
           </Button>
         </div>
       </form>
-    </Panel>
+    </Section>
   )
 }
 
@@ -186,7 +187,7 @@ function ImportForm() {
   }
 
   return (
-    <Panel title="Import pupils from a CSV file">
+    <Section title="Import pupils from a CSV file">
       <p className="text-sm text-muted-foreground">
         The first line names the columns: <code className="rounded bg-muted px-1">{TEMPLATE}</code>. Forename and surname are
         required; year and form groups are created when missing. At most 5,000 pupils and 1 MB per file. Nothing is
@@ -217,7 +218,7 @@ function ImportForm() {
           Import pupils
         </Button>
       </form>
-    </Panel>
+    </Section>
   )
 }
 

@@ -11,7 +11,7 @@ import type { SchoolSettings } from '@/generated/rpc-types'
 import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
 
 import { useRefreshAdmin, useSchoolSettings } from '../api/admin-queries'
-import { Panel } from './table'
+import { Section } from '@/components/section'
 
 interface SettingsValues extends Omit<SchoolSettings, 'postcode'> {
   postcode: string
@@ -49,7 +49,7 @@ export function SettingsTab() {
 
   if (!settings.data) return <p role="status">Loading the settings…</p>
   return (
-    <Panel title="School settings">
+    <Section title="School settings">
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Name" error={errors.name?.message}>
@@ -87,6 +87,6 @@ export function SettingsTab() {
           Save settings
         </Button>
       </form>
-    </Panel>
+    </Section>
   )
 }

@@ -13,7 +13,8 @@ import type { Staff } from '@/generated/rpc-types'
 import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
 
 import { useClasses, useRefreshAdmin, useStaff } from '../api/admin-queries'
-import { Cell, DataTable, Panel } from './table'
+import { Cell, DataTable } from '@/components/data-table'
+import { Section } from '@/components/section'
 
 interface StaffValues {
   forename: string
@@ -75,7 +76,7 @@ function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
   })
 
   return (
-    <Panel title={staff ? `Edit ${staff.forename} ${staff.surname}` : 'Add a member of staff'}>
+    <Section title={staff ? `Edit ${staff.forename} ${staff.surname}` : 'Add a member of staff'}>
       {!staff && (
         <p className="text-sm text-muted-foreground">
           New staff have no password: they choose one with “Forgot password” on the sign-in page, or sign in with an e-mail
@@ -133,7 +134,7 @@ function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
           </Button>
         </div>
       </form>
-    </Panel>
+    </Section>
   )
 }
 

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 
+import { Section } from '@/components/section'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -30,18 +31,6 @@ const FREQUENCIES: ReadonlyArray<readonly [EmailPreferences['frequency'], string
   ['DAILY', 'Daily'],
   ['WEEKLY', 'Weekly'],
 ]
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = `settings-${title.toLowerCase().replace(/\W+/g, '-')}`
-  return (
-    <section aria-labelledby={id} className="space-y-4 rounded-lg border border-border p-5">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  )
-}
 
 function ProfileForm({ settings }: { settings: UserSettings }) {
   const { toast } = useToast()

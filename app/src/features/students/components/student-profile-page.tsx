@@ -4,6 +4,7 @@
 import { useForm } from 'react-hook-form'
 import { useParams } from 'react-router'
 
+import { Section } from '@/components/section'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -20,18 +21,6 @@ const SENTIMENT = {
   POSITIVE: ['Positive', 'bg-green-100 text-green-900'],
   NEGATIVE: ['Negative', 'bg-red-100 text-red-900'],
 } as const
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = `profile-${title.toLowerCase().replace(/\W+/g, '-')}`
-  return (
-    <section aria-labelledby={id} className="space-y-4 rounded-lg border border-border p-5">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  )
-}
 
 function Details({ student }: { student: StudentProfile }) {
   const rows: Array<[string, string]> = [
