@@ -1,5 +1,6 @@
 //! Manage School › Pupils: search, add and edit pupils, and import them from a CSV file.
 
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 
@@ -9,22 +10,15 @@ import { FormField } from '@/components/ui/form-field'
 import { Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import type { Pupil } from '@/generated/rpc-types'
-import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
-
-import { allFieldMessages, useClasses, useFormGroups, usePupils, useRefreshAdmin, useYearGroups } from '../api/admin-queries'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
 import { Cell, DataTable } from '@/components/data-table'
 import { Section } from '@/components/section'
 
-interface PupilValues {
-  forename: string
-  surname: string
-  email: string
-  parentEmail: string
-  upn: string
-  yearGroupId: string
-  formGroupId: string
-  classIds: string[]
-}
+import { allFieldMessages, useImportPupils } from '../api/import-pupils'
+import { useClasses, useFormGroups, useYearGroups } from '../api/list-groups'
+import { usePupils } from '../api/list-pupils'
+import { pupilSchema, useSavePupil, type PupilValues } from '../api/save-pupil'
 
 const FIELDS = ['forename', 'surname', 'email', 'parentEmail', 'upn', 'yearGroupId', 'formGroupId', 'classIds'] as const
 
@@ -43,7 +37,7 @@ function toValues(pupil?: Pupil): PupilValues {
 
 function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
   const { toast } = useToast()
-  const refresh = useRefreshAdmin()
+  const save = useSavePupil()
   const classes = useClasses()
   const yearGroups = useYearGroups()
   const formGroups = useFormGroups()
@@ -52,11 +46,14 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<PupilValues>({ defaultValues: toValues(pupil) })
+  } = useForm<PupilValues>({
+    resolver: zodResolver(pupilSchema),
+    defaultValues: toValues(pupil),
+  })
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await rpcMutation('admin.savePupil', {
+      await save.mutateAsync({
         id: pupil?.id ?? null,
         forename: values.forename,
         surname: values.surname,
@@ -68,18 +65,9 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
         classIds: values.classIds,
       })
       toast({ title: pupil ? 'Pupil saved.' : 'Pupil added.', tone: 'success' })
-      await refresh()
       onDone()
     } catch (error) {
-      const fields = fieldErrors(error)
-      let shown = false
-      for (const field of FIELDS) {
-        if (fields[field]) {
-          setError(field, { message: fields[field] })
-          shown = true
-        }
-      }
-      if (!shown) toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, FIELDS)) toast(failureToast(error))
     }
   })
 
@@ -88,10 +76,10 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Forename" error={errors.forename?.message}>
-            <Input {...register('forename', { required: "Enter the pupil's forename." })} />
+            <Input {...register('forename')} />
           </FormField>
           <FormField label="Surname" error={errors.surname?.message}>
-            <Input {...register('surname', { required: "Enter the pupil's surname." })} />
+            <Input {...register('surname')} />
           </FormField>
           <FormField label="Pupil e-mail" error={errors.email?.message}>
             <Input type="email" {...register('email')} />
@@ -157,7 +145,7 @@ const TEMPLATE = 'forename,surname,email,parentEmail,upn,yearGroup,formGroup'
 
 function ImportForm() {
   const { toast } = useToast()
-  const refresh = useRefreshAdmin()
+  const importPupils = useImportPupils()
   const [file, setFile] = useState<File | null>(null)
   const [problems, setProblems] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
@@ -174,10 +162,9 @@ function ImportForm() {
     }
     setBusy(true)
     try {
-      const { imported } = await rpcMutation('admin.importPupils', { csv: await file.text() })
+      const { imported } = await importPupils.mutateAsync({ csv: await file.text() })
       setProblems([])
       toast({ title: `${imported} ${imported === 1 ? 'pupil' : 'pupils'} imported.`, tone: 'success' })
-      await refresh()
     } catch (error) {
       const lines = allFieldMessages(error, 'csv')
       setProblems(lines.length > 0 ? lines : [errorMessage(error)])
