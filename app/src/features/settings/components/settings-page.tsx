@@ -1,6 +1,6 @@
 //! /settings and /leaders/settings: name, password and the user's own e-mail preferences.
 
-import { useQueryClient } from '@tanstack/react-query'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 
@@ -12,8 +12,13 @@ import { Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import { getCore } from '@/lib/core'
 import type { EmailPreferences, UserSettings } from '@/generated/rpc-types'
-import { errorMessage, fieldErrors, rpcKey, rpcMutation, useRpcQuery } from '@/lib/rpc'
-import { SESSION_KEY } from '@/lib/session'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
+
+import { changePasswordSchema, useChangePassword, type ChangePasswordValues } from '../api/change-password'
+import { emailPreferencesSchema, useUpdateEmailPreferences } from '../api/update-email-preferences'
+import { profileSchema, useUpdateProfile, type ProfileValues } from '../api/update-profile'
+import { useUserSettings } from '../api/user-settings'
 
 /** The languages offered for e-mails (code → name); the server stores the code. */
 export const LANGUAGES: ReadonlyArray<readonly [string, string]> = [
@@ -34,27 +39,25 @@ const FREQUENCIES: ReadonlyArray<readonly [EmailPreferences['frequency'], string
 
 function ProfileForm({ settings }: { settings: UserSettings }) {
   const { toast } = useToast()
-  const queryClient = useQueryClient()
+  const updateProfile = useUpdateProfile()
   const {
     register,
     handleSubmit,
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm({ defaultValues: { forename: settings.forename, surname: settings.surname } })
+  } = useForm<ProfileValues>({
+    resolver: zodResolver(profileSchema),
+    defaultValues: { forename: settings.forename, surname: settings.surname },
+  })
   useEffect(() => reset({ forename: settings.forename, surname: settings.surname }), [settings, reset])
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await rpcMutation('user.updateProfile', { forename: values.forename.trim(), surname: values.surname.trim() })
+      await updateProfile.mutateAsync({ forename: values.forename.trim(), surname: values.surname.trim() })
       toast({ title: 'Name saved.', tone: 'success' })
-      void queryClient.invalidateQueries({ queryKey: rpcKey('user.settings') })
-      void queryClient.invalidateQueries({ queryKey: SESSION_KEY })
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.forename) setError('forename', { message: fields.forename })
-      if (fields.surname) setError('surname', { message: fields.surname })
-      if (!fields.forename && !fields.surname) toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['forename', 'surname'])) toast(failureToast(error))
     }
   })
 
@@ -62,10 +65,10 @@ function ProfileForm({ settings }: { settings: UserSettings }) {
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label="Forename" error={errors.forename?.message}>
-          <Input autoComplete="given-name" {...register('forename', { required: 'Enter your forename.' })} />
+          <Input autoComplete="given-name" {...register('forename')} />
         </FormField>
         <FormField label="Surname" error={errors.surname?.message}>
-          <Input autoComplete="family-name" {...register('surname', { required: 'Enter your surname.' })} />
+          <Input autoComplete="family-name" {...register('surname')} />
         </FormField>
       </div>
       <p className="text-sm text-muted-foreground">E-mail address: {settings.email}</p>
@@ -76,53 +79,46 @@ function ProfileForm({ settings }: { settings: UserSettings }) {
   )
 }
 
-interface PasswordValues {
-  currentPassword: string
-  newPassword: string
-  confirm: string
-}
-
 function PasswordForm() {
   const { toast } = useToast()
+  const changePassword = useChangePassword()
   const {
     register,
     handleSubmit,
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<PasswordValues>({ defaultValues: { currentPassword: '', newPassword: '', confirm: '' } })
+  } = useForm<ChangePasswordValues>({
+    resolver: zodResolver(changePasswordSchema),
+    defaultValues: { currentPassword: '', newPassword: '', confirm: '' },
+  })
 
-  const onSubmit = handleSubmit(async ({ currentPassword, newPassword, confirm }) => {
+  const onSubmit = handleSubmit(async ({ currentPassword, newPassword }) => {
     const rule = await getCore().passwordError(newPassword)
     if (rule) return setError('newPassword', { message: rule })
-    if (newPassword !== confirm) return setError('confirm', { message: 'The passwords do not match.' })
     try {
-      await rpcMutation('user.changePassword', { currentPassword, newPassword })
+      await changePassword.mutateAsync({ currentPassword, newPassword })
       reset()
       toast({ title: 'Password changed.', tone: 'success' })
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.currentPassword) setError('currentPassword', { message: fields.currentPassword })
-      if (fields.newPassword) setError('newPassword', { message: fields.newPassword })
-      if (!fields.currentPassword && !fields.newPassword)
-        toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['currentPassword', 'newPassword'])) toast(failureToast(error))
     }
   })
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <FormField label="Current password" error={errors.currentPassword?.message}>
-        <Input type="password" autoComplete="current-password" {...register('currentPassword', { required: 'Enter your current password.' })} />
+        <Input type="password" autoComplete="current-password" {...register('currentPassword')} />
       </FormField>
       <FormField
         label="New password"
         error={errors.newPassword?.message}
         hint="At least 8 characters, with a number, an uppercase and a lowercase letter."
       >
-        <Input type="password" autoComplete="new-password" {...register('newPassword', { required: 'Enter a new password.' })} />
+        <Input type="password" autoComplete="new-password" {...register('newPassword')} />
       </FormField>
       <FormField label="Confirm new password" error={errors.confirm?.message}>
-        <Input type="password" autoComplete="new-password" {...register('confirm', { required: 'Enter the new password again.' })} />
+        <Input type="password" autoComplete="new-password" {...register('confirm')} />
       </FormField>
       <Button type="submit" disabled={isSubmitting}>
         Change password
@@ -133,22 +129,21 @@ function PasswordForm() {
 
 function PreferencesForm({ preferences }: { preferences: EmailPreferences }) {
   const { toast } = useToast()
-  const queryClient = useQueryClient()
+  const updatePreferences = useUpdateEmailPreferences()
   const {
     register,
     handleSubmit,
     reset,
     formState: { isSubmitting },
-  } = useForm<EmailPreferences>({ defaultValues: preferences })
+  } = useForm<EmailPreferences>({ resolver: zodResolver(emailPreferencesSchema), defaultValues: preferences })
   useEffect(() => reset(preferences), [preferences, reset])
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await rpcMutation('user.updateEmailPreferences', values)
+      await updatePreferences.mutateAsync(values)
       toast({ title: 'E-mail preferences saved.', tone: 'success' })
-      void queryClient.invalidateQueries({ queryKey: rpcKey('user.settings') })
     } catch (error) {
-      toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      toast(failureToast(error))
     }
   })
 
@@ -197,7 +192,7 @@ function PreferencesForm({ preferences }: { preferences: EmailPreferences }) {
 }
 
 export function SettingsPage() {
-  const settings = useRpcQuery('user.settings')
+  const settings = useUserSettings()
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold tracking-tight">Settings</h1>
