@@ -7,6 +7,7 @@ import { Link, Outlet, useLocation } from 'react-router'
 
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
+import { DictationProvider } from '@/features/dictation/dictation-provider'
 import { PhotoAnalyserProvider } from '@/features/photo-analyser'
 import { VoiceNoteRecorderProvider } from '@/features/voice-notes/voice-note-recorder'
 import type { SessionUser } from '@/lib/auth-client'
@@ -70,6 +71,7 @@ export function Shell({ user }: { user: SessionUser }) {
   return (
     <VoiceNoteRecorderProvider>
     <PhotoAnalyserProvider>
+    <DictationProvider>
     <div className="relative flex h-dvh flex-col">
       <SkipLink />
       <header className="flex h-[60px] shrink-0 items-center gap-2 border-b border-border px-3 sm:px-4">
@@ -154,6 +156,7 @@ export function Shell({ user }: { user: SessionUser }) {
         </Suspense>
       )}
     </div>
+    </DictationProvider>
     </PhotoAnalyserProvider>
     </VoiceNoteRecorderProvider>
   )

@@ -13,7 +13,8 @@ export const pupilSchema = z.object({
   upn: z.string(),
   yearGroupId: z.string(),
   formGroupId: z.string(),
-  classIds: z.array(z.string()),
+  // Checkbox groups: react-hook-form's own value; the server checks the ids.
+  classIds: z.custom<string[]>(),
 })
 
 export type PupilValues = z.infer<typeof pupilSchema>

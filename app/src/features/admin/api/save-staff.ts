@@ -10,7 +10,8 @@ export const staffSchema = z.object({
   surname: z.string().min(1, 'Enter a surname.'),
   email: z.string().min(1, 'Enter a valid e-mail address.'),
   role: z.string(),
-  classIds: z.array(z.string()),
+  // Checkbox groups: react-hook-form's own value; the server checks the ids.
+  classIds: z.custom<string[]>(),
   activated: z.boolean(),
   disabled: z.boolean(),
 })

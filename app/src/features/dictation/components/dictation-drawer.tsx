@@ -10,16 +10,16 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
 import { Progress } from '@/components/ui/progress'
 import { useToast } from '@/components/ui/toaster'
-import { SaveVoiceNoteDialog } from '@/features/voice-notes/components/save-voice-note-dialog'
-import { uploadVoiceNote } from '@/features/voice-notes/api/voice-notes'
-import { defaultNoteName, formatDuration } from '@/features/voice-notes/recording'
+import { useVoiceNoteRecorder } from '@/lib/capture'
+import { saveDraft } from '@/lib/dictation-drafts'
+import { defaultNoteName, formatDuration } from '@/lib/recording'
 import { errorMessage } from '@/lib/rpc'
 import { UploadError, uploadFailedToast } from '@/lib/upload'
 import { useCoreLimits } from '@/lib/use-core'
 
-import { mintSpeechCredential, useSystemFeatures } from '../api'
+import { mintSpeechCredential } from '../api/get-deepgram-key'
+import { useSystemFeatures } from '../api/system-features'
 import { DictationSession, type DictationSnapshot } from '../dictation-session'
-import { saveDraft } from '../drafts'
 
 const MIC_ERROR = 'Unable to connect to microphone. Please check your settings and try again.'
 
@@ -56,6 +56,7 @@ function DictationPanel({
   closeGuard: MutableRefObject<CloseGuard | null>
 }) {
   const { toast } = useToast()
+  const voiceNotes = useVoiceNoteRecorder()
   const limits = useCoreLimits()
   // The limit in force when dictation started (a later answer must not restart it).
   const [dictationLimitSeconds] = useState(limits.dictationLimitSeconds)
@@ -88,7 +89,7 @@ function DictationPanel({
     const filename = `${defaultNoteName(new Date(), 'Dictation draft')}.wav`
     setDraftProgress(0)
     try {
-      const { id } = await uploadVoiceNote(wav, filename, (fraction) => setDraftProgress(fraction * 100))
+      const { id } = await voiceNotes.upload(wav, filename, (fraction) => setDraftProgress(fraction * 100))
       saveDraft({ voiceNoteId: id, filename, transcript: text, createdAt: new Date().toISOString() })
       setDraftSaved(true)
       toast({ title: 'Saved to drafts.', description: filename, tone: 'success' })
@@ -186,7 +187,7 @@ function DictationPanel({
           Close
         </Button>
       </div>
-      <SaveVoiceNoteDialog
+      <voiceNotes.SaveDialog
         audio={saving}
         defaultName={defaultNoteName(new Date(), 'Dictation')}
         onSaved={() => {

@@ -1,7 +1,7 @@
 //! `/feedback`: the Feedback Hub — work handed in and waiting for feedback, oldest first,
 //! filtered by assignment or class — and the marking panel (feedback, sentiment, Mark).
 
-import { lazy, Suspense, useEffect, useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
 
@@ -10,17 +10,13 @@ import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Label, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
-import { usePhotoAnalyser } from '@/features/photo-analyser'
 import type { HubItem } from '@/generated/rpc-types'
+import { useDictation, usePhotoAnalyser } from '@/lib/capture'
 import { formatDate, isoDate } from '@/lib/format-date'
 import { errorMessage, fieldErrors } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
 import { useFeedbackHub, useMarkSubmission, type HubFilters } from '../api/use-feedback'
-
-const DictationDrawer = lazy(async () => ({
-  default: (await import('@/features/dictation/components/dictation-drawer')).DictationDrawer,
-}))
 
 const SENTIMENTS = [
   ['NEUTRAL', 'Neutral'],
@@ -39,7 +35,7 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
   const { toast } = useToast()
   const mark = useMarkSubmission()
   const photoAnalyser = usePhotoAnalyser()
-  const [dictating, setDictating] = useState(false)
+  const dictation = useDictation()
   const sentimentId = useId()
   const {
     register,
@@ -143,23 +139,20 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
           >
             Analyse photos
           </Button>
-          <Button type="button" variant="outline" onClick={() => setDictating(true)}>
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() =>
+              dictation.open((text) => {
+                const current = getValues('feedback').trimEnd()
+                setValue('feedback', current ? `${current} ${text}` : text, { shouldDirty: true, shouldValidate: true })
+              })
+            }
+          >
             Dictate
           </Button>
         </div>
       </form>
-      {dictating && (
-        <Suspense fallback={null}>
-          <DictationDrawer
-            open={dictating}
-            onOpenChange={setDictating}
-            onInsert={(text) => {
-              const current = getValues('feedback').trimEnd()
-              setValue('feedback', current ? `${current} ${text}` : text, { shouldDirty: true, shouldValidate: true })
-            }}
-          />
-        </Suspense>
-      )}
     </section>
   )
 }

@@ -13,10 +13,12 @@ import { Input } from '@/components/ui/input'
 import { Progress } from '@/components/ui/progress'
 import { useToast } from '@/components/ui/toaster'
 import { getCore } from '@/lib/core'
+import { withExtension } from '@/lib/recording'
 import { errorMessage, fieldErrors } from '@/lib/rpc'
 import { UploadError, uploadFailedToast } from '@/lib/upload'
 
-import { uploadVoiceNote, VOICE_NOTES_KEY, withExtension } from '../api/voice-notes'
+import { VOICE_NOTES_KEY } from '../api/list-voice-notes'
+import { uploadVoiceNote } from '../api/upload-voice-note'
 
 interface SaveValues {
   filename: string

@@ -10,12 +10,14 @@ import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/compone
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
-import { draftFor } from '@/features/dictation/drafts'
+import { useVoiceNoteRecorder } from '@/lib/capture'
+import { draftFor } from '@/lib/dictation-drafts'
 import { formatDate, isoDate } from '@/lib/format-date'
 import { errorMessage, fieldErrors } from '@/lib/rpc'
 
-import { useDeleteVoiceNote, useRenameVoiceNote, useVoiceNotes, type VoiceNote } from '../api/voice-notes'
-import { useVoiceNoteRecorder } from '../voice-note-recorder'
+import { useDeleteVoiceNote } from '../api/delete-voice-note'
+import { useVoiceNotes, type VoiceNote } from '../api/list-voice-notes'
+import { useRenameVoiceNote } from '../api/rename-voice-note'
 
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
