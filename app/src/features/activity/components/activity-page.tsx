@@ -11,7 +11,9 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import type { ActivityItem } from '@/generated/rpc-types'
-import { errorMessage, useRpcQuery } from '@/lib/rpc'
+import { errorMessage } from '@/lib/rpc'
+
+import { useActivity } from '../api/list-notifications'
 
 const STATUS: Record<ActivityItem['status'], [string, string]> = {
   SCHEDULED: ['Scheduled', 'bg-blue-50 text-blue-800 border-blue-200'],
@@ -25,11 +27,7 @@ const HEADERS = ['Title', 'Type', 'Status', 'Send date', 'Due date', 'Recipients
 export function ActivityPage() {
   const [search, setSearch] = useState('')
   const [page, setPage] = useState(1)
-  const list = useRpcQuery(
-    'notification.list',
-    { search: search.trim() || null, page, pageSize: null },
-    { placeholderData: (previous) => previous },
-  )
+  const list = useActivity(search, page)
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1
 
   return (

@@ -2,6 +2,7 @@
 //! for messages and assignments (react-hook-form; the server's field errors are shown on
 //! their fields). A notification can be edited only while it is scheduled.
 
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useId } from 'react'
 import { useController, useForm, useWatch } from 'react-hook-form'
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
@@ -11,30 +12,27 @@ import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
-import type { NotificationDetail, NotificationFilters } from '@/generated/rpc-types'
+import type { NotificationDetail } from '@/generated/rpc-types'
 import { assistantDraftHtml, textToHtml } from '@/lib/assistant-notes'
 import { usePhotoAnalyser } from '@/lib/capture'
-import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
 
-import { useNotification, useRefreshNotifications } from '../api/notification-queries'
+import {
+  EDITOR_FIELDS,
+  notificationEditorSchema,
+  useCreateNotification,
+  type EditorValues,
+  type NotificationKind,
+} from '../api/create-notification'
+import { useNotification } from '../api/get-notification'
+import { useUpdateNotification } from '../api/update-notification'
 import { AudiencePicker } from './audience-picker'
 import { RichTextEditor } from './rich-text-editor'
 
-export interface EditorValues {
-  title: string
-  customTitle: string
-  body: string
-  /** `datetime-local` text in the viewer's time zone; empty = send now. */
-  sendDate: string
-  submissionDueDate: string
-  sendToPupil: boolean
-  sendToParent: boolean
-  filters: NotificationFilters
-}
+export type { EditorValues }
 
-type Kind = 'GENERAL' | 'ASSIGNMENT'
-
-const FIELDS = ['title', 'customTitle', 'body', 'sendDate', 'submissionDueDate', 'sendToPupil', 'filters'] as const
+type Kind = NotificationKind
 
 function toLocalInput(date: Date | null): string {
   if (!date) return ''
@@ -65,7 +63,8 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
   const photoAnalyser = usePhotoAnalyser()
   const { toast } = useToast()
   const navigate = useNavigate()
-  const refresh = useRefreshNotifications()
+  const create = useCreateNotification()
+  const update = useUpdateNotification()
   const bodyLabelId = useId()
   const bodyErrorId = useId()
   const audienceErrorId = useId()
@@ -76,6 +75,7 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
     control,
     formState: { errors, isSubmitting },
   } = useForm<EditorValues>({
+    resolver: zodResolver(notificationEditorSchema(kind)),
     defaultValues: { ...defaults(existing), ...(initialBody && !existing ? { body: initialBody } : {}) },
   })
   const { field: body } = useController({ control, name: 'body' })
@@ -95,24 +95,15 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
     }
     try {
       const saved = existing
-        ? await rpcMutation('notification.update', { id: existing.id, ...fields })
-        : await rpcMutation('notification.create', { type: kind, ...fields })
+        ? await update.mutateAsync({ id: existing.id, ...fields })
+        : await create.mutateAsync({ type: kind, ...fields })
       toast({
         title: saved.status === 'SCHEDULED' ? `${assignment ? 'Assignment' : 'Message'} scheduled.` : `${assignment ? 'Assignment' : 'Message'} is being sent.`,
         tone: 'success',
       })
-      await refresh()
       void navigate(`/notifications/${saved.id}/details`)
     } catch (error) {
-      const messages = fieldErrors(error)
-      let shown = false
-      for (const field of FIELDS) {
-        if (messages[field]) {
-          setError(field, { message: messages[field] })
-          shown = true
-        }
-      }
-      if (!shown) toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, EDITOR_FIELDS)) toast(failureToast(error))
     }
   })
 
@@ -124,7 +115,7 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
         </h2>
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Title" error={errors.title?.message}>
-            <Input {...register('title', { required: 'Enter a title.' })} />
+            <Input {...register('title')} />
           </FormField>
           <FormField label="Custom title" error={errors.customTitle?.message} hint="Optional: the subject line pupils and parents see.">
             <Input {...register('customTitle')} />
@@ -168,7 +159,7 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
           </FormField>
           {assignment && (
             <FormField label="Due date" error={errors.submissionDueDate?.message}>
-              <Input type="datetime-local" {...register('submissionDueDate', { required: 'Choose a due date.' })} />
+              <Input type="datetime-local" {...register('submissionDueDate')} />
             </FormField>
           )}
         </div>

@@ -11,7 +11,9 @@ import type { NotificationDetail } from '@/generated/rpc-types'
 import { errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
-import { useNotification, useRecipients, useSubmissions } from '../api/notification-queries'
+import { useNotification } from '../api/get-notification'
+import { useRecipients } from '../api/list-recipients'
+import { useSubmissions } from '../api/list-submissions'
 
 export const STATUS_LABELS: Record<NotificationDetail['status'], string> = {
   SCHEDULED: 'Scheduled',
