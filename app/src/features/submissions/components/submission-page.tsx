@@ -4,6 +4,7 @@
 //! marked, shows the feedback.
 
 import { useState } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 import { useParams } from 'react-router'
 
@@ -15,10 +16,12 @@ import { useToast } from '@/components/ui/toaster'
 import type { PublicSubmissionView } from '@/generated/rpc-types'
 import { getCore } from '@/lib/core'
 import { formatDate, isoDate } from '@/lib/format-date'
-import { errorCode, errorMessage, fieldErrors } from '@/lib/rpc'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorCode, errorMessage } from '@/lib/rpc'
 
+import { useRefreshSubmission, useSubmission } from '../api/get-submission'
+import { handInSchema, useHandIn, type HandInValues } from '../api/hand-in'
 import { uploadSubmissionFile } from '../api/upload-file'
-import { handIn, useRefreshSubmission, useSubmission } from '../api/use-submission'
 
 /** The server's words for an upload over the total (the same limit as the core's). */
 const LINK_INVALID = 'This link is invalid or has expired.'
@@ -54,7 +57,8 @@ interface Progress {
 
 function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: string; token: string }) {
   const { toast } = useToast()
-  const { refresh, set } = useRefreshSubmission(id, token)
+  const { refresh } = useRefreshSubmission(id, token)
+  const handIn = useHandIn(id, token)
   const [uploads, setUploads] = useState<Progress[]>([])
   const [fileError, setFileError] = useState<string>()
   const [chosen, setChosen] = useState<string[]>([])
@@ -63,7 +67,7 @@ function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: strin
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm({ defaultValues: { content: view.content ?? '' } })
+  } = useForm<HandInValues>({ resolver: zodResolver(handInSchema), defaultValues: { content: view.content ?? '' } })
 
   const addFiles = async (list: FileList | null, input: HTMLInputElement) => {
     const files = Array.from(list ?? [])
@@ -105,13 +109,10 @@ function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: strin
 
   const onSubmit = handleSubmit(async ({ content }) => {
     try {
-      const updated = await handIn(id, token, content)
-      set(updated)
+      await handIn.mutateAsync({ id, token, content })
       toast({ title: 'Your work has been handed in.', tone: 'success' })
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.content) setError('content', { message: fields.content })
-      else toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['content'])) toast(failureToast(error))
     }
   })
 
