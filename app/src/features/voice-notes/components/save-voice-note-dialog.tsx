@@ -14,7 +14,8 @@ import { Progress } from '@/components/ui/progress'
 import { useToast } from '@/components/ui/toaster'
 import { getCore } from '@/lib/core'
 import { withExtension } from '@/lib/recording'
-import { errorMessage, fieldErrors } from '@/lib/rpc'
+import { setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
 import { UploadError, uploadFailedToast } from '@/lib/upload'
 
 import { VOICE_NOTES_KEY } from '../api/list-voice-notes'
@@ -89,9 +90,8 @@ export function SaveVoiceNoteDialog({
       onSaved?.({ id, filename: name })
     } catch (error) {
       setProgress(null)
-      const fields = fieldErrors(error)
-      if (fields.filename) setError('filename', { message: fields.filename })
-      else if (error instanceof UploadError) toast(uploadFailedToast(error.filename))
+      if (setServerErrors(error, setError, ['filename'])) return
+      if (error instanceof UploadError) toast(uploadFailedToast(error.filename))
       else toast({ ...uploadFailedToast(name), description: `${name}: ${errorMessage(error)}` })
     }
   })

@@ -13,7 +13,8 @@ import { useToast } from '@/components/ui/toaster'
 import { useVoiceNoteRecorder } from '@/lib/capture'
 import { draftFor } from '@/lib/dictation-drafts'
 import { formatDate, isoDate } from '@/lib/format-date'
-import { errorMessage, fieldErrors } from '@/lib/rpc'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
 
 import { useDeleteVoiceNote } from '../api/delete-voice-note'
 import { useVoiceNotes, type VoiceNote } from '../api/list-voice-notes'
@@ -39,9 +40,7 @@ function RenameForm({ note, onDone }: { note: VoiceNote; onDone: () => void }) {
       await rename.mutateAsync({ id: note.id, filename: filename.trim() })
       onDone()
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.filename) setError('filename', { message: fields.filename })
-      else toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['filename'])) toast(failureToast(error))
     }
   })
   return (
