@@ -7,6 +7,7 @@ import { useEffect, useId } from 'react'
 import { useController, useForm, useWatch } from 'react-hook-form'
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
 
+import { Section } from '@/components/section'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -109,10 +110,7 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-6">
-      <section aria-labelledby="message-heading" className="space-y-4 rounded-lg border border-border p-5">
-        <h2 id="message-heading" className="text-lg font-semibold">
-          {assignment ? 'Assignment' : 'Message'}
-        </h2>
+      <Section title={assignment ? 'Assignment' : 'Message'}>
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Title" error={errors.title?.message}>
             <Input {...register('title')} />
@@ -179,7 +177,7 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
             </p>
           )}
         </fieldset>
-      </section>
+      </Section>
       <AudiencePicker register={register} filters={filters} error={errors.filters?.message ?? errors.filters?.root?.message} />
       <div className="flex gap-2">
         <Button type="submit" disabled={isSubmitting}>
