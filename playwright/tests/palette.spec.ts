@@ -1,4 +1,6 @@
-// The mod+K search palette: actions and pupil profiles.
+// The mod+K search palette: actions and pupil profiles; on a phone, the header's search button.
+import AxeBuilder from '@axe-core/playwright'
+
 import { expect, test } from '../fixtures/auth'
 
 test('Control+K finds a pupil and opens the profile', async ({ page, signIn }) => {
@@ -45,6 +47,8 @@ test.describe('on a phone (390 px)', () => {
     for (const action of ['New message', 'New voice note', 'New photo']) {
       await expect(palette.getByRole('option', { name: action })).toBeVisible()
     }
+    const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze()
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
     await palette.getByRole('option', { name: 'New photo' }).tap()
     await expect(page.getByRole('dialog', { name: 'Analyse photos' })).toBeVisible()
   })
