@@ -38,15 +38,15 @@ const JPEG_1PX =
  * lands, its test below fails: move it to the implemented calls with the spec's payload.
  */
 const NOT_YET_IMPLEMENTED = {
-  'user.list': { kind: 'query', issue: 'issue 10 (leaders area: Manage Users)' },
-  'leader.getSeatInfo': { kind: 'query', issue: 'issue 11 (organisations and billing: seats)' },
+  'user.list': { kind: 'query', issue: 'issue 12 (organisations, people and money: Manage Users)' },
+  'leader.getSeatInfo': { kind: 'query', issue: 'issue 12 (organisations, people and money: seats)' },
   'leader.uploadTaskFile': {
     kind: 'mutation',
-    issue: 'issue 10 (leaders area: tasks)',
+    issue: 'issue 11 (leaders' area: tasks)',
     input: { filename: 'Plan.pdf', contentType: 'application/pdf', taskId: 'task-1' },
   },
-  'leader.listTaskFiles': { kind: 'query', issue: 'issue 10 (leaders area: tasks)' },
-  'leader.createCustomerSession': { kind: 'mutation', issue: 'issue 11 (organisations and billing: pricing table)' },
+  'leader.listTaskFiles': { kind: 'query', issue: 'issue 11 (leaders' area: tasks)' },
+  'leader.createCustomerSession': { kind: 'mutation', issue: 'issue 12 (organisations, people and money: Stripe)' },
 };
 
 let server;

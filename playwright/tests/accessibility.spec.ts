@@ -20,7 +20,7 @@ test('/login has no serious or critical violation', async ({ page }) => {
 test('the signed-in shell has no serious or critical violation', async ({ page, signIn }) => {
   await signIn('superadmin')
   await page.goto('/')
-  await expect(page.getByText('Core 0.1.0 ready')).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
   await expect(page.getByRole('link', { name: 'Manage School' })).toBeVisible()
   expect(await seriousViolations(page)).toEqual([])
 })

@@ -71,3 +71,22 @@ test('Manage School has no serious or critical violation, and teachers get no ac
   await page.goto('/admin')
   await expect(page.getByText('You do not have access to this page.')).toBeVisible()
 })
+
+test('a teacher opening /admin is refused before any admin query is sent', async ({ page, signIn }) => {
+  const adminCalls: string[] = []
+  const refused: string[] = []
+  page.on('request', (request) => {
+    if (/\/api\/trpc\/[^?]*admin\./.test(request.url())) adminCalls.push(request.url())
+  })
+  page.on('response', (response) => {
+    if (response.status() === 403) refused.push(response.url())
+  })
+  await signIn('teacher')
+  await page.goto('/admin/pupils')
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage School' })).toBeVisible()
+  await expect(page.getByText('You do not have access to this page.')).toBeVisible()
+  // A moment for any late query to go out.
+  await page.waitForLoadState('networkidle')
+  expect(adminCalls).toEqual([])
+  expect(refused).toEqual([])
+})

@@ -179,6 +179,44 @@ test('dictating streams to the speech server, shows the transcript and gives one
   expect((await response.body()).length).toBe(wav.size)
 })
 
+test('closing while dictating stops first and keeps the recording; closing again discards it', async ({ page, signIn }) => {
+  test.setTimeout(60_000)
+  await signIn('teacher')
+  await openMarking(page)
+  await page.getByRole('button', { name: 'Dictate' }).click()
+  const drawer = page.getByRole('dialog', { name: 'Live dictation' })
+  await expect(drawer.getByTestId('connection-state')).toHaveText('open')
+  await expect(drawer.getByTestId('transcript')).toContainText(PHRASE, { timeout: 15_000 })
+
+  const close = drawer.getByRole('button', { name: 'Close dictation' })
+  await expect(close).toBeVisible()
+  await close.click()
+  // Not closed: stopped, with the recording still here and a plain sentence about it.
+  await expect(drawer).toBeVisible()
+  await expect(drawer.getByText('Dictation stopped. Insert, save or download the recording, or close again to discard it.')).toBeVisible()
+  await expect(drawer.locator('audio')).toHaveCount(1)
+  await expect(drawer.getByRole('button', { name: 'Stop' })).toHaveCount(0)
+  // The keyboard closes it the second time.
+  await page.keyboard.press('Escape')
+  await expect(drawer).toBeHidden()
+})
+
+test('on a phone the drawer has a labelled close button that closes it at once when nothing is recorded', async ({ page, signIn }) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signIn('teacher')
+  await refuseMicrophone(page)
+  await openMarking(page)
+  await page.getByRole('button', { name: 'Dictate' }).click()
+  const drawer = page.getByRole('dialog', { name: 'Live dictation' })
+  await expect(drawer.getByText(MIC_ERROR)).toBeVisible()
+  const close = drawer.getByRole('button', { name: 'Close dictation' })
+  const box = (await close.boundingBox())!
+  expect(box.x + box.width).toBeLessThanOrEqual(390)
+  await close.focus()
+  await page.keyboard.press('Enter')
+  await expect(drawer).toBeHidden()
+})
+
 test('a refused microphone shows the microphone error in the drawer', async ({ page, signIn }) => {
   await signIn('teacher')
   await refuseMicrophone(page)

@@ -66,3 +66,11 @@ test('the dashboard shows what there is to mark, due and scheduled', async ({ pa
   await expect(page.getByRole('region', { name: 'Due in the next 7 days' })).toContainText('Persuasive letter')
   await expect(page.getByRole('region', { name: 'Scheduled' })).toContainText('Poetry reading log')
 })
+
+test("a teacher's dashboard, with its lists filled, has no serious or critical violation", async ({ page, signIn }) => {
+  await signIn('teacher')
+  await page.goto('/')
+  await expect(page.getByRole('region', { name: 'To mark' }).getByRole('listitem').first()).toBeVisible()
+  const results = await new AxeBuilder({ page }).analyze()
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
+})

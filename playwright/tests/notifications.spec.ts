@@ -78,3 +78,41 @@ test('the notification editor has no serious or critical violation', async ({ pa
     .map(({ id, help, nodes }) => ({ id, help, targets: nodes.map((n) => n.target) }))
   expect(serious).toEqual([])
 })
+
+test("a message sent at once shows when it was sent, not 'On saving'", async ({ page, signIn }) => {
+  await signIn('teacher')
+  await page.goto('/notifications/create?type=GENERAL')
+  await expect(page.getByRole('heading', { level: 1, name: 'New message' })).toBeVisible()
+  const title = `Trip ${Date.now().toString(36)}`
+  await page.getByLabel('Title', { exact: true }).fill(title)
+  await page.getByRole('textbox', { name: 'Message' }).click()
+  await page.keyboard.type('The coach leaves at nine.')
+  await page.getByRole('checkbox', { name: /Year 7 English/ }).check()
+  await page.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  const sendDate = page.locator('dl > div').filter({ hasText: 'Send date' })
+  await expect(sendDate.locator('dd')).toHaveText(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/)
+  await expect(sendDate).not.toContainText('On saving')
+})
+
+test.describe('on a phone (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 } })
+
+  test('the Activity table scrolls inside its frame, not the page', async ({ page, signIn }) => {
+    await signIn('teacher')
+    await page.goto('/notifications')
+    await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible()
+    const table = page.getByRole('table', { name: 'Notifications' })
+    await expect(table).toBeVisible()
+    const frame = page.getByRole('region', { name: 'Notifications' })
+    const box = (await frame.boundingBox())!
+    expect(box.x).toBeGreaterThanOrEqual(0)
+    expect(box.x + box.width).toBeLessThanOrEqual(390)
+    // Neither the page nor its main column scrolls sideways; the frame does.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    expect(await page.getByRole('main').evaluate((main) => main.scrollWidth - main.clientWidth)).toBeLessThanOrEqual(0)
+    expect(await frame.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
+    const results = await new AxeBuilder({ page }).analyze()
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
+  })
+})

@@ -1,4 +1,6 @@
-// The mod+K search palette: actions and pupil profiles.
+// The mod+K search palette: actions and pupil profiles; on a phone, the header's search button.
+import AxeBuilder from '@axe-core/playwright'
+
 import { expect, test } from '../fixtures/auth'
 
 test('Control+K finds a pupil and opens the profile', async ({ page, signIn }) => {
@@ -25,4 +27,42 @@ test('the palette says when nothing matches and runs New message', async ({ page
   await page.getByPlaceholder('Search...').fill('New message')
   await page.keyboard.press('Enter')
   await expect(page).toHaveURL('/notifications/create')
+  await expect(page.getByRole('heading', { level: 1, name: 'New message' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Send message' })).toBeVisible()
+  await expect(page.getByLabel('Due date')).toHaveCount(0)
+})
+
+test.describe('on a phone (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true })
+
+  test("the header's search button reaches the palette's actions by touch", async ({ page, signIn }) => {
+    await signIn('teacher')
+    await page.goto('/')
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
+    const button = page.getByRole('button', { name: 'Search and actions' })
+    await expect(button).toBeVisible()
+    await button.tap()
+    const palette = page.getByRole('dialog', { name: 'Search' })
+    await expect(palette.getByPlaceholder('Search...')).toBeVisible()
+    for (const action of ['New message', 'New voice note', 'New photo']) {
+      await expect(palette.getByRole('option', { name: action })).toBeVisible()
+    }
+    const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze()
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
+    await palette.getByRole('option', { name: 'New photo' }).tap()
+    await expect(page.getByRole('dialog', { name: 'Analyse photos' })).toBeVisible()
+  })
+
+  test("the header's search button works from the keyboard", async ({ page, signIn }) => {
+    await signIn('teacher')
+    await page.goto('/')
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
+    await page.getByRole('button', { name: 'Search and actions' }).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByPlaceholder('Search...')).toBeFocused()
+    await page.keyboard.type('New voice')
+    await expect(page.getByRole('option', { name: 'New voice note' })).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(page.getByPlaceholder('Search...')).toHaveCount(0)
+  })
 })

@@ -242,6 +242,8 @@ test("'Create message' opens the editor with the AI's text in the body", async (
   await confirmWithPrompt(dialog, `Message ${marker()}`)
   await dialog.getByRole('button', { name: 'Create message' }).click()
   await expect(page).toHaveURL('/notifications/create?assistant=1')
+  // A message, not an assignment: the heading follows the type.
+  await expect(page.getByRole('heading', { level: 1, name: 'New message' })).toBeVisible()
   await expect(page.getByRole('dialog', { name: 'Analyse photos' })).toHaveCount(0)
   await expect(page.getByRole('textbox', { name: 'Message' })).toContainText(
     'Feedback on 1 photo: Clear working shown throughout.',

@@ -7,13 +7,18 @@ import { expect, test } from '../fixtures/auth'
 const PURPOSE =
   'Use voice recognition to give learners real-time quality feedback, improve outcomes and reduce teacher workload.'
 
-test('the dashboard shows the product, the server health and the wasm core', async ({ page, signIn }) => {
+test('the dashboard shows the product; Settings shows the server health and the wasm core', async ({ page, signIn }) => {
   await signIn('teacher')
   await page.goto('/')
   await expect(page).toHaveTitle('Voicemark')
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
   await expect(page.getByText(PURPOSE)).toBeVisible()
   await expect(page.getByRole('main')).toBeVisible()
+  // The developer's status card is not part of the everyday Dashboard (issue 9).
+  await expect(page.getByRole('heading', { name: 'System status' })).toHaveCount(0)
+  await expect(page.getByText('Server: ok')).toHaveCount(0)
+  await page.goto('/settings')
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible()
   await expect(page.getByText('Server: ok')).toBeVisible()
   // Only a wasm module loaded inside the worker can answer coreVersion().
   await expect(page.getByText('Core 0.1.0 ready')).toBeVisible()

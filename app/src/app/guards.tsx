@@ -1,13 +1,17 @@
 //! Route guards: signed-in pages need a session of an enabled user, and users flagged
-//! redirectToLeaders stay inside the leaders area.
+//! redirectToLeaders stay inside the leaders area; pages for some roles only check the role
+//! before they render, so their queries never run (and fail with 403) for anyone else.
 
 import { lazy, Suspense } from 'react'
-import { Navigate, useLocation } from 'react-router'
+import { Navigate, Outlet, useLocation } from 'react-router'
+
+import type { UserRole } from '@/lib/auth-client'
 
 import { isLeadersPath, loginRedirect } from '@/lib/callback-url'
 import { useSession } from '@/lib/session'
 
 import { forcedIntoLeaders } from './shell/navigation'
+import { useRoleCheck } from './shell/use-role-check'
 
 // The shell (menus, dialogs, the rpc client) loads after the session check, so /login's
 // first download does not carry it.
@@ -40,4 +44,24 @@ export function ProtectedShell() {
       <Shell user={session.user} />
     </Suspense>
   )
+}
+
+/**
+ * The routed page when the signed-in user holds one of `roles` (a superadmin always does);
+ * otherwise the page's `title` and that access is refused. Decided before the page renders,
+ * so a page's queries never reach the server for a role that may not open it.
+ */
+export function RequireRole({ roles, title }: { roles: UserRole[]; title: string }) {
+  const { session } = useSession()
+  const allowed = useRoleCheck(session?.user.role)
+  if (!allowed) return <p role="status">Loading…</p>
+  if (!allowed(roles)) {
+    return (
+      <div className="space-y-3">
+        <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
+        <p className="text-muted-foreground">You do not have access to this page.</p>
+      </div>
+    )
+  }
+  return <Outlet />
 }

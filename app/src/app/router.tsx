@@ -8,7 +8,7 @@ import { LoginPage } from '@/features/auth/components/login-page'
 import type { UserRole } from '@/lib/auth-client'
 import { SessionProvider } from '@/lib/session'
 
-import { ProtectedShell } from './guards'
+import { ProtectedShell, RequireRole } from './guards'
 import { AppLayout } from './layout'
 import { RouteErrorPage } from './routes/route-error'
 
@@ -23,10 +23,7 @@ function placeholder(path: string, title: string, roles?: UserRole[]): RouteObje
   }
 }
 
-const settings = async () => {
-  const { SettingsPage } = await import('@/features/settings/components/settings-page')
-  return { Component: SettingsPage }
-}
+const settings = async () => ({ Component: (await import('./routes/settings')).SettingsRoute })
 
 const voiceNotes = async () => ({
   Component: (await import('@/features/voice-notes/components/voice-notes-page')).VoiceNotesPage,
@@ -102,8 +99,13 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('@/features/feedback/components/feedback-hub-page')).FeedbackHubPage }),
           },
           { path: '/voice-notes', lazy: voiceNotes },
-          { path: '/admin', lazy: admin },
-          { path: '/admin/:activeTab', lazy: admin },
+          {
+            element: <RequireRole roles={ADMIN} title="Manage School" />,
+            children: [
+              { path: '/admin', lazy: admin },
+              { path: '/admin/:activeTab', lazy: admin },
+            ],
+          },
           placeholder('/support', 'Help & Support', ADMIN),
           {
             path: '/students/:id',

@@ -1,7 +1,7 @@
 //! The tRPC client (`/api/trpc`, batched, superjson) behind a small typed API keyed by
 //! procedure path (types from the server's generated `src/generated/rpc-types.ts`), plus TanStack Query hooks and the per-field errors of BAD_REQUEST answers.
 
-import { useMutation, useQuery, type UseQueryOptions } from '@tanstack/react-query'
+import { useMutation, useQuery, type QueryClient, type UseMutationOptions, type UseQueryOptions } from '@tanstack/react-query'
 import { createTRPCUntypedClient, httpBatchLink, TRPCClientError } from '@trpc/client'
 import type { AnyRouter } from '@trpc/server'
 import superjson from 'superjson'
@@ -47,10 +47,26 @@ export function useRpcQuery<P extends QueryPath>(path: P, input?: RpcInput<P>, o
   })
 }
 
-/** `useMutation` for the procedure at `path`. */
-export function useRpcMutation<P extends MutationPath>(path: P) {
+type MutationExtras<P extends MutationPath> = Omit<
+  UseMutationOptions<RpcOutput<P>, Error, RpcInput<P>>,
+  'mutationFn'
+>
+
+/** `useMutation` for the procedure at `path` (the base of each feature's `api/` mutation hook). */
+export function useRpcMutation<P extends MutationPath>(path: P, options?: MutationExtras<P>) {
   return useMutation<RpcOutput<P>, Error, RpcInput<P>>({
     mutationFn: (input) => rpcMutation(path, input),
+    ...options,
+  })
+}
+
+/** Refreshes every cached query whose procedure path starts with `prefix` (e.g. `admin.`). */
+export function invalidateRpc(queryClient: QueryClient, prefix: string) {
+  return queryClient.invalidateQueries({
+    predicate: (query) => {
+      const [root, path] = query.queryKey as [unknown, unknown]
+      return root === 'rpc' && typeof path === 'string' && path.startsWith(prefix)
+    },
   })
 }
 

@@ -11,7 +11,7 @@ import {
   SEGMENT_SECONDS,
   type FromDictationWorker,
   type ToDictationWorker,
-} from '../features/dictation/worker-protocol'
+} from '../lib/dictation-protocol'
 
 // The worker's global scope, typed by hand: the app's tsconfig uses the DOM library.
 const scope = self as unknown as {

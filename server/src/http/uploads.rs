@@ -135,7 +135,9 @@ async fn upload(
         .boxed();
     let written = match state.storage.put(&file.key, stream, limit).await {
         Ok(written) => written,
-        Err(StoreError::TooLarge { .. }) => return Err(AppError::TooLarge(UPLOAD_TOO_LARGE_MESSAGE)),
+        Err(StoreError::TooLarge { .. }) => {
+            return Err(AppError::TooLarge(UPLOAD_TOO_LARGE_MESSAGE))
+        }
         Err(StoreError::Io(err)) => {
             tracing::warn!(%err, "direct upload did not arrive whole");
             return Err(AppError::BadRequest(INCOMPLETE.into()));

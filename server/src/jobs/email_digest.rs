@@ -8,12 +8,12 @@ use chrono::NaiveDateTime;
 use core_wasm::{NotificationFrequency, NotificationType};
 use serde::{Deserialize, Serialize};
 
-use crate::state::AppState;
 use crate::jobs::audience::{self, Audience};
 use crate::jobs::{send_email, BackgroundJob, Job, JobError};
 use crate::mail::templates::{due_line, escape, html_to_text, preferences_link, submission_link};
 use crate::mail::Template;
 use crate::models::{email_preferences, recipients, submissions};
+use crate::state::AppState;
 
 /// The digest of address `email` for the period ending at `period_end`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

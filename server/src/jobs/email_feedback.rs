@@ -7,12 +7,12 @@ use chrono::NaiveDateTime;
 use core_wasm::FeedbackSentiment;
 use serde::{Deserialize, Serialize};
 
-use crate::state::AppState;
 use crate::jobs::audience::{self, Audience};
 use crate::jobs::{send_email, BackgroundJob, Job, JobError};
 use crate::mail::templates::{escape, preferences_link, submission_link};
 use crate::mail::Template;
 use crate::models::submissions;
+use crate::state::AppState;
 
 /// E-mails the feedback on submission `submission_id` to `to`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

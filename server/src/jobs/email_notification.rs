@@ -13,12 +13,12 @@
 use core_wasm::NotificationType;
 use serde::{Deserialize, Serialize};
 
-use crate::state::AppState;
 use crate::jobs::audience::{self, Audience};
 use crate::jobs::{send_email, BackgroundJob, Job, JobError};
 use crate::mail::templates::{due_line, html_to_text, preferences_link, submission_link};
 use crate::mail::Template;
 use crate::models::{notifications, students, submissions};
+use crate::state::AppState;
 
 /// E-mails notification `notification_id` about pupil `student_id` to `to`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

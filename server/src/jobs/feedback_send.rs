@@ -7,12 +7,12 @@ use core_wasm::NotificationFrequency;
 use diesel::result::QueryResult;
 use serde::{Deserialize, Serialize};
 
-use crate::state::AppState;
 use crate::db::DbConn;
 use crate::jobs::audience;
 use crate::jobs::email_feedback::FeedbackEmail;
 use crate::jobs::{enqueue, enqueue_many, BackgroundJob, Job, JobError, NewJob};
 use crate::models::{now, submissions};
+use crate::state::AppState;
 use crate::transaction;
 
 /// Queues the feedback e-mails of marked submission `submission_id`.

@@ -7,10 +7,10 @@
 use chrono::{Duration, NaiveDateTime, Timelike};
 use serde::{Deserialize, Serialize};
 
-use crate::state::AppState;
 use crate::db::DbConn;
 use crate::jobs::{enqueue, BackgroundJob, Job, JobError};
 use crate::models::{now, stored_files};
+use crate::state::AppState;
 use crate::storage::FileStore;
 
 /// Removes the files due for removal and queues the next run. No payload: stored as `{}`.

@@ -41,9 +41,9 @@ use diesel::result::QueryResult;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::state::AppState;
 use crate::db::DbConn;
 use crate::mail::Email;
+use crate::state::AppState;
 
 pub use crate::models::jobs::{
     backoff, claim, complete, fail, fail_abandoned, find, find_by_key, renew_lease, status, Job,

@@ -11,7 +11,6 @@ use core_wasm::{NotificationFrequency, NotificationType};
 use diesel::result::QueryResult;
 use serde::{Deserialize, Serialize};
 
-use crate::state::AppState;
 use crate::db::DbConn;
 use crate::jobs::audience::{self, Target};
 use crate::jobs::email_digest::DigestEmail;
@@ -20,6 +19,7 @@ use crate::jobs::{enqueue, enqueue_many, BackgroundJob, Job, JobError, NewJob};
 use crate::models::notifications::{find_sendable, send_job_key};
 use crate::models::now;
 use crate::models::recipients::{self, resolve_recipients, Filters, Recipient};
+use crate::state::AppState;
 use crate::transaction;
 
 /// Sends notification `notification_id` (its receipts, submissions and e-mail jobs).

@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use futures_util::future::BoxFuture;
 
-use crate::state::AppState;
 use crate::jobs::{payload, BackgroundJob, Job, JobError};
+use crate::state::AppState;
 
 use super::email_digest::DigestEmail;
 use super::email_feedback::FeedbackEmail;

@@ -8,9 +8,9 @@ use futures_util::FutureExt;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::state::AppState;
 pub use crate::config::WorkerSettings;
 use crate::jobs::{self, Job, Registry};
+use crate::state::AppState;
 
 /// What one turn of a worker did.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -205,9 +205,10 @@ impl SmtpPool {
         .map_err(|_| failed(&"timed out"))?
         .map_err(|e| failed(&e))?;
         tcp.set_nodelay(true).map_err(|e| failed(&e))?;
-        let mut connection = AsyncSmtpConnection::connect_with_transport(Box::new(tcp), &self.hello)
-            .await
-            .map_err(|e| failed(&e))?;
+        let mut connection =
+            AsyncSmtpConnection::connect_with_transport(Box::new(tcp), &self.hello)
+                .await
+                .map_err(|e| failed(&e))?;
         let offers_tls = connection.can_starttls();
         match server.starttls {
             StartTls::Never => {}
@@ -253,7 +254,10 @@ mod tests {
         assert_eq!(server.port, 25);
         assert_eq!(server.starttls, StartTls::Opportunistic);
         assert!(server.credentials.is_some());
-        assert!(!format!("{server:?}").contains("p+ss"), "no password in logs");
+        assert!(
+            !format!("{server:?}").contains("p+ss"),
+            "no password in logs"
+        );
 
         assert!(SmtpServer::from_url("smtp://mail?tls=sometimes").is_err());
         assert!(SmtpServer::from_url("smtps://mail").is_err());

@@ -108,13 +108,8 @@ pub async fn insert_many(conn: &mut DbConn<'_>, batch: &[NewJob]) -> QueryResult
             updated_at: at,
         })
         .collect();
-    crate::batch_insert!(
-        conn,
-        jobs::table,
-        rows,
-        columns = 7,
-        |q| q.on_conflict_do_nothing()
-    )
+    crate::batch_insert!(conn, jobs::table, rows, columns = 7, |q| q
+        .on_conflict_do_nothing())
 }
 
 /// The delay before retry number `attempts` (1 after the first failure): `base · 2^(attempts-1)`,

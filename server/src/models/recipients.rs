@@ -151,11 +151,11 @@ mod deliveries {
     use diesel::result::QueryResult;
     use diesel_async::RunQueryDsl;
 
+    use crate::db::lower;
     use crate::db::schema::{notification_receipts, notifications, schools, students, submissions};
     use crate::db::DbConn;
     use crate::ids::{new_id, new_token};
     use crate::models::notifications::EmailedNotification;
-    use crate::db::lower;
     use crate::with_conn;
 
     /// The pupils notification `id` already has a receipt for.

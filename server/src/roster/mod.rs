@@ -115,7 +115,10 @@ pub fn validate_pupils(
             }
         }
         let email = row.get(PupilField::Email).map(|e| normalise_email(&e));
-        if let Some(e) = email.as_deref().filter(|e| !core_wasm::email::is_valid_email(e)) {
+        if let Some(e) = email
+            .as_deref()
+            .filter(|e| !core_wasm::email::is_valid_email(e))
+        {
             problems.push(Problem::new(
                 line,
                 format!("\"{e}\" is not a valid e-mail address."),
@@ -125,7 +128,10 @@ pub fn validate_pupils(
         let parent_email = row
             .get(PupilField::ParentEmail)
             .map(|e| normalise_email(&e));
-        if let Some(e) = parent_email.as_deref().filter(|e| !core_wasm::email::is_valid_email(e)) {
+        if let Some(e) = parent_email
+            .as_deref()
+            .filter(|e| !core_wasm::email::is_valid_email(e))
+        {
             problems.push(Problem::new(
                 line,
                 format!("\"{e}\" is not a valid parent e-mail address."),

@@ -1,8 +1,7 @@
-//! `/`: the Dashboard — what needs the teacher today — with the small system-status card
-//! (server health and the wasm core) at the bottom.
+//! `/`: the Dashboard — what needs the teacher today. (The system-status card, a developer's
+//! check of the server and the wasm core, lives on the Settings page, not here.)
 
 import { DashboardSummary } from '@/features/dashboard/components/dashboard-summary'
-import { SystemStatus } from '@/features/system-status/components/system-status'
 
 /** The product's purpose, as spec section 1 states it. */
 export const PURPOSE =
@@ -16,7 +15,6 @@ export function DashboardPage() {
         <p className="text-muted-foreground">{PURPOSE}</p>
       </div>
       <DashboardSummary />
-      <SystemStatus />
     </div>
   )
 }

@@ -5,9 +5,8 @@ import { Command } from 'cmdk'
 import { useNavigate } from 'react-router'
 
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
-import { usePhotoAnalyser } from '@/features/photo-analyser'
-import { useVoiceNoteRecorder } from '@/features/voice-notes/voice-note-recorder'
 import type { StudentSummary } from '@/generated/rpc-types'
+import { usePhotoAnalyser, useVoiceNoteRecorder } from '@/lib/capture'
 import { useRpcQuery } from '@/lib/rpc'
 import { useSession } from '@/lib/session'
 

@@ -7,6 +7,7 @@ import { Link, Outlet, useLocation } from 'react-router'
 
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
+import { DictationProvider } from '@/features/dictation/dictation-provider'
 import { PhotoAnalyserProvider } from '@/features/photo-analyser'
 import { VoiceNoteRecorderProvider } from '@/features/voice-notes/voice-note-recorder'
 import type { SessionUser } from '@/lib/auth-client'
@@ -59,12 +60,18 @@ export function Shell({ user }: { user: SessionUser }) {
     return () => window.removeEventListener('keydown', onKey)
   }, [])
 
+  const openPalette = () => {
+    setPaletteLoaded(true)
+    setPaletteOpen(true)
+  }
+
   const showUpgrade = leadersArea && !!allowed?.(['ADMIN', 'ORG_ADMIN']) && !isPro(user)
   const settingsPath = leadersArea ? '/leaders/settings' : '/settings'
 
   return (
     <VoiceNoteRecorderProvider>
     <PhotoAnalyserProvider>
+    <DictationProvider>
     <div className="relative flex h-dvh flex-col">
       <SkipLink />
       <header className="flex h-[60px] shrink-0 items-center gap-2 border-b border-border px-3 sm:px-4">
@@ -87,13 +94,24 @@ export function Shell({ user }: { user: SessionUser }) {
           <span>Voicemark</span>
         </Link>
         <div className="flex-1" />
+        {/* Phones have no keyboard shortcut and no room for the wide button: the same palette
+            (its actions New message, New voice note, New photo, and pupil search) behind an icon. */}
+        <Button
+          variant="ghost"
+          size="sm"
+          className="sm:hidden"
+          aria-label="Search and actions"
+          onClick={openPalette}
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
+            <circle cx="11" cy="11" r="7" />
+            <path d="m20 20-3.5-3.5" />
+          </svg>
+        </Button>
         <Button
           variant="outline"
           size="sm"
-          onClick={() => {
-            setPaletteLoaded(true)
-            setPaletteOpen(true)
-          }}
+          onClick={openPalette}
           aria-keyshortcuts="Control+K Meta+K"
           className="hidden text-muted-foreground sm:inline-flex"
         >
@@ -138,6 +156,7 @@ export function Shell({ user }: { user: SessionUser }) {
         </Suspense>
       )}
     </div>
+    </DictationProvider>
     </PhotoAnalyserProvider>
     </VoiceNoteRecorderProvider>
   )

@@ -51,7 +51,9 @@ export default function ToastList({
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none" />
+      {/* On a phone the toasts sit at the top, clear of the form buttons a page ends with
+          (e.g. the pupil's 'Hand in again'); from 640 px at the bottom right, beside the content. */}
+      <ToastPrimitive.Viewport className="fixed top-0 right-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none sm:top-auto sm:bottom-0" />
     </ToastPrimitive.Provider>
   )
 }

@@ -8,7 +8,7 @@
 import { openMicrophone, type AudioCapture } from '@/lib/audio-capture'
 
 import { appendFinal, KEEP_ALIVE_MS, listenUrl, readSpeechMessage } from './speech-socket'
-import type { FromDictationWorker, ToDictationWorker } from './worker-protocol'
+import type { FromDictationWorker, ToDictationWorker } from '@/lib/dictation-protocol'
 
 export type MicrophoneState = 'not set up' | 'setting up' | 'ready' | 'opening' | 'open' | 'error' | 'pausing' | 'paused'
 export type ConnectionState = 'connecting' | 'open' | 'closing' | 'closed'

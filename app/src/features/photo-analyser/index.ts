@@ -1,4 +1,4 @@
-//! The photo analyser's public face for the shell and other features.
+//! The photo analyser's public face for the shell: its provider. Features open it through
+//! `usePhotoAnalyser()` in `lib/capture.tsx`.
 
-export { assistantDraftHtml, textToHtml } from './notes'
-export { PhotoAnalyserProvider, usePhotoAnalyser, type AnalyserTarget } from './photo-analyser-context'
+export { PhotoAnalyserProvider } from './photo-analyser-context'

@@ -1,11 +1,10 @@
 //! /account/confirm?token=: confirms the e-mail address as soon as the page opens.
 
-import { useQuery } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router'
 
 import { Alert } from '@/components/ui/alert'
-import { rpcMutation } from '@/lib/rpc'
 
+import { useConfirmEmail } from '../api/confirm-email'
 import { AccountFrame } from './account-frame'
 import { LINK_INVALID } from './reset-page'
 
@@ -15,15 +14,7 @@ export const EMAIL_CONFIRMED =
 export function ConfirmEmailPage() {
   const [params] = useSearchParams()
   const token = params.get('token') ?? ''
-  // A query, not a mutation: it runs once per token even under StrictMode's double effects.
-  const confirm = useQuery({
-    queryKey: ['account', 'confirmEmail', token],
-    queryFn: () => rpcMutation('account.confirmEmail', { token }),
-    enabled: !!token,
-    retry: false,
-    staleTime: Infinity,
-    gcTime: Infinity,
-  })
+  const confirm = useConfirmEmail(token)
 
   let body
   if (!token || confirm.isError) body = <Alert>{LINK_INVALID}</Alert>

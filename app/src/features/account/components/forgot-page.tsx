@@ -2,37 +2,39 @@
 //! account exists, so the page reveals nothing about who has one.
 
 import { useState } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
-import { fieldErrors, rpcMutation } from '@/lib/rpc'
+import { setServerErrors } from '@/lib/form-errors'
 
+import { requestPasswordResetSchema, useRequestPasswordReset, type RequestPasswordResetValues } from '../api/request-password-reset'
 import { AccountFrame } from './account-frame'
 
 export const FORGOT_SENT = 'If an account exists for that address, we have sent a link to reset the password.'
 
 export function ForgotPasswordPage() {
   const [sent, setSent] = useState(false)
+  const requestReset = useRequestPasswordReset()
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<{ email: string }>({ defaultValues: { email: '' } })
+  } = useForm<RequestPasswordResetValues>({
+    resolver: zodResolver(requestPasswordResetSchema),
+    defaultValues: { email: '' },
+  })
 
   const onSubmit = handleSubmit(async ({ email }) => {
     try {
-      await rpcMutation('account.requestPasswordReset', { email: email.trim() })
+      await requestReset.mutateAsync({ email: email.trim() })
     } catch (error) {
       // A malformed address is worth saying; anything else gets the neutral answer.
-      const fields = fieldErrors(error)
-      if (fields.email) {
-        setError('email', { message: fields.email })
-        return
-      }
+      if (setServerErrors(error, setError, ['email'])) return
     }
     setSent(true)
   })
@@ -44,7 +46,7 @@ export function ForgotPasswordPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate className="space-y-4">
           <FormField label="Email" error={errors.email?.message}>
-            <Input type="email" autoComplete="email" {...register('email', { required: 'Enter your e-mail address.' })} />
+            <Input type="email" autoComplete="email" {...register('email')} />
           </FormField>
           <Button type="submit" className="w-full" disabled={isSubmitting}>
             Send reset link

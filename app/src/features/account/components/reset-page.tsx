@@ -1,6 +1,7 @@
 //! /account/reset?token=: a new password, checked against the core's rule before sending.
 
 import { useState } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 import { Link, useSearchParams } from 'react-router'
 
@@ -9,42 +10,41 @@ import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { getCore } from '@/lib/core'
-import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
+import { setServerErrors } from '@/lib/form-errors'
+import { errorMessage, fieldErrors } from '@/lib/rpc'
 
+import { resetPasswordSchema, useResetPassword, type ResetPasswordValues } from '../api/reset-password'
 import { AccountFrame } from './account-frame'
 
 export const LINK_INVALID = 'This link is invalid or has expired.'
-
-interface ResetValues {
-  password: string
-  confirm: string
-}
 
 export function ResetPasswordPage() {
   const [params] = useSearchParams()
   const token = params.get('token') ?? ''
   const [done, setDone] = useState(false)
   const [formError, setFormError] = useState<string>()
+  const resetPassword = useResetPassword()
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ResetValues>({ defaultValues: { password: '', confirm: '' } })
+  } = useForm<ResetPasswordValues>({
+    resolver: zodResolver(resetPasswordSchema),
+    defaultValues: { password: '', confirm: '' },
+  })
 
-  const onSubmit = handleSubmit(async ({ password, confirm }) => {
+  const onSubmit = handleSubmit(async ({ password }) => {
     setFormError(undefined)
     const rule = await getCore().passwordError(password)
     if (rule) return setError('password', { message: rule })
-    if (password !== confirm) return setError('confirm', { message: 'The passwords do not match.' })
     try {
-      await rpcMutation('account.resetPassword', { token, password })
+      await resetPassword.mutateAsync({ token, password })
       setDone(true)
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.password) setError('password', { message: fields.password })
-      if (fields.token) setFormError(LINK_INVALID)
-      else if (!fields.password) setFormError(errorMessage(error))
+      const shown = setServerErrors(error, setError, ['password'])
+      if (fieldErrors(error).token) setFormError(LINK_INVALID)
+      else if (!shown) setFormError(errorMessage(error))
     }
   })
 
@@ -74,10 +74,10 @@ export function ResetPasswordPage() {
               error={errors.password?.message}
               hint="At least 8 characters, with a number, an uppercase and a lowercase letter."
             >
-              <Input type="password" autoComplete="new-password" {...register('password', { required: 'Enter a new password.' })} />
+              <Input type="password" autoComplete="new-password" {...register('password')} />
             </FormField>
             <FormField label="Confirm new password" error={errors.confirm?.message}>
-              <Input type="password" autoComplete="new-password" {...register('confirm', { required: 'Enter the password again.' })} />
+              <Input type="password" autoComplete="new-password" {...register('confirm')} />
             </FormField>
             <Button type="submit" className="w-full" disabled={isSubmitting}>
               Reset password

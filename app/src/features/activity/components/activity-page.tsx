@@ -5,13 +5,15 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 
+import { Cell, DataTable } from '@/components/data-table'
+import { DateText } from '@/components/date-text'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import type { ActivityItem } from '@/generated/rpc-types'
-import { errorMessage, useRpcQuery } from '@/lib/rpc'
+import { errorMessage } from '@/lib/rpc'
 
-import { useFormattedDate } from '../api/use-format-date'
+import { useActivity } from '../api/list-notifications'
 
 const STATUS: Record<ActivityItem['status'], [string, string]> = {
   SCHEDULED: ['Scheduled', 'bg-blue-50 text-blue-800 border-blue-200'],
@@ -20,19 +22,12 @@ const STATUS: Record<ActivityItem['status'], [string, string]> = {
   ENDED: ['Ended', 'bg-muted text-foreground border-border'],
 }
 
-function When({ date }: { date: Date | null }) {
-  const text = useFormattedDate(date)
-  return date ? <time dateTime={date.toISOString()}>{text}</time> : <span>—</span>
-}
+const HEADERS = ['Title', 'Type', 'Status', 'Send date', 'Due date', 'Recipients', 'Submissions', 'Marked']
 
 export function ActivityPage() {
   const [search, setSearch] = useState('')
   const [page, setPage] = useState(1)
-  const list = useRpcQuery(
-    'notification.list',
-    { search: search.trim() || null, page, pageSize: null },
-    { placeholderData: (previous) => previous },
-  )
+  const list = useActivity(search, page)
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1
 
   return (
@@ -48,7 +43,7 @@ export function ActivityPage() {
           </Button>
         </div>
       </div>
-      <div className="w-80 space-y-1.5">
+      <div className="w-full max-w-80 space-y-1.5">
         <label htmlFor="activity-search" className="text-sm font-medium">
           Search by title
         </label>
@@ -65,48 +60,34 @@ export function ActivityPage() {
       {list.isError && <Alert>{errorMessage(list.error)}</Alert>}
       {list.data && list.data.total === 0 && <p>No notifications{search.trim() ? ' match your search' : ' yet'}.</p>}
       {list.data && list.data.items.length > 0 && (
-        <div className="overflow-x-auto rounded-lg border border-border">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Notifications</caption>
-            <thead className="bg-muted">
-              <tr>
-                {['Title', 'Type', 'Status', 'Send date', 'Due date', 'Recipients', 'Submissions', 'Marked'].map((h) => (
-                  <th key={h} scope="col" className="px-3 py-2 font-medium">
-                    {h}
-                  </th>
-                ))}
+        <DataTable caption="Notifications" headers={HEADERS}>
+          {list.data.items.map((item) => {
+            const [label, tone] = STATUS[item.status]
+            return (
+              <tr key={item.id}>
+                <Cell>
+                  <Link to={`/notifications/${item.id}/details`} className="font-medium underline-offset-4 hover:underline">
+                    {item.title}
+                  </Link>
+                  <div className="text-xs text-muted-foreground">{item.senderName}</div>
+                </Cell>
+                <Cell>{item.type === 'ASSIGNMENT' ? 'Assignment' : 'Message'}</Cell>
+                <Cell>
+                  <span className={`rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap ${tone}`}>{label}</span>
+                </Cell>
+                <Cell className="whitespace-nowrap">
+                  <DateText date={item.sendDate ?? item.createdAt} />
+                </Cell>
+                <Cell className="whitespace-nowrap">
+                  <DateText date={item.submissionDueDate} />
+                </Cell>
+                <Cell>{item.recipients}</Cell>
+                <Cell>{item.type === 'ASSIGNMENT' ? item.submissions : '—'}</Cell>
+                <Cell>{item.type === 'ASSIGNMENT' ? item.marked : '—'}</Cell>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
-              {list.data.items.map((item) => {
-                const [label, tone] = STATUS[item.status]
-                return (
-                  <tr key={item.id}>
-                    <td className="px-3 py-2">
-                      <Link to={`/notifications/${item.id}/details`} className="font-medium underline-offset-4 hover:underline">
-                        {item.title}
-                      </Link>
-                      <div className="text-xs text-muted-foreground">{item.senderName}</div>
-                    </td>
-                    <td className="px-3 py-2">{item.type === 'ASSIGNMENT' ? 'Assignment' : 'Message'}</td>
-                    <td className="px-3 py-2">
-                      <span className={`rounded-full border px-2 py-0.5 text-xs font-medium ${tone}`}>{label}</span>
-                    </td>
-                    <td className="px-3 py-2">
-                      <When date={item.sendDate ?? item.createdAt} />
-                    </td>
-                    <td className="px-3 py-2">
-                      <When date={item.submissionDueDate} />
-                    </td>
-                    <td className="px-3 py-2">{item.recipients}</td>
-                    <td className="px-3 py-2">{item.type === 'ASSIGNMENT' ? item.submissions : '—'}</td>
-                    <td className="px-3 py-2">{item.type === 'ASSIGNMENT' ? item.marked : '—'}</td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
+            )
+          })}
+        </DataTable>
       )}
       {pages > 1 && (
         <div className="flex items-center gap-3">

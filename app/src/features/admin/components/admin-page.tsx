@@ -8,7 +8,7 @@ import { Alert } from '@/components/ui/alert'
 import { errorCode, errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
-import { useSchoolSettings } from '../api/admin-queries'
+import { useSchoolSettings } from '../api/school-settings'
 import { GroupsTab } from './groups-tab'
 import { PupilsTab } from './pupils-tab'
 import { SettingsTab } from './settings-tab'

@@ -1,5 +1,6 @@
 //! Manage School › Classes, Year groups and Form groups: list with pupil counts, add, rename.
 
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 
@@ -9,12 +10,15 @@ import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import type { Group } from '@/generated/rpc-types'
-import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
+import { Cell, DataTable } from '@/components/data-table'
+import { Section } from '@/components/section'
 
-import { useClasses, useFormGroups, useRefreshAdmin, useYearGroups } from '../api/admin-queries'
-import { Cell, DataTable, Panel } from './table'
+import { useClasses, useFormGroups, useYearGroups } from '../api/list-groups'
+import { groupSchema, useSaveGroup, type GroupKind, type GroupValues } from '../api/save-group'
 
-type Kind = 'class' | 'yearGroup' | 'formGroup'
+type Kind = GroupKind
 
 const TEXT: Record<Kind, { one: string; many: string; note?: string }> = {
   class: { one: 'class', many: 'Classes' },
@@ -26,40 +30,34 @@ const TEXT: Record<Kind, { one: string; many: string; note?: string }> = {
   formGroup: { one: 'form group', many: 'Form groups' },
 }
 
-function save(kind: Kind, input: { id: string | null; name: string }) {
-  if (kind === 'class') return rpcMutation('admin.saveClass', input)
-  if (kind === 'yearGroup') return rpcMutation('admin.saveYearGroup', input)
-  return rpcMutation('admin.saveFormGroup', input)
-}
-
 function GroupForm({ kind, group, onDone }: { kind: Kind; group?: Group; onDone: () => void }) {
   const { toast } = useToast()
-  const refresh = useRefreshAdmin()
+  const save = useSaveGroup(kind)
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm({ defaultValues: { name: group?.name ?? '' } })
+  } = useForm<GroupValues>({
+    resolver: zodResolver(groupSchema),
+    defaultValues: { name: group?.name ?? '' },
+  })
   const onSubmit = handleSubmit(async ({ name }) => {
     try {
-      await save(kind, { id: group?.id ?? null, name })
+      await save.mutateAsync({ id: group?.id ?? null, name })
       toast({ title: 'Saved.', tone: 'success' })
-      await refresh()
       onDone()
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.name) setError('name', { message: fields.name })
-      else toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['name'])) toast(failureToast(error))
     }
   })
   const text = TEXT[kind]
   return (
-    <Panel title={group ? `Rename ${group.name}` : `Add a ${text.one}`}>
+    <Section title={group ? `Rename ${group.name}` : `Add a ${text.one}`}>
       <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-3">
         <div className="w-72">
           <FormField label="Name" error={errors.name?.message}>
-            <Input {...register('name', { required: 'Enter a name.' })} />
+            <Input {...register('name')} />
           </FormField>
         </div>
         <div className="flex gap-2 pt-6">
@@ -71,7 +69,7 @@ function GroupForm({ kind, group, onDone }: { kind: Kind; group?: Group; onDone:
           </Button>
         </div>
       </form>
-    </Panel>
+    </Section>
   )
 }
 

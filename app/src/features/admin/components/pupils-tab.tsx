@@ -1,5 +1,6 @@
 //! Manage School › Pupils: search, add and edit pupils, and import them from a CSV file.
 
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 
@@ -9,21 +10,15 @@ import { FormField } from '@/components/ui/form-field'
 import { Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import type { Pupil } from '@/generated/rpc-types'
-import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
+import { Cell, DataTable } from '@/components/data-table'
+import { Section } from '@/components/section'
 
-import { allFieldMessages, useClasses, useFormGroups, usePupils, useRefreshAdmin, useYearGroups } from '../api/admin-queries'
-import { Cell, DataTable, Panel } from './table'
-
-interface PupilValues {
-  forename: string
-  surname: string
-  email: string
-  parentEmail: string
-  upn: string
-  yearGroupId: string
-  formGroupId: string
-  classIds: string[]
-}
+import { allFieldMessages, useImportPupils } from '../api/import-pupils'
+import { useClasses, useFormGroups, useYearGroups } from '../api/list-groups'
+import { usePupils } from '../api/list-pupils'
+import { pupilSchema, useSavePupil, type PupilValues } from '../api/save-pupil'
 
 const FIELDS = ['forename', 'surname', 'email', 'parentEmail', 'upn', 'yearGroupId', 'formGroupId', 'classIds'] as const
 
@@ -42,7 +37,7 @@ function toValues(pupil?: Pupil): PupilValues {
 
 function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
   const { toast } = useToast()
-  const refresh = useRefreshAdmin()
+  const save = useSavePupil()
   const classes = useClasses()
   const yearGroups = useYearGroups()
   const formGroups = useFormGroups()
@@ -51,11 +46,14 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<PupilValues>({ defaultValues: toValues(pupil) })
+  } = useForm<PupilValues>({
+    resolver: zodResolver(pupilSchema),
+    defaultValues: toValues(pupil),
+  })
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await rpcMutation('admin.savePupil', {
+      await save.mutateAsync({
         id: pupil?.id ?? null,
         forename: values.forename,
         surname: values.surname,
@@ -67,30 +65,21 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
         classIds: values.classIds,
       })
       toast({ title: pupil ? 'Pupil saved.' : 'Pupil added.', tone: 'success' })
-      await refresh()
       onDone()
     } catch (error) {
-      const fields = fieldErrors(error)
-      let shown = false
-      for (const field of FIELDS) {
-        if (fields[field]) {
-          setError(field, { message: fields[field] })
-          shown = true
-        }
-      }
-      if (!shown) toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, FIELDS)) toast(failureToast(error))
     }
   })
 
   return (
-    <Panel title={pupil ? `Edit ${pupil.forename} ${pupil.surname}` : 'Add a pupil'}>
+    <Section title={pupil ? `Edit ${pupil.forename} ${pupil.surname}` : 'Add a pupil'}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Forename" error={errors.forename?.message}>
-            <Input {...register('forename', { required: "Enter the pupil's forename." })} />
+            <Input {...register('forename')} />
           </FormField>
           <FormField label="Surname" error={errors.surname?.message}>
-            <Input {...register('surname', { required: "Enter the pupil's surname." })} />
+            <Input {...register('surname')} />
           </FormField>
           <FormField label="Pupil e-mail" error={errors.email?.message}>
             <Input type="email" {...register('email')} />
@@ -148,7 +137,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
           </Button>
         </div>
       </form>
-    </Panel>
+    </Section>
   )
 }
 
@@ -156,7 +145,7 @@ const TEMPLATE = 'forename,surname,email,parentEmail,upn,yearGroup,formGroup'
 
 function ImportForm() {
   const { toast } = useToast()
-  const refresh = useRefreshAdmin()
+  const importPupils = useImportPupils()
   const [file, setFile] = useState<File | null>(null)
   const [problems, setProblems] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
@@ -173,10 +162,9 @@ function ImportForm() {
     }
     setBusy(true)
     try {
-      const { imported } = await rpcMutation('admin.importPupils', { csv: await file.text() })
+      const { imported } = await importPupils.mutateAsync({ csv: await file.text() })
       setProblems([])
       toast({ title: `${imported} ${imported === 1 ? 'pupil' : 'pupils'} imported.`, tone: 'success' })
-      await refresh()
     } catch (error) {
       const lines = allFieldMessages(error, 'csv')
       setProblems(lines.length > 0 ? lines : [errorMessage(error)])
@@ -186,7 +174,7 @@ function ImportForm() {
   }
 
   return (
-    <Panel title="Import pupils from a CSV file">
+    <Section title="Import pupils from a CSV file">
       <p className="text-sm text-muted-foreground">
         The first line names the columns: <code className="rounded bg-muted px-1">{TEMPLATE}</code>. Forename and surname are
         required; year and form groups are created when missing. At most 5,000 pupils and 1 MB per file. Nothing is
@@ -217,7 +205,7 @@ function ImportForm() {
           Import pupils
         </Button>
       </form>
-    </Panel>
+    </Section>
   )
 }
 

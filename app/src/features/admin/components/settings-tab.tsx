@@ -1,5 +1,6 @@
 //! Manage School › Settings: the school's name, postcode, type and parent e-mail settings.
 
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 
@@ -7,53 +8,43 @@ import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
-import type { SchoolSettings } from '@/generated/rpc-types'
-import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
+import { Section } from '@/components/section'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
 
-import { useRefreshAdmin, useSchoolSettings } from '../api/admin-queries'
-import { Panel } from './table'
-
-interface SettingsValues extends Omit<SchoolSettings, 'postcode'> {
-  postcode: string
-}
+import { schoolSettingsSchema, useSaveSchoolSettings, type SchoolSettingsValues } from '../api/save-school-settings'
+import { useSchoolSettings } from '../api/school-settings'
 
 export function SettingsTab() {
   const settings = useSchoolSettings()
   const { toast } = useToast()
-  const refresh = useRefreshAdmin()
+  const save = useSaveSchoolSettings()
   const {
     register,
     handleSubmit,
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<SettingsValues>()
+  } = useForm<SchoolSettingsValues>({ resolver: zodResolver(schoolSettingsSchema) })
   useEffect(() => {
     if (settings.data) reset({ ...settings.data, postcode: settings.data.postcode ?? '' })
   }, [settings.data, reset])
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await rpcMutation('admin.saveSchoolSettings', { ...values, postcode: values.postcode || null })
+      await save.mutateAsync({ ...values, postcode: values.postcode || null })
       toast({ title: 'Settings saved.', tone: 'success' })
-      await refresh()
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.name) setError('name', { message: fields.name })
-      if (fields.postcode) setError('postcode', { message: fields.postcode })
-      if (fields.type) setError('type', { message: fields.type })
-      if (!fields.name && !fields.postcode && !fields.type)
-        toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['name', 'postcode', 'type'])) toast(failureToast(error))
     }
   })
 
   if (!settings.data) return <p role="status">Loading the settings…</p>
   return (
-    <Panel title="School settings">
+    <Section title="School settings">
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Name" error={errors.name?.message}>
-            <Input {...register('name', { required: "Enter the school's name." })} />
+            <Input {...register('name')} />
           </FormField>
           <FormField label="Postcode" error={errors.postcode?.message}>
             <Input {...register('postcode')} />
@@ -87,6 +78,6 @@ export function SettingsTab() {
           Save settings
         </Button>
       </form>
-    </Panel>
+    </Section>
   )
 }

@@ -1,6 +1,7 @@
 //! Manage School › Staff: add and edit teachers and admins. New staff get no password: they
 //! choose one through "Forgot password" or sign in with an e-mail link.
 
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 
@@ -10,20 +11,14 @@ import { FormField } from '@/components/ui/form-field'
 import { Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import type { Staff } from '@/generated/rpc-types'
-import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
+import { Cell, DataTable } from '@/components/data-table'
+import { Section } from '@/components/section'
 
-import { useClasses, useRefreshAdmin, useStaff } from '../api/admin-queries'
-import { Cell, DataTable, Panel } from './table'
-
-interface StaffValues {
-  forename: string
-  surname: string
-  email: string
-  role: string
-  classIds: string[]
-  activated: boolean
-  disabled: boolean
-}
+import { useClasses } from '../api/list-groups'
+import { useStaff } from '../api/list-staff'
+import { staffSchema, useSaveStaff, type StaffValues } from '../api/save-staff'
 
 const FIELDS = ['forename', 'surname', 'email', 'role', 'classIds', 'activated', 'disabled'] as const
 const ROLE_LABELS: Record<string, string> = {
@@ -36,7 +31,7 @@ const ROLE_LABELS: Record<string, string> = {
 
 function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
   const { toast } = useToast()
-  const refresh = useRefreshAdmin()
+  const save = useSaveStaff()
   const classes = useClasses()
   const {
     register,
@@ -44,6 +39,7 @@ function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<StaffValues>({
+    resolver: zodResolver(staffSchema),
     defaultValues: {
       forename: staff?.forename ?? '',
       surname: staff?.surname ?? '',
@@ -57,25 +53,16 @@ function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await rpcMutation('admin.saveStaff', { id: staff?.id ?? null, ...values })
+      await save.mutateAsync({ id: staff?.id ?? null, ...values })
       toast({ title: staff ? 'Staff member saved.' : 'Staff member added.', tone: 'success' })
-      await refresh()
       onDone()
     } catch (error) {
-      const fields = fieldErrors(error)
-      let shown = false
-      for (const field of FIELDS) {
-        if (fields[field]) {
-          setError(field, { message: fields[field] })
-          shown = true
-        }
-      }
-      if (!shown) toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, FIELDS)) toast(failureToast(error))
     }
   })
 
   return (
-    <Panel title={staff ? `Edit ${staff.forename} ${staff.surname}` : 'Add a member of staff'}>
+    <Section title={staff ? `Edit ${staff.forename} ${staff.surname}` : 'Add a member of staff'}>
       {!staff && (
         <p className="text-sm text-muted-foreground">
           New staff have no password: they choose one with “Forgot password” on the sign-in page, or sign in with an e-mail
@@ -85,13 +72,13 @@ function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Forename" error={errors.forename?.message}>
-            <Input {...register('forename', { required: 'Enter a forename.' })} />
+            <Input {...register('forename')} />
           </FormField>
           <FormField label="Surname" error={errors.surname?.message}>
-            <Input {...register('surname', { required: 'Enter a surname.' })} />
+            <Input {...register('surname')} />
           </FormField>
           <FormField label="E-mail" error={errors.email?.message}>
-            <Input type="email" {...register('email', { required: 'Enter a valid e-mail address.' })} />
+            <Input type="email" {...register('email')} />
           </FormField>
           <FormField label="Role" error={errors.role?.message}>
             <Select {...register('role')}>
@@ -133,7 +120,7 @@ function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
           </Button>
         </div>
       </form>
-    </Panel>
+    </Section>
   )
 }
 

@@ -3,23 +3,13 @@
 
 import { Link } from 'react-router'
 
+import { Section } from '@/components/section'
 import { Alert } from '@/components/ui/alert'
 import { formatDate, isoDate } from '@/lib/format-date'
 import { errorMessage, useRpcQuery } from '@/lib/rpc'
 
-const linkClass = 'text-primary underline-offset-4 hover:underline'
-
-function Card({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = `dashboard-${title.toLowerCase().replace(/\W+/g, '-')}`
-  return (
-    <section aria-labelledby={id} className="space-y-3 rounded-lg border border-border p-5">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  )
-}
+// Underlined: inside a sentence a link must not rely on colour alone (axe link-in-text-block).
+const linkClass = 'text-primary underline underline-offset-4'
 
 export function DashboardSummary() {
   const summary = useRpcQuery('dashboard.summary')
@@ -28,7 +18,7 @@ export function DashboardSummary() {
   const { toMark, oldestToMark, dueSoon, scheduled } = summary.data
   return (
     <div className="grid gap-6 lg:grid-cols-3">
-      <Card title="To mark">
+      <Section className="space-y-3" title="To mark">
         <p>
           <span className="text-3xl font-bold">{toMark}</span>{' '}
           {toMark === 1 ? 'submission waits' : 'submissions wait'} for feedback.
@@ -50,8 +40,8 @@ export function DashboardSummary() {
         <Link to="/feedback" className={linkClass}>
           Open the Feedback Hub
         </Link>
-      </Card>
-      <Card title="Due in the next 7 days">
+      </Section>
+      <Section className="space-y-3" title="Due in the next 7 days">
         {dueSoon.length === 0 ? (
           <p className="text-sm text-muted-foreground">No assignments are due this week.</p>
         ) : (
@@ -68,8 +58,8 @@ export function DashboardSummary() {
             ))}
           </ul>
         )}
-      </Card>
-      <Card title="Scheduled">
+      </Section>
+      <Section className="space-y-3" title="Scheduled">
         {scheduled.length === 0 ? (
           <p className="text-sm text-muted-foreground">Nothing is scheduled to send.</p>
         ) : (
@@ -86,7 +76,7 @@ export function DashboardSummary() {
             ))}
           </ul>
         )}
-      </Card>
+      </Section>
     </div>
   )
 }

@@ -3,23 +3,23 @@
 //! one WAV that can be saved as a voice note, the transcript can be inserted into the
 //! feedback, and both can be kept as a draft.
 
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react'
 
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
 import { Progress } from '@/components/ui/progress'
 import { useToast } from '@/components/ui/toaster'
-import { SaveVoiceNoteDialog } from '@/features/voice-notes/components/save-voice-note-dialog'
-import { uploadVoiceNote } from '@/features/voice-notes/api/voice-notes'
-import { defaultNoteName, formatDuration } from '@/features/voice-notes/recording'
+import { useVoiceNoteRecorder } from '@/lib/capture'
+import { saveDraft } from '@/lib/dictation-drafts'
+import { defaultNoteName, formatDuration } from '@/lib/recording'
 import { errorMessage } from '@/lib/rpc'
 import { UploadError, uploadFailedToast } from '@/lib/upload'
 import { useCoreLimits } from '@/lib/use-core'
 
-import { mintSpeechCredential, useSystemFeatures } from '../api'
+import { mintSpeechCredential } from '../api/get-deepgram-key'
+import { useSystemFeatures } from '../api/system-features'
 import { DictationSession, type DictationSnapshot } from '../dictation-session'
-import { saveDraft } from '../drafts'
 
 const MIC_ERROR = 'Unable to connect to microphone. Please check your settings and try again.'
 
@@ -39,8 +39,24 @@ function useDictationSession(maxSeconds: number) {
   return { snapshot, session }
 }
 
-function DictationPanel({ onInsert, onClose }: { onInsert: (text: string) => void; onClose: () => void }) {
+/**
+ * Asked before the drawer closes: `true` keeps it open. A dictation still running, or a
+ * recording not yet inserted, saved or downloaded, is never dropped silently: the first close
+ * stops the dictation and says what closing again would discard; the second close discards.
+ */
+type CloseGuard = () => boolean
+
+function DictationPanel({
+  onInsert,
+  onClose,
+  closeGuard,
+}: {
+  onInsert: (text: string) => void
+  onClose: () => void
+  closeGuard: MutableRefObject<CloseGuard | null>
+}) {
   const { toast } = useToast()
+  const voiceNotes = useVoiceNoteRecorder()
   const limits = useCoreLimits()
   // The limit in force when dictation started (a later answer must not restart it).
   const [dictationLimitSeconds] = useState(limits.dictationLimitSeconds)
@@ -48,8 +64,21 @@ function DictationPanel({ onInsert, onClose }: { onInsert: (text: string) => voi
   const [saving, setSaving] = useState<Blob | null>(null)
   const [draftProgress, setDraftProgress] = useState<number | null>(null)
   const [draftSaved, setDraftSaved] = useState(false)
+  const [kept, setKept] = useState(false)
+  const [closeWarned, setCloseWarned] = useState(false)
   const wavUrl = useMemo(() => (snapshot?.wav ? URL.createObjectURL(snapshot.wav) : null), [snapshot?.wav])
   useEffect(() => () => void (wavUrl && URL.revokeObjectURL(wavUrl)), [wavUrl])
+
+  const unsaved =
+    !!snapshot &&
+    snapshot.microphone !== 'error' &&
+    (snapshot.stopped ? !!snapshot.wav && !kept && !draftSaved : snapshot.seconds > 0 || !!snapshot.transcript.trim())
+  closeGuard.current = () => {
+    if (!unsaved || closeWarned) return false
+    if (snapshot && !snapshot.stopped) void session.current?.stop()
+    setCloseWarned(true)
+    return true
+  }
 
   if (!snapshot) return null
   const { microphone, connection, transcript, interim, seconds, wav, stopped } = snapshot
@@ -60,7 +89,7 @@ function DictationPanel({ onInsert, onClose }: { onInsert: (text: string) => voi
     const filename = `${defaultNoteName(new Date(), 'Dictation draft')}.wav`
     setDraftProgress(0)
     try {
-      const { id } = await uploadVoiceNote(wav, filename, (fraction) => setDraftProgress(fraction * 100))
+      const { id } = await voiceNotes.upload(wav, filename, (fraction) => setDraftProgress(fraction * 100))
       saveDraft({ voiceNoteId: id, filename, transcript: text, createdAt: new Date().toISOString() })
       setDraftSaved(true)
       toast({ title: 'Saved to drafts.', description: filename, tone: 'success' })
@@ -108,6 +137,11 @@ function DictationPanel({ onInsert, onClose }: { onInsert: (text: string) => voi
         <Alert tone="info">The {Math.round(dictationLimitSeconds / 60)}-minute limit was reached, so dictation stopped.</Alert>
       )}
       {snapshot.connectionError && microphone !== 'error' && <Alert>{snapshot.connectionError}</Alert>}
+      {closeWarned && unsaved && (
+        <Alert tone="info">
+          Dictation stopped. Insert, save or download the recording, or close again to discard it.
+        </Alert>
+      )}
       <section aria-label="Transcript" aria-live="polite" className="min-h-32 rounded-md border border-border p-3">
         {body}
       </section>
@@ -140,7 +174,7 @@ function DictationPanel({ onInsert, onClose }: { onInsert: (text: string) => voi
               </Button>
             )}
             <Button variant="link" asChild>
-              <a href={wavUrl} download="dictation.wav">
+              <a href={wavUrl} download="dictation.wav" onClick={() => setKept(true)}>
                 Download recording
               </a>
             </Button>
@@ -153,10 +187,13 @@ function DictationPanel({ onInsert, onClose }: { onInsert: (text: string) => voi
           Close
         </Button>
       </div>
-      <SaveVoiceNoteDialog
+      <voiceNotes.SaveDialog
         audio={saving}
         defaultName={defaultNoteName(new Date(), 'Dictation')}
-        onSaved={() => setSaving(null)}
+        onSaved={() => {
+          setSaving(null)
+          setKept(true)
+        }}
         onCancel={() => setSaving(null)}
       />
     </div>
@@ -174,14 +211,28 @@ export function DictationDrawer({
   onInsert: (text: string) => void
 }) {
   const features = useSystemFeatures(open)
+  const closeGuard = useRef<CloseGuard | null>(null)
+  // Escape, a click outside, the header's close button and the panel's Close all come here.
+  const requestClose = () => {
+    if (closeGuard.current?.()) return
+    closeGuard.current = null
+    onOpenChange(false)
+  }
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : requestClose())}>
       <SheetContent className="right-0 left-auto w-[28rem] border-r-0 border-l">
-        <div className="border-b border-border p-5">
-          <DialogTitle className="text-lg font-semibold">Live dictation</DialogTitle>
-          <DialogDescription className="text-sm text-muted-foreground">
-            Speak your feedback; the transcript appears as you talk.
-          </DialogDescription>
+        <div className="flex items-start gap-3 border-b border-border p-5">
+          <div className="flex-1 space-y-1">
+            <DialogTitle className="text-lg font-semibold">Live dictation</DialogTitle>
+            <DialogDescription className="text-sm text-muted-foreground">
+              Speak your feedback; the transcript appears as you talk.
+            </DialogDescription>
+          </div>
+          <Button variant="ghost" size="sm" aria-label="Close dictation" onClick={requestClose}>
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="M6 6l12 12M18 6 6 18" />
+            </svg>
+          </Button>
         </div>
         {features.isPending && <p className="p-5 text-sm">Loading…</p>}
         {features.isError && <div className="p-5"><Alert>{errorMessage(features.error)}</Alert></div>}
@@ -192,9 +243,11 @@ export function DictationDrawer({
         )}
         {open && features.data?.dictation && (
           <DictationPanel
-            onClose={() => onOpenChange(false)}
+            closeGuard={closeGuard}
+            onClose={requestClose}
             onInsert={(text) => {
               onInsert(text)
+              closeGuard.current = null
               onOpenChange(false)
             }}
           />

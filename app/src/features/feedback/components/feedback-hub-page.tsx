@@ -1,7 +1,8 @@
 //! `/feedback`: the Feedback Hub — work handed in and waiting for feedback, oldest first,
 //! filtered by assignment or class — and the marking panel (feedback, sentiment, Mark).
 
-import { lazy, Suspense, useEffect, useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
 
@@ -10,17 +11,15 @@ import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Label, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
-import { usePhotoAnalyser } from '@/features/photo-analyser'
 import type { HubItem } from '@/generated/rpc-types'
+import { useDictation, usePhotoAnalyser } from '@/lib/capture'
 import { formatDate, isoDate } from '@/lib/format-date'
-import { errorMessage, fieldErrors } from '@/lib/rpc'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
-import { useFeedbackHub, useMarkSubmission, type HubFilters } from '../api/use-feedback'
-
-const DictationDrawer = lazy(async () => ({
-  default: (await import('@/features/dictation/components/dictation-drawer')).DictationDrawer,
-}))
+import { useFeedbackHub, type HubFilters } from '../api/list-feedback'
+import { markSchema, useMarkSubmission, type MarkValues } from '../api/mark-submission'
 
 const SENTIMENTS = [
   ['NEUTRAL', 'Neutral'],
@@ -28,18 +27,11 @@ const SENTIMENTS = [
   ['NEGATIVE', 'Negative'],
 ] as const
 
-type Sentiment = (typeof SENTIMENTS)[number][0]
-
-interface MarkValues {
-  feedback: string
-  sentiment: Sentiment
-}
-
 function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void }) {
   const { toast } = useToast()
   const mark = useMarkSubmission()
   const photoAnalyser = usePhotoAnalyser()
-  const [dictating, setDictating] = useState(false)
+  const dictation = useDictation()
   const sentimentId = useId()
   const {
     register,
@@ -49,7 +41,7 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
     setValue,
     getValues,
     formState: { errors, isSubmitting },
-  } = useForm<MarkValues>({ defaultValues: { feedback: '', sentiment: 'NEUTRAL' } })
+  } = useForm<MarkValues>({ resolver: zodResolver(markSchema), defaultValues: { feedback: '', sentiment: 'NEUTRAL' } })
   useEffect(() => reset({ feedback: '', sentiment: 'NEUTRAL' }), [item.submissionId, reset])
 
   const onSubmit = handleSubmit(async (values) => {
@@ -58,11 +50,7 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
       toast({ title: 'Feedback saved.', tone: 'success' })
       onMarked()
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.feedback) setError('feedback', { message: fields.feedback })
-      if (fields.sentiment) setError('sentiment', { message: fields.sentiment })
-      if (!fields.feedback && !fields.sentiment)
-        toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['feedback', 'sentiment'])) toast(failureToast(error))
     }
   })
 
@@ -105,10 +93,7 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
           <textarea
             rows={6}
             className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring aria-invalid:border-destructive"
-            {...register('feedback', {
-              validate: (value) => value.trim().length > 0 || 'Write your feedback.',
-              maxLength: { value: 10_000, message: 'Feedback must be at most 10000 characters.' },
-            })}
+            {...register('feedback')}
           />
         </FormField>
         <fieldset className="space-y-2" aria-describedby={errors.sentiment ? `${sentimentId}-error` : undefined}>
@@ -143,23 +128,20 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
           >
             Analyse photos
           </Button>
-          <Button type="button" variant="outline" onClick={() => setDictating(true)}>
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() =>
+              dictation.open((text) => {
+                const current = getValues('feedback').trimEnd()
+                setValue('feedback', current ? `${current} ${text}` : text, { shouldDirty: true, shouldValidate: true })
+              })
+            }
+          >
             Dictate
           </Button>
         </div>
       </form>
-      {dictating && (
-        <Suspense fallback={null}>
-          <DictationDrawer
-            open={dictating}
-            onOpenChange={setDictating}
-            onInsert={(text) => {
-              const current = getValues('feedback').trimEnd()
-              setValue('feedback', current ? `${current} ${text}` : text, { shouldDirty: true, shouldValidate: true })
-            }}
-          />
-        </Suspense>
-      )}
     </section>
   )
 }

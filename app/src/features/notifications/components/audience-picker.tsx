@@ -8,8 +8,9 @@ import { Input } from '@/components/ui/input'
 import type { NotificationFilters } from '@/generated/rpc-types'
 import { errorMessage } from '@/lib/rpc'
 
-import { useAudienceOptions, useRecipientCount } from '../api/notification-queries'
-import type { EditorValues } from './notification-editor'
+import { useRecipientCount } from '../api/count-recipients'
+import type { EditorValues } from '../api/create-notification'
+import { useAudienceOptions } from '../api/filter-options'
 
 function Group({
   legend,

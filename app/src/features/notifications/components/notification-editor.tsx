@@ -1,39 +1,39 @@
-//! /notifications/create?type=GENERAL|ASSIGNMENT and /notifications/{id}/edit: the editor
+//! /notifications/create?type=GENERAL|ASSIGNMENT (no type: a message) and /notifications/{id}/edit: the editor
 //! for messages and assignments (react-hook-form; the server's field errors are shown on
 //! their fields). A notification can be edited only while it is scheduled.
 
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useId } from 'react'
 import { useController, useForm, useWatch } from 'react-hook-form'
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
 
+import { Section } from '@/components/section'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
-import { assistantDraftHtml, textToHtml, usePhotoAnalyser } from '@/features/photo-analyser'
-import type { NotificationDetail, NotificationFilters } from '@/generated/rpc-types'
-import { errorMessage, fieldErrors, rpcMutation } from '@/lib/rpc'
+import type { NotificationDetail } from '@/generated/rpc-types'
+import { assistantDraftHtml, textToHtml } from '@/lib/assistant-notes'
+import { usePhotoAnalyser } from '@/lib/capture'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
 
-import { useNotification, useRefreshNotifications } from '../api/notification-queries'
+import {
+  EDITOR_FIELDS,
+  notificationEditorSchema,
+  useCreateNotification,
+  type EditorValues,
+  type NotificationKind,
+} from '../api/create-notification'
+import { useNotification } from '../api/get-notification'
+import { useUpdateNotification } from '../api/update-notification'
 import { AudiencePicker } from './audience-picker'
 import { RichTextEditor } from './rich-text-editor'
 
-export interface EditorValues {
-  title: string
-  customTitle: string
-  body: string
-  /** `datetime-local` text in the viewer's time zone; empty = send now. */
-  sendDate: string
-  submissionDueDate: string
-  sendToPupil: boolean
-  sendToParent: boolean
-  filters: NotificationFilters
-}
+export type { EditorValues }
 
-type Kind = 'GENERAL' | 'ASSIGNMENT'
-
-const FIELDS = ['title', 'customTitle', 'body', 'sendDate', 'submissionDueDate', 'sendToPupil', 'filters'] as const
+type Kind = NotificationKind
 
 function toLocalInput(date: Date | null): string {
   if (!date) return ''
@@ -64,7 +64,8 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
   const photoAnalyser = usePhotoAnalyser()
   const { toast } = useToast()
   const navigate = useNavigate()
-  const refresh = useRefreshNotifications()
+  const create = useCreateNotification()
+  const update = useUpdateNotification()
   const bodyLabelId = useId()
   const bodyErrorId = useId()
   const audienceErrorId = useId()
@@ -75,6 +76,7 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
     control,
     formState: { errors, isSubmitting },
   } = useForm<EditorValues>({
+    resolver: zodResolver(notificationEditorSchema(kind)),
     defaultValues: { ...defaults(existing), ...(initialBody && !existing ? { body: initialBody } : {}) },
   })
   const { field: body } = useController({ control, name: 'body' })
@@ -94,36 +96,24 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
     }
     try {
       const saved = existing
-        ? await rpcMutation('notification.update', { id: existing.id, ...fields })
-        : await rpcMutation('notification.create', { type: kind, ...fields })
+        ? await update.mutateAsync({ id: existing.id, ...fields })
+        : await create.mutateAsync({ type: kind, ...fields })
       toast({
         title: saved.status === 'SCHEDULED' ? `${assignment ? 'Assignment' : 'Message'} scheduled.` : `${assignment ? 'Assignment' : 'Message'} is being sent.`,
         tone: 'success',
       })
-      await refresh()
       void navigate(`/notifications/${saved.id}/details`)
     } catch (error) {
-      const messages = fieldErrors(error)
-      let shown = false
-      for (const field of FIELDS) {
-        if (messages[field]) {
-          setError(field, { message: messages[field] })
-          shown = true
-        }
-      }
-      if (!shown) toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, EDITOR_FIELDS)) toast(failureToast(error))
     }
   })
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-6">
-      <section aria-labelledby="message-heading" className="space-y-4 rounded-lg border border-border p-5">
-        <h2 id="message-heading" className="text-lg font-semibold">
-          {assignment ? 'Assignment' : 'Message'}
-        </h2>
+      <Section title={assignment ? 'Assignment' : 'Message'}>
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Title" error={errors.title?.message}>
-            <Input {...register('title', { required: 'Enter a title.' })} />
+            <Input {...register('title')} />
           </FormField>
           <FormField label="Custom title" error={errors.customTitle?.message} hint="Optional: the subject line pupils and parents see.">
             <Input {...register('customTitle')} />
@@ -167,7 +157,7 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
           </FormField>
           {assignment && (
             <FormField label="Due date" error={errors.submissionDueDate?.message}>
-              <Input type="datetime-local" {...register('submissionDueDate', { required: 'Choose a due date.' })} />
+              <Input type="datetime-local" {...register('submissionDueDate')} />
             </FormField>
           )}
         </div>
@@ -187,7 +177,7 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
             </p>
           )}
         </fieldset>
-      </section>
+      </Section>
       <AudiencePicker register={register} filters={filters} error={errors.filters?.message ?? errors.filters?.root?.message} />
       <div className="flex gap-2">
         <Button type="submit" disabled={isSubmitting}>
@@ -203,7 +193,9 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
 
 export function CreateNotificationPage() {
   const [params] = useSearchParams()
-  const kind: Kind = params.get('type') === 'GENERAL' ? 'GENERAL' : 'ASSIGNMENT'
+  // Only `type=ASSIGNMENT` makes an assignment: the palette's 'New message' and the photo
+  // result's 'Create message' open /notifications/create with no type, and mean a message.
+  const kind: Kind = params.get('type') === 'ASSIGNMENT' ? 'ASSIGNMENT' : 'GENERAL'
   useEffect(() => {
     document.title = kind === 'ASSIGNMENT' ? 'New assignment · Voicemark' : 'New message · Voicemark'
   }, [kind])

@@ -3,14 +3,17 @@
 
 import { Link, NavLink, useParams } from 'react-router'
 
+import { Cell, DataTable } from '@/components/data-table'
+import { DateText } from '@/components/date-text'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import type { NotificationDetail } from '@/generated/rpc-types'
 import { errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
-import { useNotification, useRecipients, useSubmissions } from '../api/notification-queries'
-import { DateText } from './date-text'
+import { useNotification } from '../api/get-notification'
+import { useRecipients } from '../api/list-recipients'
+import { useSubmissions } from '../api/list-submissions'
 
 export const STATUS_LABELS: Record<NotificationDetail['status'], string> = {
   SCHEDULED: 'Scheduled',
@@ -47,7 +50,8 @@ function Details({ n }: { n: NotificationDetail }) {
         {n.customTitle && <Row label="Custom title">{n.customTitle}</Row>}
         <Row label="Sent by">{n.senderName}</Row>
         <Row label="Send date">
-          <DateText date={n.sendDate} empty="On saving" />
+          {/* Sent at once when saved: no send date was chosen, so the save is the send. */}
+          <DateText date={n.sendDate ?? (n.status === 'SCHEDULED' ? null : n.createdAt)} empty="On saving" />
         </Row>
         {n.type === 'ASSIGNMENT' && (
           <Row label="Due date">
@@ -80,31 +84,21 @@ function Recipients({ id }: { id: string }) {
   if (!recipients.data) return <p role="status">Loading…</p>
   if (recipients.data.length === 0) return <p>Nobody yet.</p>
   return (
-    <table className="w-full text-left text-sm">
-      <caption className="sr-only">Recipients</caption>
-      <thead className="bg-muted">
-        <tr>
-          <th scope="col" className="px-3 py-2">Pupil</th>
-          <th scope="col" className="px-3 py-2">Delivery</th>
-          <th scope="col" className="px-3 py-2">Sent</th>
+    <DataTable caption="Recipients" headers={['Pupil', 'Delivery', 'Sent']}>
+      {recipients.data.map((r) => (
+        <tr key={r.studentId}>
+          <Cell>
+            <Link to={`/students/${r.studentId}`} className="underline-offset-4 hover:underline">
+              {r.forename} {r.surname}
+            </Link>
+          </Cell>
+          <Cell>{STATE_LABELS[r.state] ?? r.state}</Cell>
+          <Cell>
+            <DateText date={r.sentAt} />
+          </Cell>
         </tr>
-      </thead>
-      <tbody className="divide-y divide-border">
-        {recipients.data.map((r) => (
-          <tr key={r.studentId}>
-            <td className="px-3 py-2">
-              <Link to={`/students/${r.studentId}`} className="underline-offset-4 hover:underline">
-                {r.forename} {r.surname}
-              </Link>
-            </td>
-            <td className="px-3 py-2">{STATE_LABELS[r.state] ?? r.state}</td>
-            <td className="px-3 py-2">
-              <DateText date={r.sentAt} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   )
 }
 
@@ -114,33 +108,22 @@ function Submissions({ id }: { id: string }) {
   if (!submissions.data) return <p role="status">Loading…</p>
   if (submissions.data.length === 0) return <p>No submissions yet.</p>
   return (
-    <table className="w-full text-left text-sm">
-      <caption className="sr-only">Submissions</caption>
-      <thead className="bg-muted">
-        <tr>
-          <th scope="col" className="px-3 py-2">Pupil</th>
-          <th scope="col" className="px-3 py-2">Received</th>
-          <th scope="col" className="px-3 py-2">Marked</th>
-          <th scope="col" className="px-3 py-2">Sentiment</th>
+    <DataTable caption="Submissions" headers={['Pupil', 'Received', 'Marked', 'Sentiment']}>
+      {submissions.data.map((s) => (
+        <tr key={s.id}>
+          <Cell>
+            {s.forename} {s.surname}
+          </Cell>
+          <Cell>
+            <DateText date={s.receivedAt} />
+          </Cell>
+          <Cell>
+            <DateText date={s.markedAt} empty="Not yet" />
+          </Cell>
+          <Cell>{s.sentiment ? (SENTIMENT_LABELS[s.sentiment] ?? s.sentiment) : '—'}</Cell>
         </tr>
-      </thead>
-      <tbody className="divide-y divide-border">
-        {submissions.data.map((s) => (
-          <tr key={s.id}>
-            <td className="px-3 py-2">
-              {s.forename} {s.surname}
-            </td>
-            <td className="px-3 py-2">
-              <DateText date={s.receivedAt} />
-            </td>
-            <td className="px-3 py-2">
-              <DateText date={s.markedAt} empty="Not yet" />
-            </td>
-            <td className="px-3 py-2">{s.sentiment ? (SENTIMENT_LABELS[s.sentiment] ?? s.sentiment) : '—'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   )
 }
 

@@ -16,9 +16,10 @@ import { preparePhoto, toBase64 } from '@/lib/photo-prep'
 import { errorMessage } from '@/lib/rpc'
 import { useCoreLimits } from '@/lib/use-core'
 
-import { useAnalyseImage, useServerFeatures } from '../api/analyser-api'
-import { saveAssistantDraft, toNotes } from '../notes'
-import type { AnalyserTarget } from '../photo-analyser-context'
+import { useAnalyseImage } from '../api/analyse-image'
+import { useServerFeatures } from '../api/system-features'
+import { saveAssistantDraft, toNotes } from '@/lib/assistant-notes'
+import type { AnalyserTarget } from '@/lib/capture'
 import { CAMERA_ERROR, CameraPanel } from './camera-panel'
 import { TabList, TabPanel, useTabIds, type TabSpec } from './tabs'
 

@@ -2,6 +2,7 @@
 //! chooses which e-mails they get, how often and in which language, without signing in.
 
 import { useEffect, useState } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 import { useParams } from 'react-router'
 
@@ -10,11 +11,13 @@ import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Select } from '@/components/ui/input'
 import { useLanguageOptions } from '@/lib/languages'
-import { errorCode, errorMessage, fieldErrors } from '@/lib/rpc'
+import { setServerErrors } from '@/lib/form-errors'
+import { errorCode, errorMessage } from '@/lib/rpc'
 
-import { usePreferences, useUpdatePreferences, type PreferencesUpdate } from '../api/preferences'
+import { usePreferences } from '../api/get-preferences'
+import { preferencesSchema, useUpdatePreferences, type PreferencesValues } from '../api/update-preferences'
 
-type Choices = Omit<PreferencesUpdate, 'token'>
+type Choices = PreferencesValues
 
 const FREQUENCIES: ReadonlyArray<readonly [Choices['frequency'], string]> = [
   ['IMMEDIATELY', 'Immediately, one e-mail per message'],
@@ -59,6 +62,7 @@ function PreferencesForm({ token, initial }: { token: string; initial: Choices }
     setError,
     formState: { isSubmitting, errors, isDirty },
   } = useForm<Choices>({
+    resolver: zodResolver(preferencesSchema),
     defaultValues: { general: initial.general, assignment: initial.assignment, frequency: initial.frequency, language: initial.language },
   })
   useEffect(() => {
@@ -74,11 +78,8 @@ function PreferencesForm({ token, initial }: { token: string; initial: Choices }
       reset({ general: result.general, assignment: result.assignment, frequency: result.frequency, language: result.language })
       setSaved(true)
     } catch (error) {
-      const fields = fieldErrors(error)
-      for (const [field, message] of Object.entries(fields)) {
-        setError(field as keyof Choices, { message })
-      }
-      if (Object.keys(fields).length === 0) setError('root', { message: errorMessage(error) })
+      if (!setServerErrors(error, setError, ['general', 'assignment', 'frequency', 'language']))
+        setError('root', { message: errorMessage(error) })
     }
   })
 

@@ -1,9 +1,10 @@
 //! /settings and /leaders/settings: name, password and the user's own e-mail preferences.
 
-import { useQueryClient } from '@tanstack/react-query'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 
+import { Section } from '@/components/section'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -12,8 +13,13 @@ import { useToast } from '@/components/ui/toaster'
 import { getCore } from '@/lib/core'
 import type { EmailPreferences, UserSettings } from '@/generated/rpc-types'
 import { useLanguageOptions } from '@/lib/languages'
-import { errorMessage, fieldErrors, rpcKey, rpcMutation, useRpcQuery } from '@/lib/rpc'
-import { SESSION_KEY } from '@/lib/session'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
+
+import { changePasswordSchema, useChangePassword, type ChangePasswordValues } from '../api/change-password'
+import { emailPreferencesSchema, useUpdateEmailPreferences } from '../api/update-email-preferences'
+import { profileSchema, useUpdateProfile, type ProfileValues } from '../api/update-profile'
+import { useUserSettings } from '../api/user-settings'
 
 const FREQUENCIES: ReadonlyArray<readonly [EmailPreferences['frequency'], string]> = [
   ['IMMEDIATELY', 'Immediately'],
@@ -21,41 +27,27 @@ const FREQUENCIES: ReadonlyArray<readonly [EmailPreferences['frequency'], string
   ['WEEKLY', 'Weekly'],
 ]
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = `settings-${title.toLowerCase().replace(/\W+/g, '-')}`
-  return (
-    <section aria-labelledby={id} className="space-y-4 rounded-lg border border-border p-5">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  )
-}
-
 function ProfileForm({ settings }: { settings: UserSettings }) {
   const { toast } = useToast()
-  const queryClient = useQueryClient()
+  const updateProfile = useUpdateProfile()
   const {
     register,
     handleSubmit,
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm({ defaultValues: { forename: settings.forename, surname: settings.surname } })
+  } = useForm<ProfileValues>({
+    resolver: zodResolver(profileSchema),
+    defaultValues: { forename: settings.forename, surname: settings.surname },
+  })
   useEffect(() => reset({ forename: settings.forename, surname: settings.surname }), [settings, reset])
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await rpcMutation('user.updateProfile', { forename: values.forename.trim(), surname: values.surname.trim() })
+      await updateProfile.mutateAsync({ forename: values.forename.trim(), surname: values.surname.trim() })
       toast({ title: 'Name saved.', tone: 'success' })
-      void queryClient.invalidateQueries({ queryKey: rpcKey('user.settings') })
-      void queryClient.invalidateQueries({ queryKey: SESSION_KEY })
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.forename) setError('forename', { message: fields.forename })
-      if (fields.surname) setError('surname', { message: fields.surname })
-      if (!fields.forename && !fields.surname) toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['forename', 'surname'])) toast(failureToast(error))
     }
   })
 
@@ -63,10 +55,10 @@ function ProfileForm({ settings }: { settings: UserSettings }) {
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label="Forename" error={errors.forename?.message}>
-          <Input autoComplete="given-name" {...register('forename', { required: 'Enter your forename.' })} />
+          <Input autoComplete="given-name" {...register('forename')} />
         </FormField>
         <FormField label="Surname" error={errors.surname?.message}>
-          <Input autoComplete="family-name" {...register('surname', { required: 'Enter your surname.' })} />
+          <Input autoComplete="family-name" {...register('surname')} />
         </FormField>
       </div>
       <p className="text-sm text-muted-foreground">E-mail address: {settings.email}</p>
@@ -77,53 +69,46 @@ function ProfileForm({ settings }: { settings: UserSettings }) {
   )
 }
 
-interface PasswordValues {
-  currentPassword: string
-  newPassword: string
-  confirm: string
-}
-
 function PasswordForm() {
   const { toast } = useToast()
+  const changePassword = useChangePassword()
   const {
     register,
     handleSubmit,
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<PasswordValues>({ defaultValues: { currentPassword: '', newPassword: '', confirm: '' } })
+  } = useForm<ChangePasswordValues>({
+    resolver: zodResolver(changePasswordSchema),
+    defaultValues: { currentPassword: '', newPassword: '', confirm: '' },
+  })
 
-  const onSubmit = handleSubmit(async ({ currentPassword, newPassword, confirm }) => {
+  const onSubmit = handleSubmit(async ({ currentPassword, newPassword }) => {
     const rule = await getCore().passwordError(newPassword)
     if (rule) return setError('newPassword', { message: rule })
-    if (newPassword !== confirm) return setError('confirm', { message: 'The passwords do not match.' })
     try {
-      await rpcMutation('user.changePassword', { currentPassword, newPassword })
+      await changePassword.mutateAsync({ currentPassword, newPassword })
       reset()
       toast({ title: 'Password changed.', tone: 'success' })
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.currentPassword) setError('currentPassword', { message: fields.currentPassword })
-      if (fields.newPassword) setError('newPassword', { message: fields.newPassword })
-      if (!fields.currentPassword && !fields.newPassword)
-        toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['currentPassword', 'newPassword'])) toast(failureToast(error))
     }
   })
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <FormField label="Current password" error={errors.currentPassword?.message}>
-        <Input type="password" autoComplete="current-password" {...register('currentPassword', { required: 'Enter your current password.' })} />
+        <Input type="password" autoComplete="current-password" {...register('currentPassword')} />
       </FormField>
       <FormField
         label="New password"
         error={errors.newPassword?.message}
         hint="At least 8 characters, with a number, an uppercase and a lowercase letter."
       >
-        <Input type="password" autoComplete="new-password" {...register('newPassword', { required: 'Enter a new password.' })} />
+        <Input type="password" autoComplete="new-password" {...register('newPassword')} />
       </FormField>
       <FormField label="Confirm new password" error={errors.confirm?.message}>
-        <Input type="password" autoComplete="new-password" {...register('confirm', { required: 'Enter the new password again.' })} />
+        <Input type="password" autoComplete="new-password" {...register('confirm')} />
       </FormField>
       <Button type="submit" disabled={isSubmitting}>
         Change password
@@ -134,22 +119,21 @@ function PasswordForm() {
 
 function PreferencesForm({ preferences }: { preferences: EmailPreferences }) {
   const { toast } = useToast()
-  const queryClient = useQueryClient()
+  const updatePreferences = useUpdateEmailPreferences()
   const {
     register,
     handleSubmit,
     reset,
     formState: { isSubmitting },
-  } = useForm<EmailPreferences>({ defaultValues: preferences })
+  } = useForm<EmailPreferences>({ resolver: zodResolver(emailPreferencesSchema), defaultValues: preferences })
   useEffect(() => reset(preferences), [preferences, reset])
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await rpcMutation('user.updateEmailPreferences', values)
+      await updatePreferences.mutateAsync(values)
       toast({ title: 'E-mail preferences saved.', tone: 'success' })
-      void queryClient.invalidateQueries({ queryKey: rpcKey('user.settings') })
     } catch (error) {
-      toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      toast(failureToast(error))
     }
   })
 
@@ -196,7 +180,7 @@ function PreferencesForm({ preferences }: { preferences: EmailPreferences }) {
 }
 
 export function SettingsPage() {
-  const settings = useRpcQuery('user.settings')
+  const settings = useUserSettings()
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold tracking-tight">Settings</h1>

@@ -1,37 +1,32 @@
 //! `/students/:id`: a pupil's profile — details, year and form group, classes, the
 //! timeline of their submissions and feedback, and staff comments (the author may delete).
 
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 import { useParams } from 'react-router'
 
+import { Section } from '@/components/section'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { useToast } from '@/components/ui/toaster'
 import type { StudentProfile, TimelineEntry } from '@/generated/rpc-types'
 import { formatDate, isoDate } from '@/lib/format-date'
-import { errorCode, errorMessage, fieldErrors } from '@/lib/rpc'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorCode, errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
-import { useAddComment, useComments, useDeleteComment, useStudent, useTimeline } from '../api/use-student'
+import { commentSchema, useAddComment, type CommentValues } from '../api/add-comment'
+import { useDeleteComment } from '../api/delete-comment'
+import { useStudent } from '../api/get-student'
+import { useComments } from '../api/student-comments'
+import { useTimeline } from '../api/student-timeline'
 
 const SENTIMENT = {
   NEUTRAL: ['Neutral', 'bg-muted text-foreground'],
   POSITIVE: ['Positive', 'bg-green-100 text-green-900'],
   NEGATIVE: ['Negative', 'bg-red-100 text-red-900'],
 } as const
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = `profile-${title.toLowerCase().replace(/\W+/g, '-')}`
-  return (
-    <section aria-labelledby={id} className="space-y-4 rounded-lg border border-border p-5">
-      <h2 id={id} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  )
-}
 
 function Details({ student }: { student: StudentProfile }) {
   const rows: Array<[string, string]> = [
@@ -93,25 +88,23 @@ function Comments({ studentId }: { studentId: string }) {
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm({ defaultValues: { comment: '' } })
+  } = useForm<CommentValues>({ resolver: zodResolver(commentSchema), defaultValues: { comment: '' } })
 
   const onSubmit = handleSubmit(async ({ comment }) => {
     try {
-      await add.mutateAsync(comment)
+      await add.mutateAsync({ studentId, comment })
       reset()
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.comment) setError('comment', { message: fields.comment })
-      else toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['comment'])) toast(failureToast(error))
     }
   })
 
   const onDelete = async (id: string) => {
     try {
-      await remove.mutateAsync(id)
+      await remove.mutateAsync({ id })
       toast({ title: 'Comment deleted.', tone: 'success' })
     } catch (error) {
-      toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      toast(failureToast(error))
     }
   }
 
@@ -122,10 +115,7 @@ function Comments({ studentId }: { studentId: string }) {
           <textarea
             rows={3}
             className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring aria-invalid:border-destructive"
-            {...register('comment', {
-              validate: (value) => value.trim().length > 0 || 'Write a comment.',
-              maxLength: { value: 2000, message: 'A comment must be at most 2000 characters.' },
-            })}
+            {...register('comment')}
           />
         </FormField>
         <Button type="submit" disabled={isSubmitting}>

@@ -4,20 +4,24 @@
 //! marked, shows the feedback.
 
 import { useState } from 'react'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 import { useParams } from 'react-router'
 
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
+import { FilePicker } from '@/components/ui/file-picker'
 import { FormField } from '@/components/ui/form-field'
 import { useToast } from '@/components/ui/toaster'
 import type { PublicSubmissionView } from '@/generated/rpc-types'
 import { getCore } from '@/lib/core'
 import { formatDate, isoDate } from '@/lib/format-date'
-import { errorCode, errorMessage, fieldErrors } from '@/lib/rpc'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorCode, errorMessage } from '@/lib/rpc'
 
+import { useRefreshSubmission, useSubmission } from '../api/get-submission'
+import { handInSchema, useHandIn, type HandInValues } from '../api/hand-in'
 import { uploadSubmissionFile } from '../api/upload-file'
-import { handIn, useRefreshSubmission, useSubmission } from '../api/use-submission'
 
 /** The server's words for an upload over the total (the same limit as the core's). */
 const LINK_INVALID = 'This link is invalid or has expired.'
@@ -53,20 +57,23 @@ interface Progress {
 
 function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: string; token: string }) {
   const { toast } = useToast()
-  const { refresh, set } = useRefreshSubmission(id, token)
+  const { refresh } = useRefreshSubmission(id, token)
+  const handIn = useHandIn(id, token)
   const [uploads, setUploads] = useState<Progress[]>([])
   const [fileError, setFileError] = useState<string>()
+  const [chosen, setChosen] = useState<string[]>([])
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm({ defaultValues: { content: view.content ?? '' } })
+  } = useForm<HandInValues>({ resolver: zodResolver(handInSchema), defaultValues: { content: view.content ?? '' } })
 
   const addFiles = async (list: FileList | null, input: HTMLInputElement) => {
     const files = Array.from(list ?? [])
     input.value = ''
     if (files.length === 0) return
+    setChosen(files.map((f) => f.name))
     setFileError(undefined)
     const stored = view.files.reduce((sum, f) => sum + f.sizeBytes, 0)
     const adding = files.reduce((sum, f) => sum + f.size, 0)
@@ -102,13 +109,10 @@ function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: strin
 
   const onSubmit = handleSubmit(async ({ content }) => {
     try {
-      const updated = await handIn(id, token, content)
-      set(updated)
+      await handIn.mutateAsync({ id, token, content })
       toast({ title: 'Your work has been handed in.', tone: 'success' })
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.content) setError('content', { message: fields.content })
-      else toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['content'])) toast(failureToast(error))
     }
   })
 
@@ -122,18 +126,14 @@ function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: strin
         />
       </FormField>
       <div className="space-y-2">
-        <FormField
+        <FilePicker
           label="Add files"
           error={fileError}
           hint="PDF, images, office documents, text or recordings; 50 MB in total."
-        >
-          <input
-            type="file"
-            multiple
-            className="block text-sm"
-            onChange={(event) => void addFiles(event.target.files, event.target)}
-          />
-        </FormField>
+          chosen={chosen}
+          multiple
+          onChange={(event) => void addFiles(event.target.files, event.target)}
+        />
         {uploads.map((upload) => (
           <div key={upload.filename} className="space-y-1 text-sm">
             <span>{upload.filename}</span>
@@ -182,9 +182,9 @@ export function SubmissionPage() {
           </p>
         )}
       </header>
+      <p>Hello {view.pupilForename},</p>
       {/* Sanitised by the server when the notification was saved. */}
       <div className="prose max-w-none" dangerouslySetInnerHTML={{ __html: assignment.body }} />
-      <p>Hello {view.pupilForename},</p>
       {view.receivedAt && (
         <Alert tone="success">
           Handed in on {formatDate(view.receivedAt, true)}

@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
 import { useToast } from '@/components/ui/toaster'
 
-import { baseType, formatDuration, pickRecordingType } from '../recording'
+import { baseType, formatDuration, pickRecordingType } from '@/lib/recording'
 
 type Phase = 'starting' | 'recording'
 

@@ -13,10 +13,13 @@ import { Input } from '@/components/ui/input'
 import { Progress } from '@/components/ui/progress'
 import { useToast } from '@/components/ui/toaster'
 import { getCore } from '@/lib/core'
-import { errorMessage, fieldErrors } from '@/lib/rpc'
+import { withExtension } from '@/lib/recording'
+import { setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
 import { UploadError, uploadFailedToast } from '@/lib/upload'
 
-import { uploadVoiceNote, VOICE_NOTES_KEY, withExtension } from '../api/voice-notes'
+import { VOICE_NOTES_KEY } from '../api/list-voice-notes'
+import { uploadVoiceNote } from '../api/upload-voice-note'
 import { filenameProblem } from '../filename-rule'
 
 interface SaveValues {
@@ -93,9 +96,8 @@ export function SaveVoiceNoteDialog({
       onSaved?.({ id, filename: name })
     } catch (error) {
       setProgress(null)
-      const fields = fieldErrors(error)
-      if (fields.filename) setError('filename', { message: fields.filename })
-      else if (error instanceof UploadError) toast(uploadFailedToast(error.filename))
+      if (setServerErrors(error, setError, ['filename'])) return
+      if (error instanceof UploadError) toast(uploadFailedToast(error.filename))
       else toast({ ...uploadFailedToast(name), description: `${name}: ${errorMessage(error)}` })
     }
   })

@@ -2,7 +2,7 @@
 
 import { useState } from 'react'
 
-import { defaultNoteName } from '../recording'
+import { defaultNoteName } from '@/lib/recording'
 import { RecordVoiceNoteDialog } from './record-voice-note-dialog'
 import { SaveVoiceNoteDialog } from './save-voice-note-dialog'
 

@@ -10,13 +10,16 @@ import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/compone
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
-import { draftFor } from '@/features/dictation/drafts'
+import { useVoiceNoteRecorder } from '@/lib/capture'
+import { draftFor } from '@/lib/dictation-drafts'
 import { formatDate, isoDate } from '@/lib/format-date'
-import { errorMessage, fieldErrors } from '@/lib/rpc'
+import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { errorMessage } from '@/lib/rpc'
 
-import { useDeleteVoiceNote, useRenameVoiceNote, useVoiceNotes, type VoiceNote } from '../api/voice-notes'
+import { useDeleteVoiceNote } from '../api/delete-voice-note'
+import { useVoiceNotes, type VoiceNote } from '../api/list-voice-notes'
+import { useRenameVoiceNote } from '../api/rename-voice-note'
 import { filenameProblem } from '../filename-rule'
-import { useVoiceNoteRecorder } from '../voice-note-recorder'
 
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
@@ -43,9 +46,7 @@ function RenameForm({ note, onDone }: { note: VoiceNote; onDone: () => void }) {
       await rename.mutateAsync({ id: note.id, filename: filename.trim() })
       onDone()
     } catch (error) {
-      const fields = fieldErrors(error)
-      if (fields.filename) setError('filename', { message: fields.filename })
-      else toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+      if (!setServerErrors(error, setError, ['filename'])) toast(failureToast(error))
     }
   })
   return (

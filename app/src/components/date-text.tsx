@@ -1,6 +1,6 @@
-//! A `<time>` showing a date as dd/MM/yyyy, HH:mm (or a dash when there is none).
+//! A `<time>` showing a date as dd/MM/yyyy, HH:mm (the core's format), or `empty` when there is none.
 
-import { useFormattedDate } from '../api/use-format-date'
+import { useFormattedDate } from '@/lib/use-formatted-date'
 
 export function DateText({ date, withTime = true, empty = '—' }: { date: Date | null | undefined; withTime?: boolean; empty?: string }) {
   const text = useFormattedDate(date, withTime)

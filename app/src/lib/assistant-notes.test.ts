@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { assistantDraftHtml, saveAssistantDraft, textToHtml, toNotes } from './notes'
+import { assistantDraftHtml, saveAssistantDraft, textToHtml, toNotes } from './assistant-notes'
 
 describe('toNotes', () => {
   it('makes one bullet per sentence and keeps paragraphs apart', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { loadDrafts, saveDraft } from './drafts'
+import { loadDrafts, saveDraft } from './dictation-drafts'
 
 function memoryStorage(initial?: string) {
   const values = new Map<string, string>(initial === undefined ? [] : [['voicemark.dictation-drafts', initial]])

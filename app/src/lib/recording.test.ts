@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { extensionFor, withExtension } from './api/voice-notes'
-import { baseType, defaultNoteName, formatDuration, pickRecordingType } from './recording'
+import { baseType, defaultNoteName, extensionFor, formatDuration, pickRecordingType, withExtension } from './recording'
 
 describe('voice-note recording rules', () => {
   it('prefers audio/mp4 and falls back to opus in WebM', () => {

@@ -1,13 +1,13 @@
-//! The public submission's query and the hand-in mutation.
+//! `submission.public`: the pupil's view of one submission link, and its cache (refreshed
+//! after an upload, replaced by the hand-in's answer).
 
 import { useQueryClient } from '@tanstack/react-query'
 
 import type { PublicSubmissionView } from '@/generated/rpc-types'
-import { rpcKey, rpcMutation, useRpcQuery } from '@/lib/rpc'
+import { rpcKey, useRpcQuery } from '@/lib/rpc'
 
-export function useSubmission(id: string, token: string) {
-  return useRpcQuery('submission.public', { id, token }, { retry: false })
-}
+export const useSubmission = (id: string, token: string) =>
+  useRpcQuery('submission.public', { id, token }, { retry: false })
 
 export function useRefreshSubmission(id: string, token: string) {
   const queryClient = useQueryClient()
@@ -15,8 +15,4 @@ export function useRefreshSubmission(id: string, token: string) {
     refresh: () => queryClient.invalidateQueries({ queryKey: rpcKey('submission.public', { id, token }) }),
     set: (view: PublicSubmissionView) => queryClient.setQueryData(rpcKey('submission.public', { id, token }), view),
   }
-}
-
-export function handIn(id: string, token: string, content: string) {
-  return rpcMutation('submission.submit', { id, token, content })
 }

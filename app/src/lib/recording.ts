@@ -1,5 +1,5 @@
-//! Small rules of voice-note recording: the format MediaRecorder uses, the default
-//! filename and the timer text.
+//! Small rules of recording audio (voice notes and dictation): the format MediaRecorder
+//! uses, the default filename, the extension a saved name gets, and the timer text.
 
 /** In order of preference (spec section 9: audio/mp4 for voice notes where possible). */
 const PREFERRED_TYPES = ['audio/mp4', 'audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus']
@@ -32,4 +32,24 @@ export function formatDuration(totalSeconds: number): string {
   const minutes = Math.floor((s % 3600) / 60)
   const seconds = s % 60
   return hours > 0 ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${minutes}:${pad(seconds)}`
+}
+
+/** The audio file's extension for `contentType`, added to names that have none. */
+export function extensionFor(contentType: string): string {
+  const base = contentType.split(';')[0].trim().toLowerCase()
+  const known: Record<string, string> = {
+    'audio/mp4': '.m4a',
+    'audio/webm': '.webm',
+    'audio/ogg': '.ogg',
+    'audio/wav': '.wav',
+    'audio/mpeg': '.mp3',
+  }
+  return known[base] ?? ''
+}
+
+/** `name` with the format's extension when it does not already end with one. */
+export function withExtension(name: string, contentType: string): string {
+  const extension = extensionFor(contentType)
+  const trimmed = name.trim()
+  return extension && !trimmed.toLowerCase().endsWith(extension) ? `${trimmed}${extension}` : trimmed
 }

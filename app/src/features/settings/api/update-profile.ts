@@ -1,0 +1,25 @@
+//! `user.updateProfile`: the name form's schema and the mutation (the session shows the name,
+//! so it is refreshed too).
+
+import { useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
+
+import { rpcKey, useRpcMutation } from '@/lib/rpc'
+import { SESSION_KEY } from '@/lib/session'
+
+export const profileSchema = z.object({
+  forename: z.string().min(1, 'Enter your forename.'),
+  surname: z.string().min(1, 'Enter your surname.'),
+})
+
+export type ProfileValues = z.infer<typeof profileSchema>
+
+export function useUpdateProfile() {
+  const queryClient = useQueryClient()
+  return useRpcMutation('user.updateProfile', {
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: rpcKey('user.settings') })
+      void queryClient.invalidateQueries({ queryKey: SESSION_KEY })
+    },
+  })
+}

@@ -1,0 +1,69 @@
+//! The shell's capture tools, as features see them: the photo analyser, the voice-note
+//! recorder and live dictation. Each is a context whose provider lives in its own feature and
+//! is mounted once by the shell (`app/shell/shell.tsx`); other features open a tool through
+//! these hooks, so no feature imports another (app -> features -> lib/components).
+
+import { createContext, useContext, type ComponentType } from 'react'
+
+function required<T>(value: T | null, hook: string, provider: string): T {
+  if (!value) throw new Error(`${hook} needs <${provider}> above it`)
+  return value
+}
+
+// --- Photo analyser (features/photo-analyser) ---
+
+/** Where the AI's answer can go from the AI Response tab, e.g. 'Use as feedback'. */
+export interface AnalyserTarget {
+  /** The action's button text. */
+  label: string
+  use(text: string): void
+}
+
+export interface PhotoAnalyserApi {
+  open(target?: AnalyserTarget): void
+}
+
+export const PhotoAnalyserContext = createContext<PhotoAnalyserApi | null>(null)
+
+/** Opens the photo analyser (the palette's 'New photo', the message editor, the marking form). */
+export function usePhotoAnalyser(): PhotoAnalyserApi {
+  return required(useContext(PhotoAnalyserContext), 'usePhotoAnalyser', 'PhotoAnalyserProvider')
+}
+
+// --- Voice notes (features/voice-notes) ---
+
+/** The props of the 'Save voice note' dialog: open while there is a recording. */
+export interface SaveRecordingProps {
+  audio: Blob | null
+  defaultName: string
+  onSaved?: (note: { id: string | null; filename: string }) => void
+  onCancel: () => void
+}
+
+export interface VoiceNoteRecorderApi {
+  /** Records a new voice note, then offers to save it. */
+  openRecorder(): void
+  /** The 'Save voice note' dialog, for a recording made elsewhere (dictation). */
+  SaveDialog: ComponentType<SaveRecordingProps>
+  /** Uploads a recording into the user's personal folder; resolves with the new note's id. */
+  upload(audio: Blob, filename: string, onProgress: (fraction: number) => void): Promise<{ id: string }>
+}
+
+export const VoiceNoteRecorderContext = createContext<VoiceNoteRecorderApi | null>(null)
+
+export function useVoiceNoteRecorder(): VoiceNoteRecorderApi {
+  return required(useContext(VoiceNoteRecorderContext), 'useVoiceNoteRecorder', 'VoiceNoteRecorderProvider')
+}
+
+// --- Live dictation (features/dictation) ---
+
+export interface DictationApi {
+  /** Opens the dictation drawer; `onInsert` receives the transcript ('Insert into feedback'). */
+  open(onInsert: (text: string) => void): void
+}
+
+export const DictationContext = createContext<DictationApi | null>(null)
+
+export function useDictation(): DictationApi {
+  return required(useContext(DictationContext), 'useDictation', 'DictationProvider')
+}
