@@ -42,10 +42,10 @@ const NOT_YET_IMPLEMENTED = {
   'leader.getSeatInfo': { kind: 'query', issue: 'issue 12 (organisations, people and money: seats)' },
   'leader.uploadTaskFile': {
     kind: 'mutation',
-    issue: 'issue 11 (leaders' area: tasks)',
+    issue: 'issue 11 (the leaders area: tasks)',
     input: { filename: 'Plan.pdf', contentType: 'application/pdf', taskId: 'task-1' },
   },
-  'leader.listTaskFiles': { kind: 'query', issue: 'issue 11 (leaders' area: tasks)' },
+  'leader.listTaskFiles': { kind: 'query', issue: 'issue 11 (the leaders area: tasks)' },
   'leader.createCustomerSession': { kind: 'mutation', issue: 'issue 12 (organisations, people and money: Stripe)' },
 };
 
