@@ -9,20 +9,13 @@
 //
 //   cd playwright && node --test interop/
 //
-// Uses ../target/debug/voicemark unless VOICEMARK_BIN names another binary.
+// Uses ../target/debug/voicemark unless VOICEMARK_BIN names another binary (voicemark.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTRPCUntypedClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import superjson from 'superjson';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const binary = process.env.VOICEMARK_BIN ?? resolve(here, '../../target/debug/voicemark');
+import { startVoicemark } from './voicemark.mjs';
 
 /** The demo admin (a leader at Northbridge Academy): every implemented call applies to them. */
 const ADMIN = { email: 'admin@northbridge.test', password: 'Voicemark1' };
@@ -49,37 +42,9 @@ const NOT_YET_IMPLEMENTED = {
   'leader.createCustomerSession': { kind: 'mutation', issue: 'issue 12 (organisations, people and money: Stripe)' },
 };
 
-let server;
-let dataDir;
 let baseUrl;
+let stop = async () => {};
 let cookie = '';
-let output = '';
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-async function waitForHealth(url, ms) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`voicemark exited (${server.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`voicemark did not become healthy:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The `name=value` pairs of a response's Set-Cookie headers, for a Cookie header. */
 function cookiesOf(response) {
@@ -103,34 +68,14 @@ async function signIn({ email, password }) {
 }
 
 before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'voicemark-interop-spec-'));
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    VOICEMARK_DATA_DIR: dataDir,
-    VOICEMARK_BIND: `127.0.0.1:${port}`,
-    VOICEMARK_PUBLIC_URL: baseUrl,
-    VOICEMARK_SUPPORT_EMAIL: SUPPORT_EMAIL,
-    DATABASE_URL: '',
-  };
-  const seed = spawnSync(binary, ['seed', '--demo'], { env, encoding: 'utf8' });
-  assert.equal(seed.status, 0, `voicemark seed --demo: ${seed.stderr}`);
-  server = spawn(binary, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout.on('data', (d) => (output += d));
-  server.stderr.on('data', (d) => (output += d));
-  await waitForHealth(baseUrl, 30_000);
+  ({ baseUrl, stop } = await startVoicemark({
+    seedDemo: true,
+    env: { VOICEMARK_SUPPORT_EMAIL: SUPPORT_EMAIL },
+  }));
   cookie = await signIn(ADMIN);
 });
 
-after(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => stop());
 
 /** The real client, batching, with the signed-in cookie (or none). */
 function client({ signedIn = true } = {}) {

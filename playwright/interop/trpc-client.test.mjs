@@ -3,80 +3,22 @@
 //
 //   cd playwright && node --test interop/
 //
-// Uses ../target/debug/voicemark unless VOICEMARK_BIN names another binary.
+// Uses ../target/debug/voicemark unless VOICEMARK_BIN names another binary (voicemark.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTRPCUntypedClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
 import superjson from 'superjson';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const binary = process.env.VOICEMARK_BIN ?? resolve(here, '../../target/debug/voicemark');
+import { startVoicemark } from './voicemark.mjs';
 
-let server;
-let dataDir;
 let baseUrl;
-let output = '';
-
-/** A port nobody listens on right now. */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-async function waitForHealth(url, ms) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`voicemark exited (${server.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`voicemark did not become healthy:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+let stop = async () => {};
 
 before(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'voicemark-interop-'));
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  server = spawn(binary, ['serve'], {
-    env: {
-      ...process.env,
-      VOICEMARK_DATA_DIR: dataDir,
-      VOICEMARK_BIND: `127.0.0.1:${port}`,
-      VOICEMARK_PUBLIC_URL: baseUrl,
-      DATABASE_URL: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout.on('data', (d) => (output += d));
-  server.stderr.on('data', (d) => (output += d));
-  await waitForHealth(baseUrl, 30_000);
+  ({ baseUrl, stop } = await startVoicemark());
 });
 
-after(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+after(() => stop());
 
 /** A client whose fetch counts the HTTP requests it makes. */
 function client(link = httpBatchLink) {
