@@ -49,7 +49,7 @@ impl From<diesel::result::Error> for AddUserError {
 /// if it does not exist yet.
 /// Returns the new user's id.
 pub async fn add_user(db: &Db, request: AddUser) -> Result<String, AddUserError> {
-    let email = users::normalise_email(&request.email);
+    let email = crate::addresses::normalise_email(&request.email);
     if !core_wasm::email::is_valid_email(&email) {
         return Err(AddUserError::BadEmail(request.email));
     }

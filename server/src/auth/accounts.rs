@@ -6,6 +6,7 @@ use chrono::{Duration, NaiveDateTime};
 use core_wasm::UserRole;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
+use crate::addresses::normalise_email;
 use crate::auth::rate_limit::RESET_LIMIT;
 use crate::auth::tokens::{self, Purpose};
 use crate::db::DbError;
@@ -13,7 +14,7 @@ use crate::ids::new_id;
 use crate::mail::Template;
 use crate::models::now;
 use crate::models::sessions::delete_user_sessions;
-use crate::models::users::{self, find_by_email, normalise_email, NewUser};
+use crate::models::users::{self, find_by_email, NewUser};
 use crate::state::AppState;
 use crate::transaction;
 

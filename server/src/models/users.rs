@@ -56,9 +56,8 @@ pub struct User {
     pub role: UserRole,
 }
 
-/// E-mail addresses are compared without case and without surrounding spaces (the rule
-/// lives in `crate::addresses`).
-pub use crate::addresses::normalise_email;
+// E-mail addresses are compared without case and without surrounding spaces.
+use crate::addresses::normalise_email;
 
 pub async fn insert(conn: &mut DbConn<'_>, user: &NewUser) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::insert_into(users::table)

@@ -10,9 +10,9 @@ use std::collections::{HashMap, HashSet};
 use chrono::NaiveDateTime;
 use diesel::result::QueryResult;
 
+use crate::addresses::normalise_email;
 use crate::db::DbConn;
 use crate::ids::new_id;
-use crate::models::users::normalise_email;
 use crate::models::{groups, students};
 
 /// The most pupils one import may add.

@@ -13,12 +13,13 @@ use super::{
     is_secure, login_error_url, redirect_answer, safe_callback_url, user_agent, AuthForm,
     ClientAddress,
 };
+use crate::addresses::normalise_email;
 use crate::auth::accounts::verify_password;
 use crate::auth::rate_limit::{ACCOUNT_LIMIT, ADDRESS_LIMIT};
 use crate::auth::session::{create_session, session_set_cookie};
 use crate::db::DbError;
 use crate::models::now;
-use crate::models::users::{find_by_email, normalise_email};
+use crate::models::users::find_by_email;
 use crate::state::AppState;
 
 /// Why a sign-in failed; each is an error code the sign-in page maps to a message.

@@ -15,12 +15,13 @@ use super::{
     is_secure, login_error_url, redirect_answer, safe_callback_url, user_agent, AuthForm,
     ClientAddress,
 };
+use crate::addresses::normalise_email;
 use crate::auth::rate_limit::RESET_LIMIT;
 use crate::auth::session::session_set_cookie;
 use crate::auth::tokens::{self, Purpose};
 use crate::mail::Template;
 use crate::models::now;
-use crate::models::users::{self, find_by_email, normalise_email, User};
+use crate::models::users::{self, find_by_email, User};
 use crate::state::AppState;
 
 /// How long a sign-in link works.

@@ -2,9 +2,9 @@
 
 use super::list_pupils::Pupil;
 use super::{not_found, optional_text, require_admin};
+use crate::addresses::normalise_email;
 use crate::models::groups;
 use crate::models::students::{self, PupilFields};
-use crate::models::users::normalise_email;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
 use crate::transaction;

@@ -5,8 +5,8 @@ use core_wasm::UserRole;
 
 use super::list_staff::Staff;
 use super::{not_found, require_admin};
+use crate::addresses::normalise_email;
 use crate::models::groups;
-use crate::models::users::normalise_email;
 use crate::models::users::{self, StaffFields};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
