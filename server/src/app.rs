@@ -16,7 +16,7 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::error::AppError;
-use crate::http;
+use crate::http::{self, security_headers};
 use crate::state::AppState;
 
 /// The whole application as one router, ready to serve or to drive in tests with `oneshot`.
@@ -24,7 +24,7 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/health", get(http::health::health))
         .nest("/auth", crate::auth::routes())
-        .nest("/trpc", crate::rpc::routes())
+        .merge(crate::rpc::routes())
         .layer(timeout(Duration::from_secs(60)))
         // A 50 MB upload over a slow school connection takes minutes, not seconds.
         .nest(
@@ -36,13 +36,32 @@ pub fn router(state: AppState) -> Router {
             "/uploads",
             http::uploads::routes().layer(timeout(Duration::from_secs(30 * 60))),
         )
-        .fallback(api_not_found);
-    with_layers(
+        .fallback(api_not_found)
+        // Answers carry personal data: no browser or proxy keeps a copy (a download that
+        // sets its own Cache-Control keeps it).
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ));
+    let csp = HeaderValue::from_str(&security_headers::content_security_policy(&state.config))
+        // Hosts of parsed URLs are ASCII (punycode), so this holds; the fallback is stricter.
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
+    let mut routes = with_layers(
         Router::new()
             .nest("/api", api)
             .fallback(http::web::serve_web),
     )
-    .with_state(state)
+    .layer(SetResponseHeaderLayer::overriding(
+        header::CONTENT_SECURITY_POLICY,
+        csp,
+    ));
+    if let Some(hsts) = security_headers::strict_transport_security(&state.config) {
+        routes = routes.layer(SetResponseHeaderLayer::overriding(
+            header::STRICT_TRANSPORT_SECURITY,
+            hsts,
+        ));
+    }
+    routes.with_state(state)
 }
 
 /// Wraps routes in what every response needs: a request id on each log line and response,

@@ -1,6 +1,7 @@
 //! Plain HTTP endpoints (the RPC and auth transports live in their own modules).
 
 pub mod health;
+pub mod security_headers;
 pub mod submission_files;
 pub mod uploads;
 pub mod web;

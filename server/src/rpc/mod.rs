@@ -31,7 +31,11 @@ use crate::state::AppState;
 pub use context::Ctx;
 pub use error::{ErrorCode, FieldErrors, RpcError, RpcResult};
 
-/// The routes under `/api/trpc`.
+/// The routes of `/api/trpc`, merged into the `/api` router: `/trpc` and `/trpc/` (no
+/// procedure named) answer in tRPC's envelope too.
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/{*path}", any(transport::handle))
+    Router::new()
+        .route("/trpc", any(transport::handle_root))
+        .route("/trpc/", any(transport::handle_root))
+        .route("/trpc/{*path}", any(transport::handle))
 }

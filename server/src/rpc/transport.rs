@@ -28,6 +28,15 @@ pub async fn handle(
     Path(path): Path<String>,
     request: Request,
 ) -> Response {
+    dispatch(state, path, request).await
+}
+
+/// `ANY /api/trpc` and `/api/trpc/`: no procedure named, answered in tRPC's own shape.
+pub async fn handle_root(State(state): State<AppState>, request: Request) -> Response {
+    dispatch(state, String::new(), request).await
+}
+
+async fn dispatch(state: AppState, path: String, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     if parts.method == Method::HEAD {
         return empty(StatusCode::NO_CONTENT);
@@ -57,7 +66,8 @@ pub async fn handle(
             Some(ct) => format!("Unsupported content-type \"{ct}\""),
             None => "Missing content-type header".to_owned(),
         };
-        return request_error(&RpcError::new(ErrorCode::UnsupportedMediaType, message));
+        let refusal = RpcError::new(ErrorCode::UnsupportedMediaType, message);
+        return refuse_unread(body, &parts.headers, &refusal).await;
     }
 
     let paths: Vec<&str> = if is_batch {
@@ -75,17 +85,18 @@ pub async fn handle(
     }
     if kinds.len() > 1 {
         let names: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
-        return request_error(&RpcError::bad_request(format!(
+        let refusal = RpcError::bad_request(format!(
             "Cannot mix procedure types in call: {}",
             names.join(", ")
-        )));
+        ));
+        return refuse_unread(body, &parts.headers, &refusal).await;
     }
 
     // The caller is known before the body is read: only a signed-in caller gets a larger limit.
     let caller = if procedures.iter().any(Option::is_some) {
         match current_user(&state.db, &parts.headers).await {
             Ok(caller) => caller,
-            Err(err) => return request_error(&RpcError::from(err)),
+            Err(err) => return refuse_unread(body, &parts.headers, &RpcError::from(err)).await,
         }
     } else {
         None
@@ -97,7 +108,14 @@ pub async fn handle(
     } else {
         let limit = body_limit(&procedures, signed_in);
         match read_body(body, &parts.headers, limit).await {
-            Err(err) if err.code == ErrorCode::PayloadTooLarge => return request_error(&err),
+            Err(err) if err.code == ErrorCode::PayloadTooLarge => {
+                // The rest of the body stays unread: the connection cannot be reused.
+                let mut response = request_error(&err);
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                return response;
+            }
             read => read,
         }
     };
@@ -116,6 +134,21 @@ pub async fn handle(
         }
     }
     respond(is_batch, &paths, &procedures, &outcomes)
+}
+
+/// A refusal sent before the body was read. The body is read first (up to the limit) so
+/// the connection stays usable for the client's next request: a server that answers
+/// without reading leaves unread bytes on a kept-alive connection and must close it.
+/// A body over the limit is not read; the answer then says `Connection: close`.
+async fn refuse_unread(body: Body, headers: &HeaderMap, err: &RpcError) -> Response {
+    let drained = read_body(body, headers, MAX_BODY).await;
+    let mut response = request_error(err);
+    if drained.is_err() {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    response
 }
 
 /// The most a POST body may hold: [`MAX_BODY`], or more for a signed-in caller of a

@@ -10,6 +10,7 @@ mod cli;
 mod data;
 mod feedback;
 mod health;
+mod http_headers;
 mod jobs;
 mod layering;
 mod notifications;

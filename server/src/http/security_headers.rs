@@ -1,0 +1,128 @@
+//! The security headers every answer carries, built once from the configuration:
+//! a Content-Security-Policy that allows only this origin plus the outside origins the
+//! browser really talks to (the speech socket, the S3 bucket), and HSTS when the public
+//! URL is https. See docs/security.md.
+
+use axum::http::HeaderValue;
+
+use crate::config::Config;
+use crate::storage::StorageConfig;
+
+/// The policy for every page and answer.
+///
+/// - scripts: our own files only, plus `'wasm-unsafe-eval'` to compile the core's
+///   WebAssembly (no inline script, no `eval`);
+/// - styles: our own files and inline styles (Radix's scroll lock injects a `<style>`);
+/// - images and media: ours, `data:`/`blob:` (photos and recordings held in the browser)
+///   and the bucket's origin when files are served from S3;
+/// - connections: ours, the speech provider's socket and the bucket (signed uploads);
+/// - workers: ours and `blob:`; no plugins, no framing, forms post only to us.
+pub fn content_security_policy(config: &Config) -> String {
+    let mut outside: Vec<String> = Vec::new();
+    if let Some(speech) = &config.speech {
+        if let Some(origin) = socket_origin(&speech.url) {
+            outside.push(origin);
+        }
+    }
+    let storage = storage_origin(&config.storage);
+    let mut connect = vec!["'self'".to_owned()];
+    connect.extend(outside.iter().cloned());
+    connect.extend(storage.iter().cloned());
+    let mut media = vec!["'self'".to_owned(), "data:".into(), "blob:".into()];
+    media.extend(storage.iter().cloned());
+    let media = media.join(" ");
+    [
+        "default-src 'self'".to_owned(),
+        "script-src 'self' 'wasm-unsafe-eval'".to_owned(),
+        "style-src 'self' 'unsafe-inline'".to_owned(),
+        format!("img-src {media}"),
+        format!("media-src {media}"),
+        "font-src 'self' data:".to_owned(),
+        format!("connect-src {}", connect.join(" ")),
+        "worker-src 'self' blob:".to_owned(),
+        "object-src 'none'".to_owned(),
+        "base-uri 'self'".to_owned(),
+        "form-action 'self'".to_owned(),
+        "frame-ancestors 'none'".to_owned(),
+    ]
+    .join("; ")
+}
+
+/// `Strict-Transport-Security` for an https deployment (one year, subdomains included);
+/// `None` over plain http, where browsers ignore it anyway.
+pub fn strict_transport_security(config: &Config) -> Option<HeaderValue> {
+    config
+        .public_url
+        .starts_with("https://")
+        .then(|| HeaderValue::from_static("max-age=31536000; includeSubDomains"))
+}
+
+/// The websocket origin the browser opens for live dictation (`https` → `wss`).
+fn socket_origin(base_url: &str) -> Option<String> {
+    let url = url::Url::parse(base_url).ok()?;
+    let scheme = match url.scheme() {
+        "https" => "wss",
+        "http" => "ws",
+        _ => return None,
+    };
+    let host = url.host_str()?;
+    Some(match url.port() {
+        Some(port) => format!("{scheme}://{host}:{port}"),
+        None => format!("{scheme}://{host}"),
+    })
+}
+
+/// The origin signed S3 URLs point at: the endpoint, or `bucket.endpoint` in the
+/// virtual-hosted style.
+fn storage_origin(storage: &StorageConfig) -> Option<String> {
+    let StorageConfig::S3(s3) = storage else {
+        return None;
+    };
+    let endpoint = &s3.endpoint;
+    let host = endpoint.host_str()?;
+    let host = if s3.path_style {
+        host.to_owned()
+    } else {
+        format!("{}.{host}", s3.bucket)
+    };
+    Some(match endpoint.port() {
+        Some(port) => format!("{}://{host}:{port}", endpoint.scheme()),
+        None => format!("{}://{host}", endpoint.scheme()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_policy_names_only_the_origins_in_use() {
+        let mut config = crate::config::from_lookup(|_| None, None).expect("defaults");
+        let policy = content_security_policy(&config);
+        assert!(policy.contains("script-src 'self' 'wasm-unsafe-eval'"));
+        assert!(!policy.contains(" 'unsafe-eval'"), "{policy}");
+        assert!(policy.contains("connect-src 'self';"), "{policy}");
+        assert!(policy.contains("frame-ancestors 'none'"));
+        assert!(strict_transport_security(&config).is_none());
+
+        config.public_url = "https://voicemark.example".into();
+        assert!(strict_transport_security(&config).is_some());
+        config.speech = Some(crate::config::SpeechConfig {
+            api_key: "k".into(),
+            url: "http://127.0.0.1:4010".into(),
+        });
+        let policy = content_security_policy(&config);
+        assert!(
+            policy.contains("connect-src 'self' ws://127.0.0.1:4010;"),
+            "{policy}"
+        );
+        assert_eq!(
+            socket_origin("http://127.0.0.1:4010/").as_deref(),
+            Some("ws://127.0.0.1:4010")
+        );
+        assert_eq!(
+            socket_origin("https://api.deepgram.com").as_deref(),
+            Some("wss://api.deepgram.com")
+        );
+    }
+}
