@@ -213,8 +213,12 @@ pub async fn reset_password(
             return Err(AccountError::RateLimited);
         }
     }
-    let usable = tokens::is_usable(&mut state.db.conn().await?.db(), Purpose::ResetPassword, token)
-        .await?;
+    let usable = tokens::is_usable(
+        &mut state.db.conn().await?.db(),
+        Purpose::ResetPassword,
+        token,
+    )
+    .await?;
     if !usable {
         // The slot stays taken: it was a wrong guess.
         return Err(AccountError::InvalidToken);

@@ -156,7 +156,8 @@ mod tests {
             .map(|_| {
                 let limiter = limiter.clone();
                 std::thread::spawn(move || {
-                    limiter.try_acquire_all(&[("account:a", ACCOUNT_LIMIT), ("ip:x", ADDRESS_LIMIT)])
+                    limiter
+                        .try_acquire_all(&[("account:a", ACCOUNT_LIMIT), ("ip:x", ADDRESS_LIMIT)])
                 })
             })
             .collect();

@@ -124,7 +124,10 @@ mod tests {
         let _peer = accepted.await.expect("join").expect("accept");
         let mut stream = TimeoutStream::new(tcp, Duration::from_millis(100));
         let mut buf = [0u8; 8];
-        let err = stream.read(&mut buf).await.expect_err("silence is an error");
+        let err = stream
+            .read(&mut buf)
+            .await
+            .expect_err("silence is an error");
         assert_eq!(err.kind(), io::ErrorKind::TimedOut);
     }
 }

@@ -88,7 +88,8 @@ pub async fn handle(
             &parts.headers,
             crate::auth::routes::is_secure(&state.config),
         )
-        .await {
+        .await
+        {
             Ok(caller) => caller,
             Err(err) => return request_error(&RpcError::from(err)),
         }

@@ -298,7 +298,9 @@ dual_test!(
                 .await;
             assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
         }
-        let limited = app.request(register("rita@school.test", "192.0.2.99")).await;
+        let limited = app
+            .request(register("rita@school.test", "192.0.2.99"))
+            .await;
         assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS);
         for n in 0..ADDRESS_LIMIT {
             let answer = app
@@ -306,7 +308,9 @@ dual_test!(
                 .await;
             assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
         }
-        let limited = app.request(register("r-last@school.test", "192.0.2.50")).await;
+        let limited = app
+            .request(register("r-last@school.test", "192.0.2.50"))
+            .await;
         assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS);
 
         // The e-mail sign-in link: per client address over many e-mail addresses.
@@ -458,7 +462,11 @@ dual_test!(
             "register + reset request against a silent mail server: {} ms",
             started.elapsed().as_millis()
         );
-        assert_eq!(silent.connections(), 0, "no request talked to the mail server");
+        assert_eq!(
+            silent.connections(),
+            0,
+            "no request talked to the mail server"
+        );
 
         // A worker gives up on the silent server, and on one that greets and then goes quiet.
         job_gives_up(&state, "silent server").await;
@@ -495,7 +503,10 @@ dual_test!(
         );
         let deadline = Instant::now() + Duration::from_secs(30);
         while silent.connections() == before {
-            assert!(Instant::now() < deadline, "no worker reached the mail server");
+            assert!(
+                Instant::now() < deadline,
+                "no worker reached the mail server"
+            );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         let stopping = Instant::now();
@@ -525,7 +536,13 @@ fn memory_mib(pid: u32) -> (f64, f64) {
         status
             .lines()
             .find_map(|l| l.strip_prefix(name))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
             .map(|kib| kib / 1024.0)
             .unwrap_or_else(|| panic!("no {name} in /proc/{pid}/status"))
     };
@@ -618,7 +635,10 @@ async fn floods_of_resets_and_registrations_keep_server_memory_bounded() {
         &dir,
         url.as_str(),
         port,
-        &[("VOICEMARK_TRUST_PROXY", "1"), ("VOICEMARK_JOB_WORKERS", "0")],
+        &[
+            ("VOICEMARK_TRUST_PROXY", "1"),
+            ("VOICEMARK_JOB_WORKERS", "0"),
+        ],
     );
     let pid = child.id();
     let base = format!("http://127.0.0.1:{port}");
@@ -728,7 +748,10 @@ async fn sigterm_completes_while_a_worker_waits_on_a_silent_mail_server() {
     assert_eq!(status, 200);
     let deadline = Instant::now() + Duration::from_secs(30);
     while silent.connections() == 0 {
-        assert!(Instant::now() < deadline, "no worker reached the mail server");
+        assert!(
+            Instant::now() < deadline,
+            "no worker reached the mail server"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let stopped = stop(child).await;
