@@ -55,6 +55,12 @@ pub struct WorkerSettings {
     pub lease: std::time::Duration,
     /// The first retry's delay; each further retry doubles it (at most one hour).
     pub backoff_base: std::time::Duration,
+    /// A run that takes longer is stopped and failed like an error (then retried), so a
+    /// worker is never stuck on a job (`VOICEMARK_JOB_TIMEOUT_SECONDS`, default 600).
+    pub run_timeout: std::time::Duration,
+    /// How long shutdown waits for the jobs in hand before abandoning them to their lease
+    /// (`VOICEMARK_JOB_SHUTDOWN_SECONDS`, default 20).
+    pub shutdown_grace: std::time::Duration,
 }
 
 impl Default for WorkerSettings {
@@ -64,6 +70,8 @@ impl Default for WorkerSettings {
             poll_interval: std::time::Duration::from_millis(500),
             lease: std::time::Duration::from_secs(300),
             backoff_base: std::time::Duration::from_secs(30),
+            run_timeout: std::time::Duration::from_secs(600),
+            shutdown_grace: std::time::Duration::from_secs(20),
         }
     }
 }
@@ -117,6 +125,30 @@ pub struct MailConfig {
     pub smtp_url: Option<String>,
     /// `VOICEMARK_MAIL_FROM`, default `Voicemark <no-reply@voicemark.app>`.
     pub from: String,
+    /// How long an SMTP server may take before the send is given up (and its job retried).
+    pub timeouts: SmtpTimeouts,
+}
+
+/// Bounds on every SMTP conversation, so a silent mail server cannot hold a worker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SmtpTimeouts {
+    /// Opening the TCP connection (and TLS): `VOICEMARK_SMTP_CONNECT_TIMEOUT_SECONDS`, 10.
+    pub connect: std::time::Duration,
+    /// Each SMTP command's answer, the greeting included:
+    /// `VOICEMARK_SMTP_COMMAND_TIMEOUT_SECONDS`, 30.
+    pub command: std::time::Duration,
+    /// One whole message, connecting included: `VOICEMARK_SMTP_SEND_TIMEOUT_SECONDS`, 60.
+    pub message: std::time::Duration,
+}
+
+impl Default for SmtpTimeouts {
+    fn default() -> Self {
+        SmtpTimeouts {
+            connect: std::time::Duration::from_secs(10),
+            command: std::time::Duration::from_secs(30),
+            message: std::time::Duration::from_secs(60),
+        }
+    }
 }
 
 /// Sign-in settings.
@@ -140,6 +172,7 @@ impl std::fmt::Debug for MailConfig {
         f.debug_struct("MailConfig")
             .field("smtp_url", &smtp)
             .field("from", &self.from)
+            .field("timeouts", &self.timeouts)
             .finish()
     }
 }
@@ -270,6 +303,38 @@ pub fn from_lookup(
             0,
             3600,
         )?),
+        run_timeout: std::time::Duration::from_secs(number(
+            "VOICEMARK_JOB_TIMEOUT_SECONDS",
+            600,
+            1,
+            86_400,
+        )?),
+        shutdown_grace: std::time::Duration::from_secs(number(
+            "VOICEMARK_JOB_SHUTDOWN_SECONDS",
+            20,
+            0,
+            3600,
+        )?),
+    };
+    let smtp_timeouts = SmtpTimeouts {
+        connect: std::time::Duration::from_secs(number(
+            "VOICEMARK_SMTP_CONNECT_TIMEOUT_SECONDS",
+            10,
+            1,
+            600,
+        )?),
+        command: std::time::Duration::from_secs(number(
+            "VOICEMARK_SMTP_COMMAND_TIMEOUT_SECONDS",
+            30,
+            1,
+            600,
+        )?),
+        message: std::time::Duration::from_secs(number(
+            "VOICEMARK_SMTP_SEND_TIMEOUT_SECONDS",
+            60,
+            1,
+            3600,
+        )?),
     };
     let digest_hour = number("VOICEMARK_DIGEST_HOUR", 16, 0, 23)? as u32;
     let upload_ttl_hours = number("VOICEMARK_UPLOAD_TTL_HOURS", 24, 1, 24 * 365)? as u32;
@@ -330,6 +395,7 @@ pub fn from_lookup(
             smtp_url: get("VOICEMARK_SMTP_URL"),
             from: get("VOICEMARK_MAIL_FROM")
                 .unwrap_or_else(|| "Voicemark <no-reply@voicemark.app>".into()),
+            timeouts: smtp_timeouts,
         },
         auth: AuthConfig {
             secret: get("VOICEMARK_SECRET"),

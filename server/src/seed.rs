@@ -13,7 +13,6 @@ use crate::ids::{new_id, new_token};
 use crate::models::{
     email_preferences, groups, notifications, now, organisations, receipts, students, users,
 };
-use crate::password::hash_password;
 use crate::transaction;
 
 /// Every demo account signs in with this password (it meets the password rule).
@@ -105,8 +104,9 @@ pub async fn seed_demo(db: &Db) -> Result<SeedOutcome, DbError> {
         return Ok(SeedOutcome::AlreadyPopulated { demo_present });
     }
     // Hash before the transaction: it is slow on purpose and needs no lock.
-    let hash =
-        hash_password(DEMO_PASSWORD).map_err(|e| DbError::Pool(format!("cannot hash: {e}")))?;
+    let hash = crate::password::hash(DEMO_PASSWORD.to_owned())
+        .await
+        .map_err(|e| DbError::Pool(format!("cannot hash: {e}")))?;
     transaction!(&mut conn, |c| write_demo(c, &hash).await)?;
     Ok(SeedOutcome::Seeded)
 }

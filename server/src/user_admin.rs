@@ -5,7 +5,6 @@ use core_wasm::{NotificationFrequency, OrgType, UserRole};
 use crate::db::{Db, DbError};
 use crate::ids::new_id;
 use crate::models::{now, organisations, users};
-use crate::password::hash_password;
 use crate::transaction;
 
 /// What `voicemark user add` was asked to create.
@@ -57,7 +56,8 @@ pub async fn add_user(db: &Db, request: AddUser) -> Result<String, AddUserError>
     if request.school.is_none() && request.role != UserRole::Superadmin {
         return Err(AddUserError::SchoolRequired(request.role));
     }
-    let hash = hash_password(&request.password)
+    let hash = crate::password::hash(request.password.clone())
+        .await
         .map_err(|e| AddUserError::Db(DbError::Pool(format!("cannot hash the password: {e}"))))?;
 
     let mut pooled = db.conn().await?;

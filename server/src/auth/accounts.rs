@@ -7,13 +7,13 @@ use core_wasm::UserRole;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use crate::addresses::normalise_email;
-use crate::auth::rate_limit::RESET_LIMIT;
+use crate::auth::rate_limit::{ADDRESS_LIMIT, CHANGE_PASSWORD_LIMIT, RESET_LIMIT};
 use crate::auth::tokens::{self, Purpose};
 use crate::db::DbError;
 use crate::ids::new_id;
-use crate::mail::Template;
+use crate::jobs::email_account::{AccountEmail, AccountMessage};
 use crate::models::now;
-use crate::models::sessions::delete_user_sessions;
+use crate::models::sessions::{delete_other_sessions, delete_user_sessions};
 use crate::models::users::{self, find_by_email, NewUser};
 use crate::state::AppState;
 use crate::transaction;
@@ -71,28 +71,39 @@ pub fn account_disabled_message(support_email: &str) -> String {
     )
 }
 
-/// Creates a teacher account that waits for activation and e-mails a confirmation link.
+/// Creates a teacher account that waits for activation and queues a confirmation e-mail.
 /// When the address already has an account, its owner gets a note instead and the answer
-/// is the same `Ok(())`.
-pub async fn register(state: &AppState, form: RegisterForm) -> Result<(), AccountError> {
+/// is the same `Ok(())`. Fields and limits (per e-mail and per client `address`) are
+/// checked before any hashing; the e-mail goes through the job queue, queued in the
+/// transaction that stores the account.
+pub async fn register(
+    state: &AppState,
+    form: RegisterForm,
+    address: Option<&str>,
+) -> Result<(), AccountError> {
     let forename = form.forename.trim().to_owned();
     let surname = form.surname.trim().to_owned();
     required("forename", &forename, "Forename is required")?;
     required("surname", &surname, "Surname is required")?;
     let email = valid_email(&form.email)?;
     check_rule("password", &form.password)?;
+    let email_key = format!("register:{email}");
+    let address_key = address.map(|a| format!("register-ip:{a}"));
+    acquire(state, &email_key, RESET_LIMIT, address_key.as_deref())?;
     // Hash before looking the address up, so both answers take as long.
     let password_hash = hash_password(form.password).await?;
 
     let mut pooled = state.db.conn().await?;
     let mut conn = pooled.db();
-    if let Some(owner) = find_by_email(&mut conn, &email).await? {
-        send_account_exists(state, &owner.email, &owner.forename).await;
-        return Ok(());
-    }
     let id = new_id();
     let at = now();
-    let created: Result<String, DieselError> = transaction!(&mut conn, |c| {
+    let public_url = &state.config.public_url;
+    let created: Result<(), DieselError> = transaction!(&mut conn, |c| {
+        if let Some(owner) = find_by_email(c, &email).await? {
+            return account_exists(&owner.email, &owner.forename, public_url)
+                .queue(c)
+                .await;
+        }
         let row = NewUser {
             id: id.clone(),
             created_at: at,
@@ -111,82 +122,116 @@ pub async fn register(state: &AppState, form: RegisterForm) -> Result<(), Accoun
             role: UserRole::Teacher,
         };
         users::insert(c, &row).await?;
-        tokens::issue(
+        let token = tokens::issue(
             c,
             Purpose::VerifyEmail,
             &email,
             Some(&id),
             CONFIRM_LINK_VALIDITY,
         )
+        .await?;
+        AccountEmail {
+            to: email.clone(),
+            message: AccountMessage::ConfirmEmail,
+            forename: forename.clone(),
+            link: format!("{public_url}/account/confirm?token={token}"),
+        }
+        .queue(c)
         .await
     });
-    let token = match created {
-        Ok(token) => token,
+    match created {
+        Ok(()) => Ok(()),
         // Registered a moment ago by a concurrent request: same answer as above.
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-            send_account_exists(state, &email, &forename).await;
-            return Ok(());
+            let note = account_exists(&email, &forename, public_url);
+            transaction!(&mut conn, |c| note.queue(c).await)?;
+            Ok(())
         }
-        Err(err) => return Err(err.into()),
-    };
-    let link = format!("{}/account/confirm?token={token}", state.config.public_url);
-    let message = Template::ConfirmEmail.render(&[("forename", &forename), ("link", &link)]);
-    state
-        .mailer
-        .send(&email, message)
-        .await
-        .map_err(|e| AccountError::Internal(format!("confirmation e-mail: {e}")))
+        Err(err) => Err(err.into()),
+    }
 }
 
-/// E-mails a one-hour, single-use reset link when the address has an enabled account;
-/// answers `Ok(())` either way.
-pub async fn request_password_reset(state: &AppState, email: &str) -> Result<(), AccountError> {
+/// Queues a one-hour, single-use reset link when the address has an enabled account;
+/// answers `Ok(())` either way, as fast (no mail server is involved in the request).
+pub async fn request_password_reset(
+    state: &AppState,
+    email: &str,
+    address: Option<&str>,
+) -> Result<(), AccountError> {
     let email = valid_email(email)?;
-    if !state
-        .auth
-        .limiter
-        .try_acquire(&format!("reset:{email}"), RESET_LIMIT)
-    {
-        return Err(AccountError::RateLimited);
-    }
+    let address_key = address.map(|a| format!("reset-mail-ip:{a}"));
+    acquire(
+        state,
+        &format!("reset:{email}"),
+        RESET_LIMIT,
+        address_key.as_deref(),
+    )?;
     let mut pooled = state.db.conn().await?;
     let mut conn = pooled.db();
-    let Some(user) = find_by_email(&mut conn, &email).await? else {
-        return Ok(());
-    };
-    if user.disabled {
-        return Ok(());
-    }
-    let token = tokens::issue(
-        &mut conn,
-        Purpose::ResetPassword,
-        &email,
-        Some(&user.id),
-        RESET_LINK_VALIDITY,
-    )
-    .await?;
-    let link = format!("{}/account/reset?token={token}", state.config.public_url);
-    let message = Template::PasswordReset.render(&[("forename", &user.forename), ("link", &link)]);
-    state
-        .mailer
-        .send(&user.email, message)
+    let public_url = &state.config.public_url;
+    transaction!(&mut conn, |c| {
+        let Some(user) = find_by_email(c, &email).await? else {
+            return Ok(());
+        };
+        if user.disabled {
+            return Ok(());
+        }
+        let token = tokens::issue(
+            c,
+            Purpose::ResetPassword,
+            &email,
+            Some(&user.id),
+            RESET_LINK_VALIDITY,
+        )
+        .await?;
+        AccountEmail {
+            to: user.email.clone(),
+            message: AccountMessage::PasswordReset,
+            forename: user.forename.clone(),
+            link: format!("{public_url}/account/reset?token={token}"),
+        }
+        .queue(c)
         .await
-        .map_err(|e| AccountError::Internal(format!("password reset e-mail: {e}")))
+        .map_err(AccountError::from)
+    })
 }
 
 /// Sets a new password through a reset link: uses the link (and every other reset link of
-/// the account) and signs the account out everywhere.
+/// the account) and signs the account out everywhere. The link is checked before the new
+/// password is hashed, so a guessed or stale token costs no argon2 work; each wrong token
+/// counts against the client `address`'s limit.
 pub async fn reset_password(
     state: &AppState,
     token: &str,
     password: &str,
+    address: Option<&str>,
 ) -> Result<(), AccountError> {
     check_rule("password", password)?;
+    let address_key = address.map(|a| format!("reset-ip:{a}"));
+    if let Some(key) = &address_key {
+        if !state.auth.limiter.try_acquire(key, ADDRESS_LIMIT) {
+            return Err(AccountError::RateLimited);
+        }
+    }
+    let usable = tokens::is_usable(
+        &mut state.db.conn().await?.db(),
+        Purpose::ResetPassword,
+        token,
+    )
+    .await?;
+    if !usable {
+        // The slot stays taken: it was a wrong guess.
+        return Err(AccountError::InvalidToken);
+    }
+    if let Some(key) = &address_key {
+        state.auth.limiter.release(key);
+    }
     let password_hash = hash_password(password.to_owned()).await?;
     let mut pooled = state.db.conn().await?;
     let mut conn = pooled.db();
     let at = now();
     transaction!(&mut conn, |c| {
+        // Checked again: another request may have used the link meanwhile.
         let used = tokens::consume(c, Purpose::ResetPassword, token, None).await?;
         let Some(user_id) = used.and_then(|t| t.user_id) else {
             return Err(AccountError::InvalidToken);
@@ -216,44 +261,82 @@ pub async fn confirm_email(state: &AppState, token: &str) -> Result<(), AccountE
 }
 
 /// Changes a signed-in user's password after checking the current one; returns the new
-/// `password_updated_at`. The caller's sessions stay as they are.
+/// `password_updated_at`. Every other session of the user ends; the caller's own
+/// (`keep_session`, its token hash) stays. Wrong current passwords are limited per user
+/// ([`CHANGE_PASSWORD_LIMIT`] per window), reserved before the check.
 pub async fn change_password(
     state: &AppState,
     user_id: &str,
+    keep_session: &str,
     current: &str,
     new: &str,
 ) -> Result<NaiveDateTime, AccountError> {
-    let mut pooled = state.db.conn().await?;
-    let mut conn = pooled.db();
-    let stored = users::password_hash(&mut conn, user_id).await?;
-    let Some(stored) = stored else {
-        return Err(AccountError::Internal(format!(
-            "change_password: no user {user_id}"
-        )));
-    };
+    let key = format!("change-password:{user_id}");
+    if !state.auth.limiter.try_acquire(&key, CHANGE_PASSWORD_LIMIT) {
+        return Err(AccountError::RateLimited);
+    }
+    let stored = users::password_hash(&mut state.db.conn().await?.db(), user_id).await;
     let matches = match stored {
-        Some(hash) => verify_password(current.to_owned(), hash).await?,
-        None => false,
+        Ok(Some(Some(hash))) => verify_password(current.to_owned(), hash).await,
+        Ok(Some(None)) => Ok(false),
+        Ok(None) => Err(AccountError::Internal(format!(
+            "change_password: no user {user_id}"
+        ))),
+        Err(err) => Err(err.into()),
     };
-    if !matches {
-        return Err(AccountError::Field {
-            field: "currentPassword",
-            message: "Your current password is incorrect.".into(),
-        });
+    match matches {
+        // A wrong guess keeps its slot.
+        Ok(false) => {
+            return Err(AccountError::Field {
+                field: "currentPassword",
+                message: "Your current password is incorrect.".into(),
+            })
+        }
+        Ok(true) => state.auth.limiter.release(&key),
+        Err(err) => {
+            state.auth.limiter.release(&key);
+            return Err(err);
+        }
     }
     check_rule("newPassword", new)?;
     let password_hash = hash_password(new.to_owned()).await?;
     let at = now();
-    users::set_password(&mut conn, user_id, &password_hash, at).await?;
+    let mut pooled = state.db.conn().await?;
+    let mut conn = pooled.db();
+    transaction!(&mut conn, |c| {
+        users::set_password(c, user_id, &password_hash, at).await?;
+        delete_other_sessions(c, user_id, keep_session).await?;
+        Ok::<_, AccountError>(())
+    })?;
     Ok(at)
 }
 
-async fn send_account_exists(state: &AppState, email: &str, forename: &str) {
-    let link = format!("{}/account/forgot", state.config.public_url);
-    let message = Template::AccountExists.render(&[("forename", forename), ("link", &link)]);
-    // Failing here must not change the answer (it would reveal the account): log only.
-    if let Err(err) = state.mailer.send(email, message).await {
-        tracing::error!(%err, "could not send the account-exists note");
+/// The note sent instead of a confirmation to an address that already has an account.
+fn account_exists(email: &str, forename: &str, public_url: &str) -> AccountEmail {
+    AccountEmail {
+        to: email.to_owned(),
+        message: AccountMessage::AccountExists,
+        forename: forename.to_owned(),
+        link: format!("{public_url}/account/forgot"),
+    }
+}
+
+/// Reserves one attempt for `key` (up to `limit`) and, when known, one for the client
+/// address key (up to [`ADDRESS_LIMIT`]), together.
+fn acquire(
+    state: &AppState,
+    key: &str,
+    limit: usize,
+    address_key: Option<&str>,
+) -> Result<(), AccountError> {
+    let mut keys = vec![(key, limit)];
+    if let Some(address_key) = address_key {
+        keys.push((address_key, ADDRESS_LIMIT));
+    }
+    if state.auth.limiter.try_acquire_all(&keys) {
+        Ok(())
+    } else {
+        Err(AccountError::RateLimited)
     }
 }
 
@@ -292,18 +375,24 @@ pub(crate) fn valid_email(email: &str) -> Result<String, AccountError> {
     }
 }
 
-/// argon2 takes tens of milliseconds of CPU: keep it off the async workers.
+/// Hashes through the process-wide pool (`crate::password`): a full pool answers
+/// [`AccountError::RateLimited`] instead of queuing without bound.
 pub(crate) async fn hash_password(password: String) -> Result<String, AccountError> {
-    tokio::task::spawn_blocking(move || crate::password::hash_password(&password))
-        .await
-        .map_err(|e| AccountError::Internal(e.to_string()))?
-        .map_err(|e| AccountError::Internal(e.to_string()))
+    crate::password::hash(password).await.map_err(pool_error)
 }
 
+/// Verifies through the process-wide pool, like [`hash_password`].
 pub(crate) async fn verify_password(password: String, hash: String) -> Result<bool, AccountError> {
-    tokio::task::spawn_blocking(move || crate::password::verify_password(&password, &hash))
+    crate::password::verify(password, hash)
         .await
-        .map_err(|e| AccountError::Internal(e.to_string()))
+        .map_err(pool_error)
+}
+
+fn pool_error(err: crate::password::PoolError) -> AccountError {
+    match err {
+        crate::password::PoolError::Busy => AccountError::RateLimited,
+        crate::password::PoolError::Failed(detail) => AccountError::Internal(detail),
+    }
 }
 
 #[cfg(test)]

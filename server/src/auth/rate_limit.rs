@@ -1,4 +1,13 @@
-//! Counting failed sign-in attempts in memory, per account and per client address.
+//! Attempt limits in memory, per account, per e-mail address and per client address.
+//!
+//! A limited action *reserves* its slots before it does the work it guards, under one lock
+//! for every key it touches ([`RateLimiter::try_acquire_all`]): of 40 parallel wrong
+//! passwords for one account exactly [`ACCOUNT_LIMIT`] reach the password check, because the
+//! sixth finds the five slots taken even while the first five are still being verified. A
+//! success gives its slot back ([`RateLimiter::release`]) or clears the account's failures.
+//! (The `governor` crate was the other candidate: its GCRA is a rate that refills
+//! continuously and has no "give the slot back on success", so "at most N failures per
+//! 15 minutes" would only be approximated; this map is exact and has no dependency.)
 //!
 //! Counters live in this process only: with several server processes each keeps its own
 //! (so the effective limit is the limit times the number of processes), and a restart
@@ -10,10 +19,13 @@ use std::time::{Duration, Instant};
 
 /// Failed sign-ins allowed per account within [`WINDOW`].
 pub const ACCOUNT_LIMIT: usize = 5;
-/// Failed sign-ins allowed per client address within [`WINDOW`].
+/// Failed sign-ins (and other guarded attempts) allowed per client address within [`WINDOW`].
 pub const ADDRESS_LIMIT: usize = 20;
-/// Password-reset e-mails allowed per address within [`WINDOW`].
+/// E-mails (reset links, sign-in links, registrations) allowed per e-mail address within
+/// [`WINDOW`].
 pub const RESET_LIMIT: usize = 5;
+/// Wrong current passwords allowed per user in `user.changePassword` within [`WINDOW`].
+pub const CHANGE_PASSWORD_LIMIT: usize = 5;
 /// The sliding window the limits count over: 15 minutes.
 pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 
@@ -37,8 +49,9 @@ impl RateLimiter {
         }
     }
 
-    /// Records one event for `key`.
-    pub fn record(&self, key: &str) {
+    /// Reserves one slot for each `(key, limit)` if none of the keys is at its limit, all
+    /// under one lock; `false` (and nothing recorded) when any is.
+    pub fn try_acquire_all(&self, keys: &[(&str, usize)]) -> bool {
         let mut events = self.lock();
         let now = Instant::now();
         // Keep the map from growing without bound: sweep empty keys now and then.
@@ -48,18 +61,39 @@ impl RateLimiter {
                 !times.is_empty()
             });
         }
-        let times = events.entry(key.to_owned()).or_default();
-        prune(times, now);
-        times.push_back(now);
+        for (key, limit) in keys {
+            if let Some(times) = events.get_mut(*key) {
+                prune(times, now);
+                if times.len() >= *limit {
+                    return false;
+                }
+            }
+        }
+        for (key, _) in keys {
+            events.entry((*key).to_owned()).or_default().push_back(now);
+        }
+        true
     }
 
-    /// Records an event for `key` unless it is already at `limit`; `false` when limited.
+    /// Records one event for `key` whatever its count (tests fill a counter this way).
+    pub fn record(&self, key: &str) {
+        self.try_acquire(key, usize::MAX);
+    }
+
+    /// Reserves one slot for `key` unless it is already at `limit`; `false` when limited.
     pub fn try_acquire(&self, key: &str, limit: usize) -> bool {
-        if self.is_limited(key, limit) {
-            return false;
+        self.try_acquire_all(&[(key, limit)])
+    }
+
+    /// Gives back the latest slot of `key` (the attempt it guarded succeeded).
+    pub fn release(&self, key: &str) {
+        let mut events = self.lock();
+        if let Some(times) = events.get_mut(key) {
+            times.pop_back();
+            if times.is_empty() {
+                events.remove(key);
+            }
         }
-        self.record(key);
-        true
     }
 
     /// Forgets `key` (a successful sign-in clears the account's failures).
@@ -93,13 +127,45 @@ mod tests {
         let limiter = RateLimiter::default();
         for _ in 0..ACCOUNT_LIMIT {
             assert!(!limiter.is_limited("account:a", ACCOUNT_LIMIT));
-            limiter.record("account:a");
+            assert!(limiter.try_acquire("account:a", ACCOUNT_LIMIT));
         }
         assert!(limiter.is_limited("account:a", ACCOUNT_LIMIT));
+        assert!(!limiter.try_acquire("account:a", ACCOUNT_LIMIT));
         assert!(!limiter.is_limited("account:b", ACCOUNT_LIMIT));
         limiter.clear("account:a");
         assert!(!limiter.is_limited("account:a", ACCOUNT_LIMIT));
         assert!(limiter.try_acquire("reset:a", 1));
         assert!(!limiter.try_acquire("reset:a", 1));
+        limiter.release("reset:a");
+        assert!(limiter.try_acquire("reset:a", 1));
+    }
+
+    #[test]
+    fn all_or_nothing_across_keys() {
+        let limiter = RateLimiter::default();
+        assert!(limiter.try_acquire("ip:x", 1));
+        // The address is full: the account key must not be charged either.
+        assert!(!limiter.try_acquire_all(&[("account:a", 5), ("ip:x", 1)]));
+        assert!(!limiter.is_limited("account:a", 1));
+    }
+
+    #[test]
+    fn parallel_reservations_stop_exactly_at_the_limit() {
+        let limiter = std::sync::Arc::new(RateLimiter::default());
+        let threads: Vec<_> = (0..40)
+            .map(|_| {
+                let limiter = limiter.clone();
+                std::thread::spawn(move || {
+                    limiter
+                        .try_acquire_all(&[("account:a", ACCOUNT_LIMIT), ("ip:x", ADDRESS_LIMIT)])
+                })
+            })
+            .collect();
+        let granted = threads
+            .into_iter()
+            .map(|t| t.join().expect("join"))
+            .filter(|granted| *granted)
+            .count();
+        assert_eq!(granted, ACCOUNT_LIMIT);
     }
 }

@@ -33,9 +33,13 @@ pub fn session_cookie_name(secure: bool) -> &'static str {
     }
 }
 
-/// The raw session token the request carries, if any.
-pub fn session_token(headers: &HeaderMap) -> Option<&str> {
-    cookie(headers, SESSION_COOKIE).or_else(|| cookie(headers, SECURE_SESSION_COOKIE))
+/// The raw session token the request carries, if any, read ONLY from this deployment's
+/// cookie name (`secure`: the public URL is https). Under https a plain
+/// `next-auth.session-token` is ignored: any page on a sibling http origin, or a network
+/// attacker injecting into a plain-http response, can set that name, while browsers accept
+/// a `__Secure-` cookie only from a secure origin with `Secure` set.
+pub fn session_token(headers: &HeaderMap, secure: bool) -> Option<&str> {
+    cookie(headers, session_cookie_name(secure))
 }
 
 /// Opens a session for `user_id`: stores the token's hash and returns the raw token (for the
@@ -126,8 +130,13 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 
 /// The user whose unexpired session cookie the request carries, disabled or not (the caller
 /// decides what a disabled user may do). `None` without a valid session.
-pub async fn current_user(db: &Db, headers: &HeaderMap) -> Result<Option<SessionUser>, DbError> {
-    let Some(token) = session_token(headers) else {
+/// `secure`: the public URL is https (see [`session_token`] for the cookie name read).
+pub async fn current_user(
+    db: &Db,
+    headers: &HeaderMap,
+    secure: bool,
+) -> Result<Option<SessionUser>, DbError> {
+    let Some(token) = session_token(headers, secure) else {
         return Ok(None);
     };
     let token_hash = hash_token(token);
@@ -155,6 +164,25 @@ mod tests {
         );
         assert_eq!(cookie(&headers, SESSION_COOKIE), Some("abc"));
         assert_eq!(cookie(&headers, "missing"), None);
+    }
+
+    #[test]
+    fn only_the_deployments_cookie_name_is_read() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static(
+                "next-auth.session-token=plain; __Secure-next-auth.session-token=secure",
+            ),
+        );
+        assert_eq!(session_token(&headers, true), Some("secure"));
+        assert_eq!(session_token(&headers, false), Some("plain"));
+        let mut plain_only = HeaderMap::new();
+        plain_only.insert(
+            header::COOKIE,
+            HeaderValue::from_static("next-auth.session-token=plain"),
+        );
+        assert_eq!(session_token(&plain_only, true), None);
     }
 
     #[test]

@@ -67,6 +67,16 @@ pub async fn consume(
     sessions::consume_token(conn, purpose.as_str(), &hash, identifier, now()).await
 }
 
+/// Whether `token` is usable for `purpose` (exists, unused, unexpired), without using it.
+pub async fn is_usable(conn: &mut DbConn<'_>, purpose: Purpose, token: &str) -> QueryResult<bool> {
+    let hash = hash_token(token);
+    Ok(
+        sessions::find_usable_token(conn, purpose.as_str(), &hash, now())
+            .await?
+            .is_some(),
+    )
+}
+
 /// Marks every unused token of `user_id` for `purpose` used (a password reset ends the
 /// other reset links).
 pub async fn spend_all(conn: &mut DbConn<'_>, purpose: Purpose, user_id: &str) -> QueryResult<()> {

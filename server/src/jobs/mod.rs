@@ -17,6 +17,7 @@
 //! | `feedback.email` | [`feedback_send::SendFeedback`] | `feedback_send.rs` |
 //! | `email.feedback` | [`email_feedback::FeedbackEmail`] | `email_feedback.rs` |
 //! | `files.expire` | [`file_expiry::ExpireFiles`] | `file_expiry.rs` |
+//! | `email.account` | [`email_account::AccountEmail`] | `email_account.rs` |
 //!
 //! A job's life: `QUEUED` → (claimed by a worker: `locked_at`, `locked_by`, `attempts + 1`)
 //! `RUNNING` → `DONE` (`finished_at`), or back to `QUEUED` with `run_at = now + backoff`
@@ -25,6 +26,7 @@
 //! is `crate::models::jobs`. See `docs/jobs-and-mail.md`.
 
 pub mod audience;
+pub mod email_account;
 pub mod email_digest;
 pub mod email_feedback;
 pub mod email_notification;

@@ -7,6 +7,7 @@ use futures_util::future::BoxFuture;
 use crate::jobs::{payload, BackgroundJob, Job, JobError};
 use crate::state::AppState;
 
+use super::email_account::AccountEmail;
 use super::email_digest::DigestEmail;
 use super::email_feedback::FeedbackEmail;
 use super::email_notification::NotificationEmail;
@@ -51,6 +52,7 @@ impl Registry {
             .register::<SendFeedback>()
             .register::<FeedbackEmail>()
             .register::<ExpireFiles>()
+            .register::<AccountEmail>()
     }
 
     /// Adds job type `J` under its `KIND`.
@@ -107,7 +109,7 @@ mod tests {
             declared.push(kind.to_owned());
         }
         declared.sort();
-        assert_eq!(declared.len(), 6, "job types found: {declared:?}");
+        assert_eq!(declared.len(), 7, "job types found: {declared:?}");
         assert_eq!(Registry::standard().kinds(), declared);
     }
 

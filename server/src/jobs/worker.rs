@@ -112,7 +112,8 @@ async fn complete_with_retries(
 }
 
 /// Runs the handler, renewing the job's lease every third of it so that a long run is
-/// never taken for abandoned.
+/// never taken for abandoned, and stopping it after `settings.run_timeout` (a retryable
+/// failure), so that no job can hold a worker for ever.
 async fn run_with_lease(
     state: &AppState,
     job: &Job,
@@ -129,9 +130,17 @@ async fn run_with_lease(
     tokio::pin!(work);
     let mut renew = tokio::time::interval(settings.lease / 3);
     renew.tick().await;
+    let deadline = tokio::time::sleep(settings.run_timeout);
+    tokio::pin!(deadline);
     loop {
         tokio::select! {
             result = &mut work => return result,
+            () = &mut deadline => {
+                return Err(jobs::JobError::Retry(format!(
+                    "the run took longer than {} s and was stopped",
+                    settings.run_timeout.as_secs_f32()
+                )));
+            }
             _ = renew.tick() => {
                 if let Ok(mut pooled) = state.db.conn().await {
                     if let Err(err) = jobs::renew_lease(&mut pooled.db(), &job.id, worker).await {
@@ -147,12 +156,14 @@ async fn run_with_lease(
 pub struct Workers {
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
+    grace: Duration,
 }
 
 impl Workers {
     /// Starts `settings.workers` workers over `state`.
     pub fn start(state: AppState, registry: Registry, settings: WorkerSettings) -> Workers {
         let (stop, stopped) = watch::channel(false);
+        let grace = settings.shutdown_grace;
         let registry = Arc::new(registry);
         let process = process_id();
         let tasks = (0..settings.workers)
@@ -197,14 +208,29 @@ impl Workers {
                 })
             })
             .collect();
-        Workers { stop, tasks }
+        Workers { stop, tasks, grace }
     }
 
-    /// Asks every worker to stop and waits for the jobs in hand to finish.
-    pub async fn shutdown(self) {
+    /// Asks every worker to stop and waits for the jobs in hand to finish, at most
+    /// `shutdown_grace`: a job still running then is dropped where it is and stays `RUNNING`
+    /// until its lease runs out, when any worker (of this or another process) claims it
+    /// again. Returns how many workers had to be abandoned.
+    pub async fn shutdown(self) -> usize {
         let _ = self.stop.send(true);
-        for task in self.tasks {
-            let _ = task.await;
+        let deadline = tokio::time::Instant::now() + self.grace;
+        let mut abandoned = 0;
+        for mut task in self.tasks {
+            if tokio::time::timeout_at(deadline, &mut task).await.is_err() {
+                task.abort();
+                abandoned += 1;
+            }
         }
+        if abandoned > 0 {
+            tracing::warn!(
+                abandoned,
+                "job workers still busy after the shutdown grace were stopped; their jobs run again after the lease"
+            );
+        }
+        abandoned
     }
 }

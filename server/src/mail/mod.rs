@@ -1,10 +1,12 @@
 //! Outgoing e-mail: a [`Mailer`] that writes each message to the outbox folder (the default,
 //! one `.eml` file per message) or hands it to an SMTP server, and the templates it fills.
 //! Notification and feedback e-mail is sent by jobs (`crate::jobs::email_*`) through the same
-//! [`Mailer`]; account e-mail is sent directly.
+//! [`Mailer`], and so is account e-mail (`crate::jobs::email_account`): no request waits on
+//! a mail server. Every SMTP conversation is bounded (see [`SmtpTimeouts`]).
 
 mod smtp_pool;
 pub mod templates;
+mod timeout_stream;
 
 use std::path::PathBuf;
 
@@ -13,7 +15,7 @@ use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, To
 
 pub use templates::{Email, Template};
 
-use crate::config::{Config, MailConfig};
+use crate::config::{Config, MailConfig, SmtpTimeouts};
 
 /// Why a message could not be sent, in words for the log.
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +45,8 @@ enum Transport {
 pub struct Mailer {
     from: Mailbox,
     transport: Transport,
+    /// The bound on one whole SMTP send (connecting included).
+    message_timeout: std::time::Duration,
 }
 
 impl std::fmt::Debug for Mailer {
@@ -65,7 +69,7 @@ impl Mailer {
     pub fn from_config(config: &Config) -> Result<Mailer, MailError> {
         let from = parse_mailbox(&config.mail.from)?;
         let transport = match &config.mail.smtp_url {
-            Some(url) => smtp_transport(url)?,
+            Some(url) => smtp_transport(url, config.mail.timeouts)?,
             None => {
                 let dir = outbox_dir(config);
                 std::fs::create_dir_all(&dir).map_err(|e| {
@@ -77,7 +81,11 @@ impl Mailer {
                 }
             }
         };
-        Ok(Mailer { from, transport })
+        Ok(Mailer {
+            from,
+            transport,
+            message_timeout: config.mail.timeouts.message,
+        })
     }
 
     /// The outbox folder, when messages are written to files.
@@ -116,13 +124,37 @@ impl Mailer {
                 .await
                 .map(drop)
                 .map_err(|e| MailError::Transport(e.to_string())),
-            Transport::SmtpPool(pool) => pool.send(message.envelope(), &message.formatted()).await,
-            Transport::Smtp(smtp) => smtp
-                .send(message)
+            Transport::SmtpPool(pool) => {
+                let formatted = message.formatted();
+                self.bounded(pool.send(message.envelope(), &formatted))
+                    .await
+            }
+            Transport::Smtp(smtp) => {
+                self.bounded(async {
+                    smtp.send(message)
+                        .await
+                        .map(drop)
+                        .map_err(|e| MailError::Transport(e.to_string()))
+                })
                 .await
-                .map(drop)
-                .map_err(|e| MailError::Transport(e.to_string())),
+            }
         }
+    }
+
+    /// `send` within the whole-message bound: a mail server that trickles its answers cannot
+    /// hold a sender (a job worker) for longer.
+    async fn bounded(
+        &self,
+        send: impl std::future::Future<Output = Result<(), MailError>>,
+    ) -> Result<(), MailError> {
+        tokio::time::timeout(self.message_timeout, send)
+            .await
+            .unwrap_or_else(|_| {
+                Err(MailError::Transport(format!(
+                    "the mail server did not take the message within {} s",
+                    self.message_timeout.as_secs_f32()
+                )))
+            })
     }
 }
 
@@ -144,16 +176,23 @@ fn parse_mailbox(address: &str) -> Result<Mailbox, MailError> {
 /// `?tls=required` or `?tls=none`) and goes through our TCP_NODELAY pool; `smtps://` is TLS
 /// from the start through lettre's pool. Credentials come from the URL. Either way
 /// connections are pooled and reused (up to 20 open, idle ones closed after 60 s).
-fn smtp_transport(url: &str) -> Result<Transport, MailError> {
+///
+/// Timeouts: `smtp://` bounds connecting and every read and write (so every command);
+/// `smtps://` gives lettre the connect timeout (lettre's async client applies it to
+/// connecting only). Both are bounded as a whole by the message timeout in
+/// [`Mailer::send_with_id`].
+fn smtp_transport(url: &str, timeouts: SmtpTimeouts) -> Result<Transport, MailError> {
     if url.starts_with("smtp://") {
         return Ok(Transport::SmtpPool(smtp_pool::SmtpPool::new(
             smtp_pool::SmtpServer::from_url(url)?,
+            timeouts,
         )));
     }
     AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
         .map(|builder| {
             Transport::Smtp(
                 builder
+                    .timeout(Some(timeouts.connect))
                     .pool_config(lettre::transport::smtp::PoolConfig::new().max_size(20))
                     .build(),
             )
@@ -165,7 +204,7 @@ fn smtp_transport(url: &str) -> Result<Transport, MailError> {
 pub fn validate(mail: &MailConfig) -> Result<(), MailError> {
     parse_mailbox(&mail.from)?;
     if let Some(url) = &mail.smtp_url {
-        smtp_transport(url)?;
+        smtp_transport(url, mail.timeouts)?;
     }
     Ok(())
 }
@@ -179,16 +218,19 @@ mod tests {
         let mail = MailConfig {
             smtp_url: Some("smtps://user:secret@mail.example:465".into()),
             from: "Voicemark <no-reply@voicemark.app>".into(),
+            timeouts: SmtpTimeouts::default(),
         };
         validate(&mail).expect("valid");
         let plain = MailConfig {
             smtp_url: Some("smtp://127.0.0.1:2525?tls=none".into()),
             from: "Voicemark <no-reply@voicemark.app>".into(),
+            timeouts: SmtpTimeouts::default(),
         };
         validate(&plain).expect("valid");
         let bad = MailConfig {
             smtp_url: Some("http://x".into()),
             from: "Voicemark <no-reply@voicemark.app>".into(),
+            timeouts: SmtpTimeouts::default(),
         };
         assert!(validate(&bad).is_err());
     }

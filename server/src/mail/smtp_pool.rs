@@ -1,5 +1,5 @@
 //! Our own pool of SMTP connections for `smtp://` (plain or STARTTLS), opened with
-//! TCP_NODELAY.
+//! TCP_NODELAY and bounded by [`SmtpTimeouts`] (connect; each read and write).
 //!
 //! Why not lettre's pool: lettre writes a message's body and its closing `.` as two writes.
 //! On a socket with Nagle's algorithm the second write waits for the server's delayed ACK
@@ -20,12 +20,13 @@ use lettre::transport::smtp::client::{AsyncSmtpConnection, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
 use tokio::sync::Semaphore;
 
+use super::timeout_stream::TimeoutStream;
 use super::MailError;
+use crate::config::SmtpTimeouts;
 
 /// Connections kept open at most, and how long an idle one may wait for reuse.
 const MAX_CONNECTIONS: usize = 20;
 const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Whether to upgrade with STARTTLS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +118,7 @@ struct Idle {
 /// Up to [`MAX_CONNECTIONS`] connections, each used by one sender at a time and reused.
 pub struct SmtpPool {
     server: SmtpServer,
+    timeouts: SmtpTimeouts,
     hello: ClientId,
     idle: Mutex<Vec<Idle>>,
     permits: Semaphore,
@@ -131,9 +133,12 @@ impl std::fmt::Debug for SmtpPool {
 }
 
 impl SmtpPool {
-    pub fn new(server: SmtpServer) -> SmtpPool {
+    /// A pool for `server`; every connection is bounded by `timeouts` (connect, and each
+    /// read or write, so each command); the whole message is bounded by the [`super::Mailer`].
+    pub fn new(server: SmtpServer, timeouts: SmtpTimeouts) -> SmtpPool {
         SmtpPool {
             server,
+            timeouts,
             hello: ClientId::default(),
             idle: Mutex::new(Vec::new()),
             permits: Semaphore::new(MAX_CONNECTIONS),
@@ -198,15 +203,18 @@ impl SmtpPool {
             ))
         };
         let tcp = tokio::time::timeout(
-            CONNECT_TIMEOUT,
+            self.timeouts.connect,
             tokio::net::TcpStream::connect((server.host.as_str(), server.port)),
         )
         .await
         .map_err(|_| failed(&"timed out"))?
         .map_err(|e| failed(&e))?;
         tcp.set_nodelay(true).map_err(|e| failed(&e))?;
+        // Every read and write from here on (greeting, EHLO, STARTTLS, AUTH, each command of
+        // a send, NOOP on reuse, QUIT) fails once the server stays silent for too long.
+        let stream = TimeoutStream::new(tcp, self.timeouts.command);
         let mut connection =
-            AsyncSmtpConnection::connect_with_transport(Box::new(tcp), &self.hello)
+            AsyncSmtpConnection::connect_with_transport(Box::new(stream), &self.hello)
                 .await
                 .map_err(|e| failed(&e))?;
         let offers_tls = connection.can_starttls();

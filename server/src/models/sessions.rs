@@ -50,6 +50,22 @@ pub async fn delete_user_sessions(conn: &mut DbConn<'_>, user_id: &str) -> Query
     Ok(())
 }
 
+/// Ends every session of a user except `keep_token_hash` (the caller's own).
+pub async fn delete_other_sessions(
+    conn: &mut DbConn<'_>,
+    user_id: &str,
+    keep_token_hash: &str,
+) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::delete(
+        sessions::table
+            .filter(sessions::user_id.eq(user_id))
+            .filter(sessions::token_hash.ne(keep_token_hash))
+    )
+    .execute(c)
+    .await)?;
+    Ok(())
+}
+
 /// Moves a session's expiry to `expires_at`, seen at `at`.
 pub async fn set_session_expiry(
     conn: &mut DbConn<'_>,
@@ -143,6 +159,28 @@ pub async fn consume_token(
             .await
             .optional()
     })
+}
+
+/// The token `token_hash` if it is for `purpose`, unused and unexpired at `at`, without
+/// using it (a flow checks the link before doing slow work; [`consume_token`] still decides).
+pub async fn find_usable_token(
+    conn: &mut DbConn<'_>,
+    purpose: &str,
+    token_hash: &str,
+    at: NaiveDateTime,
+) -> QueryResult<Option<UsedToken>> {
+    with_conn!(conn, |c| verification_tokens::table
+        .filter(verification_tokens::token_hash.eq(token_hash))
+        .filter(verification_tokens::purpose.eq(purpose))
+        .filter(verification_tokens::used_at.is_null())
+        .filter(verification_tokens::expires_at.gt(at))
+        .select((
+            verification_tokens::identifier,
+            verification_tokens::user_id,
+        ))
+        .first(c)
+        .await
+        .optional())
 }
 
 /// Marks every unused token of `user_id` for `purpose` used at `at`.

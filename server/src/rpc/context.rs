@@ -16,6 +16,7 @@ pub struct Ctx {
     pub state: AppState,
     pub headers: HeaderMap,
     caller: Option<SessionUser>,
+    client_address: Option<String>,
 }
 
 impl Ctx {
@@ -24,7 +25,25 @@ impl Ctx {
             state,
             headers,
             caller,
+            client_address: None,
         }
+    }
+
+    /// The same context with the client's address (socket peer or trusted
+    /// `X-Forwarded-For`), which per-address attempt limits count by.
+    pub fn with_client_address(mut self, address: Option<String>) -> Ctx {
+        self.client_address = address;
+        self
+    }
+
+    /// The client's address, when known.
+    pub fn client_address(&self) -> Option<&str> {
+        self.client_address.as_deref()
+    }
+
+    /// The hash of the caller's session token (their session row), when signed in.
+    pub fn session_token_hash(&self) -> Option<&str> {
+        self.caller.as_ref().map(|s| s.token_hash.as_str())
     }
 
     /// The signed-in user. A disabled account counts as signed out.

@@ -94,7 +94,13 @@ async fn dispatch(state: AppState, path: String, request: Request) -> Response {
 
     // The caller is known before the body is read: only a signed-in caller gets a larger limit.
     let caller = if procedures.iter().any(Option::is_some) {
-        match current_user(&state.db, &parts.headers).await {
+        match current_user(
+            &state.db,
+            &parts.headers,
+            crate::auth::routes::is_secure(&state.config),
+        )
+        .await
+        {
             Ok(caller) => caller,
             Err(err) => return refuse_unread(body, &parts.headers, &RpcError::from(err)).await,
         }
@@ -120,7 +126,8 @@ async fn dispatch(state: AppState, path: String, request: Request) -> Response {
         }
     };
     let inputs = read_inputs(raw, is_batch, paths.len());
-    let ctx = Ctx::new(state, parts.headers, caller);
+    let address = crate::auth::client_address(&state.config, &parts);
+    let ctx = Ctx::new(state, parts.headers, caller).with_client_address(address);
 
     let calls = paths
         .iter()
@@ -361,13 +368,14 @@ fn empty(status: StatusCode) -> Response {
 fn log_error(path: &str, err: &RpcError) {
     match (&err.detail, err.code) {
         (Some(detail), _) => {
+            let detail = crate::telemetry::escape_log(detail);
             tracing::error!(path, code = err.code.key(), %detail, "rpc call failed")
         }
         (None, ErrorCode::InternalServerError) => {
-            tracing::error!(path, message = %err.message, "rpc call failed")
+            tracing::error!(path, message = %crate::telemetry::escape_log(&err.message), "rpc call failed")
         }
         (None, _) => {
-            tracing::debug!(path, code = err.code.key(), message = %err.message, "rpc call refused")
+            tracing::debug!(path, code = err.code.key(), message = %crate::telemetry::escape_log(&err.message), "rpc call refused")
         }
     }
 }

@@ -19,7 +19,7 @@ use voicemark::with_conn;
 use crate::dual_test;
 use crate::support::{TestApp, TestResponse};
 
-const PASSWORD: &str = "Voicemark1";
+pub(crate) const PASSWORD: &str = "Voicemark1";
 const PUBLIC: &str = "http://127.0.0.1:3000";
 
 /// A browser: a cookie jar and a client address.
@@ -118,7 +118,12 @@ impl<'a> Browser<'a> {
 }
 
 /// Adds a user with the password [`PASSWORD`]; returns the id.
-async fn add_user(app: &TestApp, email: &str, activated: bool, disabled: bool) -> String {
+pub(crate) async fn add_user(
+    app: &TestApp,
+    email: &str,
+    activated: bool,
+    disabled: bool,
+) -> String {
     let id = new_id();
     let at = now();
     let hash = voicemark::password::hash_password(PASSWORD).expect("hash");
@@ -152,7 +157,7 @@ async fn set_disabled(app: &TestApp, id: &str, disabled: bool) {
     .expect("update");
 }
 
-async fn session_count(app: &TestApp, user_id: &str) -> i64 {
+pub(crate) async fn session_count(app: &TestApp, user_id: &str) -> i64 {
     let mut pooled = app.db.conn().await.expect("conn");
     with_conn!(pooled.db(), |c| sessions::table
         .filter(sessions::user_id.eq(user_id))
@@ -164,7 +169,9 @@ async fn session_count(app: &TestApp, user_id: &str) -> i64 {
 
 /// Every message in the test's outbox, decoded enough to read links (quoted-printable soft
 /// breaks and escapes undone).
-fn outbox(app: &TestApp) -> Vec<String> {
+/// Runs the queued jobs first: account e-mail goes through the job queue.
+async fn outbox(app: &TestApp) -> Vec<String> {
+    crate::sending::drain(&app.state).await;
     let dir = app.dir.join("outbox");
     let mut messages: Vec<(std::time::SystemTime, String)> = std::fs::read_dir(&dir)
         .map(|entries| {
@@ -552,17 +559,17 @@ dual_test!(
             StatusCode::OK
         );
 
-        accounts::request_password_reset(&app.state, "nobody@school.test")
+        accounts::request_password_reset(&app.state, "nobody@school.test", None)
             .await
             .expect("unknown address is Ok");
         assert!(
-            outbox(&app).is_empty(),
+            outbox(&app).await.is_empty(),
             "nothing is sent to an unknown address"
         );
-        accounts::request_password_reset(&app.state, "ADA@school.test")
+        accounts::request_password_reset(&app.state, "ADA@school.test", None)
             .await
             .expect("request");
-        let mails = outbox(&app);
+        let mails = outbox(&app).await;
         assert_eq!(mails.len(), 1);
         assert!(mails[0].contains("To: ada@school.test"), "{}", mails[0]);
         assert!(mails[0].contains("Subject: Reset your Voicemark password"));
@@ -593,7 +600,7 @@ dual_test!(
             )]
         );
 
-        let weak = accounts::reset_password(&app.state, &token, "weak").await;
+        let weak = accounts::reset_password(&app.state, &token, "weak", None).await;
         match weak {
             Err(AccountError::Field { field, message }) => {
                 assert_eq!(field, "password");
@@ -601,11 +608,11 @@ dual_test!(
             }
             other => panic!("expected a field error, got {other:?}"),
         }
-        accounts::reset_password(&app.state, &token, "NewPassword2")
+        accounts::reset_password(&app.state, &token, "NewPassword2", None)
             .await
             .expect("reset");
         assert!(matches!(
-            accounts::reset_password(&app.state, &token, "NewPassword3").await,
+            accounts::reset_password(&app.state, &token, "NewPassword3", None).await,
             Err(AccountError::InvalidToken)
         ));
         assert_eq!(
@@ -629,11 +636,11 @@ dual_test!(
         );
 
         // An expired link fails.
-        accounts::request_password_reset(&app.state, "ada@school.test")
+        accounts::request_password_reset(&app.state, "ada@school.test", None)
             .await
             .expect("request");
         let expired = token_of(&link(
-            &outbox(&app)[1],
+            &outbox(&app).await[1],
             &format!("{PUBLIC}/account/reset?token="),
         ));
         let past = now() - chrono::Duration::minutes(1);
@@ -646,7 +653,7 @@ dual_test!(
             .await)
         .expect("expire");
         assert!(matches!(
-            accounts::reset_password(&app.state, &expired, "NewPassword3").await,
+            accounts::reset_password(&app.state, &expired, "NewPassword3", None).await,
             Err(AccountError::InvalidToken)
         ));
     }
@@ -661,11 +668,11 @@ dual_test!(
             email: email.into(),
             password: "Compiler1".into(),
         };
-        let taken = accounts::register(&app.state, form("Taken@School.test")).await;
-        let fresh = accounts::register(&app.state, form("grace@school.test")).await;
+        let taken = accounts::register(&app.state, form("Taken@School.test"), None).await;
+        let fresh = accounts::register(&app.state, form("grace@school.test"), None).await;
         assert!(taken.is_ok() && fresh.is_ok(), "the same answer either way");
 
-        let mails = outbox(&app);
+        let mails = outbox(&app).await;
         assert_eq!(mails.len(), 2);
         let note = mails
             .iter()
@@ -722,6 +729,7 @@ dual_test!(
         let weak = accounts::register(
             &app.state,
             form("x@school.test").clone_with_password("short"),
+            None,
         )
         .await;
         assert!(matches!(
@@ -762,7 +770,7 @@ dual_test!(
             )
             .await;
         assert_eq!(unknown.json(), verify);
-        assert!(outbox(&app).is_empty());
+        assert!(outbox(&app).await.is_empty());
         let known = browser
             .post_form(
                 "/api/auth/signin/email",
@@ -775,7 +783,7 @@ dual_test!(
             )
             .await;
         assert_eq!(known.json(), verify, "the same answer for both");
-        let mails = outbox(&app);
+        let mails = outbox(&app).await;
         assert_eq!(mails.len(), 1);
         let magic = link(&mails[0], &format!("{PUBLIC}/api/auth/callback/email?"));
         let path = magic.trim_start_matches(PUBLIC).to_owned();
@@ -852,7 +860,7 @@ dual_test!(
 dual_test!(
     async fn changing_the_password_checks_the_current_one(app: TestApp) {
         let id = add_user(&app, "ada@school.test", true, false).await;
-        match accounts::change_password(&app.state, &id, "Wrong1pass", "Another2pass").await {
+        match accounts::change_password(&app.state, &id, "", "Wrong1pass", "Another2pass").await {
             Err(AccountError::Field { field, message }) => {
                 assert_eq!(field, "currentPassword");
                 assert_eq!(message, "Your current password is incorrect.");
@@ -860,13 +868,13 @@ dual_test!(
             other => panic!("expected currentPassword, got {other:?}"),
         }
         assert!(matches!(
-            accounts::change_password(&app.state, &id, PASSWORD, "weak").await,
+            accounts::change_password(&app.state, &id, "", PASSWORD, "weak").await,
             Err(AccountError::Field {
                 field: "newPassword",
                 ..
             })
         ));
-        let changed_at = accounts::change_password(&app.state, &id, PASSWORD, "Another2pass")
+        let changed_at = accounts::change_password(&app.state, &id, "", PASSWORD, "Another2pass")
             .await
             .expect("change");
         assert!(changed_at <= now());

@@ -9,6 +9,7 @@ mod auth;
 mod cli;
 mod data;
 mod feedback;
+mod hardening_auth;
 mod health;
 mod http_headers;
 mod jobs;

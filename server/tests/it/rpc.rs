@@ -301,7 +301,7 @@ dual_test!(
             let cookie = sign_in(&app, &id).await;
             let mut headers = axum::http::HeaderMap::new();
             headers.insert("cookie", cookie.parse().expect("header"));
-            let caller = voicemark::auth::session::current_user(&app.db, &headers)
+            let caller = voicemark::auth::session::current_user(&app.db, &headers, false)
                 .await
                 .expect("lookup");
             callers.push((role, caller));

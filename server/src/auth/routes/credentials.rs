@@ -14,7 +14,7 @@ use super::{
     ClientAddress,
 };
 use crate::addresses::normalise_email;
-use crate::auth::accounts::verify_password;
+use crate::auth::accounts::{verify_password, AccountError};
 use crate::auth::rate_limit::{ACCOUNT_LIMIT, ADDRESS_LIMIT};
 use crate::auth::session::{create_session, session_set_cookie};
 use crate::db::DbError;
@@ -106,7 +106,12 @@ pub async fn sign_in_with_password(
     }
 }
 
-/// Checks the limits, the password and the account's state; opens a session.
+/// Reserves an attempt for the account and the client address, then checks the password and
+/// the account's state and opens a session. The reservation comes first, under one lock, so
+/// parallel guesses cannot all pass the limit: a wrong password keeps its slot (it is the
+/// recorded failure); a right one clears the account's failures and gives the address's slot
+/// back; a request that never reached a verdict (database down, hashing pool busy) gives
+/// both back.
 async fn authorize(
     state: &AppState,
     email: &str,
@@ -118,34 +123,56 @@ async fn authorize(
     let limiter = &state.auth.limiter;
     let account_key = format!("account:{email}");
     let address_key = address.map(|a| format!("ip:{a}"));
-    if limiter.is_limited(&account_key, ACCOUNT_LIMIT)
-        || address_key
-            .as_deref()
-            .is_some_and(|key| limiter.is_limited(key, ADDRESS_LIMIT))
-    {
+    let mut keys = vec![(account_key.as_str(), ACCOUNT_LIMIT)];
+    if let Some(key) = &address_key {
+        keys.push((key.as_str(), ADDRESS_LIMIT));
+    }
+    if !limiter.try_acquire_all(&keys) {
         return Err(SignInFailure::TooManyAttempts);
     }
-    let record_failure = || {
-        limiter.record(&account_key);
+    let outcome = check_credentials(state, &email, password, address, user_agent).await;
+    let release_address = || {
         if let Some(key) = &address_key {
-            limiter.record(key);
+            limiter.release(key);
         }
     };
-    let mut pooled = state.db.conn().await?;
-    let mut conn = pooled.db();
-    let Some(user) = find_by_email(&mut conn, &email).await? else {
-        record_failure();
+    match &outcome {
+        Err(SignInFailure::UserNotFound | SignInFailure::CredentialsSignin) => {}
+        Ok(_) | Err(SignInFailure::UserNotActivated | SignInFailure::AccountDisabled) => {
+            limiter.clear(&account_key);
+            release_address();
+        }
+        Err(SignInFailure::TooManyAttempts | SignInFailure::Default(_)) => {
+            limiter.release(&account_key);
+            release_address();
+        }
+    }
+    outcome
+}
+
+/// The password and the account's state; a session when both are good.
+async fn check_credentials(
+    state: &AppState,
+    email: &str,
+    password: &str,
+    address: Option<&str>,
+    user_agent: Option<&str>,
+) -> Result<(String, NaiveDateTime), SignInFailure> {
+    // No connection is held while the password waits for its turn in the hashing pool.
+    let user = find_by_email(&mut state.db.conn().await?.db(), email).await?;
+    let Some(user) = user else {
         return Err(SignInFailure::UserNotFound);
     };
     // The password is checked first, so only its holder learns the account's state.
     let matches = match user.password.clone() {
-        Some(hash) => verify_password(password.to_owned(), hash)
-            .await
-            .map_err(|e| SignInFailure::Default(e.to_string()))?,
+        Some(hash) => match verify_password(password.to_owned(), hash).await {
+            Ok(matches) => matches,
+            Err(AccountError::RateLimited) => return Err(SignInFailure::TooManyAttempts),
+            Err(err) => return Err(SignInFailure::Default(err.to_string())),
+        },
         None => false,
     };
     if !matches {
-        record_failure();
         return Err(SignInFailure::CredentialsSignin);
     }
     if !user.activated {
@@ -154,8 +181,8 @@ async fn authorize(
     if user.disabled {
         return Err(SignInFailure::AccountDisabled);
     }
-    limiter.clear(&account_key);
-    Ok(open_session(&mut conn, &user.id, address, user_agent).await?)
+    let mut pooled = state.db.conn().await?;
+    Ok(open_session(&mut pooled.db(), &user.id, address, user_agent).await?)
 }
 
 /// Creates the session row and records the sign-in as the user's latest activity.

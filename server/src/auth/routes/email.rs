@@ -1,5 +1,6 @@
 //! The e-mail magic link: `POST /api/auth/signin/email` e-mails a single-use link valid for
-//! 24 hours to an active account (the answer is the same for any address);
+//! 24 hours to an active account through the job queue (the answer is the same, and as fast,
+//! for any address; limited per e-mail and per client address);
 //! `GET /api/auth/callback/email?token=…&email=…` signs in with it once.
 
 use axum::body::Bytes;
@@ -16,19 +17,21 @@ use super::{
     ClientAddress,
 };
 use crate::addresses::normalise_email;
-use crate::auth::rate_limit::RESET_LIMIT;
+use crate::auth::rate_limit::{ADDRESS_LIMIT, RESET_LIMIT};
 use crate::auth::session::session_set_cookie;
 use crate::auth::tokens::{self, Purpose};
-use crate::mail::Template;
+use crate::jobs::email_account::{AccountEmail, AccountMessage};
 use crate::models::now;
 use crate::models::users::{self, find_by_email, User};
 use crate::state::AppState;
+use crate::transaction;
 
 /// How long a sign-in link works.
 pub const SIGN_IN_LINK_VALIDITY: Duration = Duration::hours(24);
 
 pub async fn send_sign_in_link(
     State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -52,11 +55,13 @@ pub async fn send_sign_in_link(
             &[],
         );
     }
-    if !state
-        .auth
-        .limiter
-        .try_acquire(&format!("link:{email}"), RESET_LIMIT)
-    {
+    let email_key = format!("link:{email}");
+    let address_key = address.map(|a| format!("link-ip:{a}"));
+    let mut keys = vec![(email_key.as_str(), RESET_LIMIT)];
+    if let Some(key) = &address_key {
+        keys.push((key.as_str(), ADDRESS_LIMIT));
+    }
+    if !state.auth.limiter.try_acquire_all(&keys) {
         let failure = SignInFailure::TooManyAttempts;
         return redirect_answer(
             json,
@@ -83,44 +88,54 @@ pub async fn send_sign_in_link(
     )
 }
 
-/// Sends the link when the address belongs to an active account; does nothing otherwise.
+/// Queues the link e-mail when the address belongs to an active account; does nothing
+/// otherwise. The token and its e-mail job are stored in one transaction; the request never
+/// waits for the mail server.
 async fn email_link(state: &AppState, email: &str, callback: &str) -> Result<(), String> {
     let mut pooled = state.db.conn().await.map_err(|e| e.to_string())?;
     let mut conn = pooled.db();
-    let Some(user) = find_by_email(&mut conn, email)
-        .await
-        .map_err(|e| e.to_string())?
-    else {
-        return Ok(());
-    };
-    if !user.activated || user.disabled {
-        return Ok(());
+    let public_url = &state.config.public_url;
+    let queued: Result<(), LinkError> = transaction!(&mut conn, |c| {
+        let Some(user) = find_by_email(c, email).await? else {
+            return Ok(());
+        };
+        if !user.activated || user.disabled {
+            return Ok(());
+        }
+        let token = tokens::issue(
+            c,
+            Purpose::SignIn,
+            email,
+            Some(&user.id),
+            SIGN_IN_LINK_VALIDITY,
+        )
+        .await?;
+        let mut link = url::Url::parse(&format!("{public_url}/api/auth/callback/email"))
+            .map_err(|e| LinkError(e.to_string()))?;
+        link.query_pairs_mut()
+            .append_pair("callbackUrl", callback)
+            .append_pair("token", &token)
+            .append_pair("email", email);
+        AccountEmail {
+            to: user.email.clone(),
+            message: AccountMessage::SignInLink,
+            forename: user.forename.clone(),
+            link: link.to_string(),
+        }
+        .queue(c)
+        .await?;
+        Ok(())
+    });
+    queued.map_err(|e| e.0)
+}
+
+/// Why a link could not be queued, for the log.
+struct LinkError(String);
+
+impl From<diesel::result::Error> for LinkError {
+    fn from(err: diesel::result::Error) -> Self {
+        LinkError(err.to_string())
     }
-    let token = tokens::issue(
-        &mut conn,
-        Purpose::SignIn,
-        email,
-        Some(&user.id),
-        SIGN_IN_LINK_VALIDITY,
-    )
-    .await
-    .map_err(|e| e.to_string())?;
-    let mut link = url::Url::parse(&format!(
-        "{}/api/auth/callback/email",
-        state.config.public_url
-    ))
-    .map_err(|e| e.to_string())?;
-    link.query_pairs_mut()
-        .append_pair("callbackUrl", callback)
-        .append_pair("token", &token)
-        .append_pair("email", email);
-    let message =
-        Template::SignInLink.render(&[("forename", &user.forename), ("link", link.as_str())]);
-    state
-        .mailer
-        .send(&user.email, message)
-        .await
-        .map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Deserialize)]

@@ -194,24 +194,29 @@ impl FromRequestParts<AppState> for ClientAddress {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        if state.config.auth.trust_proxy {
-            let forwarded = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .map(str::trim)
-                .filter(|v| !v.is_empty());
-            if let Some(address) = forwarded {
-                return Ok(ClientAddress(Some(address.to_owned())));
-            }
-        }
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|info| info.0.ip().to_string());
-        Ok(ClientAddress(peer))
+        Ok(ClientAddress(client_address(&state.config, parts)))
     }
+}
+
+/// The client's address for a request (see [`ClientAddress`]); the RPC transport hands it to
+/// procedures through `Ctx` so their limits count per address too.
+pub fn client_address(config: &Config, parts: &Parts) -> Option<String> {
+    if config.auth.trust_proxy {
+        let forwarded = parts
+            .headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .map(str::trim)
+            .filter(|v| !v.is_empty());
+        if let Some(address) = forwarded {
+            return Some(address.to_owned());
+        }
+    }
+    parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip().to_string())
 }
 
 /// The `User-Agent`, for the session row.

@@ -50,9 +50,9 @@ async fn build_session(
 ) -> Result<(serde_json::Value, Vec<String>), DbError> {
     let secure = is_secure(&state.config);
     let empty = serde_json::json!({});
-    let Some(session) = current_user(&state.db, headers).await? else {
+    let Some(session) = current_user(&state.db, headers, secure).await? else {
         // A stale or unknown cookie is cleared so the browser stops sending it.
-        let cookies = session_token(headers)
+        let cookies = session_token(headers, secure)
             .map(|_| vec![session_clear_cookie(secure)])
             .unwrap_or_default();
         return Ok((empty, cookies));
@@ -72,7 +72,7 @@ async fn build_session(
     } else {
         match extend_session(&mut conn, &session).await? {
             Some(extended) => {
-                if let Some(token) = session_token(headers) {
+                if let Some(token) = session_token(headers, secure) {
                     cookies.push(session_set_cookie(token, extended, secure));
                 }
                 extended

@@ -18,7 +18,7 @@ pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap, body: B
         return redirect_answer(json, StatusCode::OK, &url, &[]);
     }
     let callback = safe_callback_url(&state.config, form.get("callbackUrl"));
-    let Some(token) = session_token(&headers) else {
+    let Some(token) = session_token(&headers, is_secure(&state.config)) else {
         return redirect_answer(json, StatusCode::OK, &callback, &[]);
     };
     let deleted = async {

@@ -1,4 +1,5 @@
-//! `user.changePassword`: the signed-in caller replaces their password, proving the current one.
+//! `user.changePassword`: the signed-in caller replaces their password, proving the current one;
+//! their other sessions end, this one stays.
 
 use crate::auth::accounts;
 use crate::rpc::superjson::JsDate;
@@ -20,9 +21,11 @@ rpc_type! {
 
 pub async fn handler(ctx: &Ctx, input: ChangePasswordInput) -> RpcResult<PasswordChanged> {
     let user = ctx.require_user()?;
+    let session = ctx.session_token_hash().unwrap_or_default();
     let changed_at = accounts::change_password(
         &ctx.state,
         &user.id,
+        session,
         &input.current_password,
         &input.new_password,
     )

@@ -21,6 +21,6 @@ pub async fn handler(ctx: &Ctx, input: RegisterInput) -> RpcResult<Done> {
         email: input.email,
         password: input.password,
     };
-    accounts::register(&ctx.state, form).await?;
+    accounts::register(&ctx.state, form, ctx.client_address()).await?;
     Ok(Done::OK)
 }

@@ -13,6 +13,6 @@ rpc_type! {
 }
 
 pub async fn handler(ctx: &Ctx, input: RequestPasswordResetInput) -> RpcResult<Done> {
-    accounts::request_password_reset(&ctx.state, &input.email).await?;
+    accounts::request_password_reset(&ctx.state, &input.email, ctx.client_address()).await?;
     Ok(Done::OK)
 }

@@ -13,6 +13,12 @@ rpc_type! {
 }
 
 pub async fn handler(ctx: &Ctx, input: ResetPasswordInput) -> RpcResult<Done> {
-    accounts::reset_password(&ctx.state, &input.token, &input.password).await?;
+    accounts::reset_password(
+        &ctx.state,
+        &input.token,
+        &input.password,
+        ctx.client_address(),
+    )
+    .await?;
     Ok(Done::OK)
 }
