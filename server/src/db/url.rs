@@ -117,6 +117,22 @@ impl DatabaseUrl {
         }
     }
 
+    /// The PostgreSQL `options` parameter of the URL (e.g. `-c lock_timeout=2s`), decoded;
+    /// empty when there is none or this is not PostgreSQL.
+    pub fn postgres_options(&self) -> String {
+        if self.backend != Backend::Postgres {
+            return String::new();
+        }
+        url::Url::parse(&self.raw)
+            .ok()
+            .and_then(|u| {
+                u.query_pairs()
+                    .find(|(k, _)| k == "options")
+                    .map(|(_, v)| v.into_owned())
+            })
+            .unwrap_or_default()
+    }
+
     /// The URL without its password, safe for logs and error messages.
     pub fn display_target(&self) -> String {
         match self.backend {
@@ -151,6 +167,15 @@ mod tests {
         let pg = DatabaseUrl::parse("postgres://u:secret@127.0.0.1:5432/db").expect("valid");
         assert_eq!(pg.backend(), Backend::Postgres);
         assert!(!pg.display_target().contains("secret"));
+    }
+
+    #[test]
+    fn postgres_options_are_read_decoded() {
+        let pg =
+            DatabaseUrl::parse("postgres://u@h/db?options=-c%20lock_timeout%3D300").expect("valid");
+        assert_eq!(pg.postgres_options(), "-c lock_timeout=300");
+        let plain = DatabaseUrl::parse("postgres://u@h/db").expect("valid");
+        assert_eq!(plain.postgres_options(), "");
     }
 
     #[test]

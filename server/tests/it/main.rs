@@ -9,6 +9,7 @@ mod auth;
 mod cli;
 mod data;
 mod double_submits;
+mod faults;
 mod feedback;
 mod health;
 mod jobs;
