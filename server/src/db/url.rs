@@ -181,12 +181,17 @@ mod tests {
     #[test]
     fn bad_urls_get_one_clear_sentence() {
         assert_eq!(
-            DatabaseUrl::parse("mysql://x").unwrap_err().to_string(),
+            DatabaseUrl::parse("mysql://x")
+                .expect_err("mysql")
+                .to_string(),
             "DATABASE_URL must start with sqlite:// or postgres:// (it starts with 'mysql')."
         );
-        assert_eq!(DatabaseUrl::parse("").unwrap_err(), DatabaseUrlError::Empty);
         assert_eq!(
-            DatabaseUrl::parse("sqlite://").unwrap_err(),
+            DatabaseUrl::parse("").expect_err("empty"),
+            DatabaseUrlError::Empty
+        );
+        assert_eq!(
+            DatabaseUrl::parse("sqlite://").expect_err("no path"),
             DatabaseUrlError::MissingSqlitePath
         );
         assert!(matches!(
