@@ -4,7 +4,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
+use crate::db::fault::{self, Fault};
 use crate::db::DbError;
+use crate::storage::StoreError;
 
 /// An error answered as JSON `{"error": message}`. The variants with a message carry the
 /// sentence the user reads (the spec's or the core's text where there is one).
@@ -31,6 +33,13 @@ pub enum AppError {
     UnsupportedType(&'static str),
     #[error("The service is temporarily unavailable")]
     Unavailable,
+    /// 503 with the reason the user reads (a full or read-only disk, a dropped database
+    /// connection, a timeout); the cause goes to the log only.
+    #[error("{reason}")]
+    Fault {
+        reason: &'static str,
+        detail: String,
+    },
     /// Something broke inside; the detail goes to the log only.
     #[error("Internal server error")]
     Internal(String),
@@ -39,7 +48,11 @@ pub enum AppError {
 impl From<DbError> for AppError {
     fn from(err: DbError) -> Self {
         match err {
-            DbError::Pool(_) => AppError::Unavailable,
+            DbError::Query(err) => AppError::from(err),
+            DbError::Pool(detail) => AppError::Fault {
+                reason: fault::UNAVAILABLE,
+                detail,
+            },
             other => AppError::Internal(other.to_string()),
         }
     }
@@ -47,7 +60,35 @@ impl From<DbError> for AppError {
 
 impl From<diesel::result::Error> for AppError {
     fn from(err: diesel::result::Error) -> Self {
-        AppError::Internal(err.to_string())
+        let fault = Fault::of(&err);
+        match fault.unavailable_message() {
+            Some(reason) => AppError::Fault {
+                reason,
+                detail: err.to_string(),
+            },
+            None if fault == Fault::Duplicate => AppError::Conflict(fault::DUPLICATE),
+            None => AppError::Internal(err.to_string()),
+        }
+    }
+}
+
+impl AppError {
+    /// A store that failed while writing or reading: a full or read-only disk (or a
+    /// folder the server may not write) is 503 with its reason; anything else is 500.
+    /// `context` names the caller in the log. Refusals of the request itself (too large,
+    /// a body that did not arrive whole) are the caller's to answer before this.
+    pub fn from_store(context: &str, err: StoreError) -> AppError {
+        let reason = match &err {
+            StoreError::Io(io) => Fault::of_io(io).unavailable_message(),
+            _ => None,
+        };
+        match reason {
+            Some(reason) => AppError::Fault {
+                reason,
+                detail: format!("{context}: {err}"),
+            },
+            None => AppError::Internal(format!("{context}: {err}")),
+        }
     }
 }
 
@@ -61,6 +102,10 @@ impl IntoResponse for AppError {
             AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Fault { detail, .. } => {
+                tracing::error!(%detail, "service fault");
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             AppError::Internal(detail) => {
                 tracing::error!(%detail, "internal error");
                 StatusCode::INTERNAL_SERVER_ERROR

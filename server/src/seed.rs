@@ -216,7 +216,7 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
     let mut classes = Vec::new();
     let mut forms = Vec::new();
     for year in [7, 8, 9] {
-        let year_group_id = groups::year_group_id(c, &format!("Year {year}")).await?;
+        let year_group_id = groups::year_group_id(c, &school_id, &format!("Year {year}")).await?;
         for letter in ["A", "B"] {
             let form = groups::NewFormGroup {
                 id: new_id(),

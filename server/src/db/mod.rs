@@ -4,6 +4,7 @@
 //! written once and expanded per backend by [`with_conn!`] and [`transaction!`]
 //! (see `../shared/reference/data-layer.md` for why this shape and not MultiConnection).
 
+pub mod fault;
 pub mod schema;
 pub mod sql;
 mod url;
@@ -33,6 +34,22 @@ const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/s
 /// WAL does not fail when several connections start at once.
 const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
      PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;";
+
+/// Each PostgreSQL session's limits: a statement running longer than this is cancelled
+/// (so one slow query cannot hold a connection and its locks for ever), and a statement
+/// waiting this long for a lock gives up. Both answer 503 (`fault.rs`). A value given in
+/// the URL's `options` (`?options=-c%20lock_timeout%3D2s`) wins over these.
+const POSTGRES_TIMEOUTS: [(&str, &str); 2] = [("statement_timeout", "30s"), ("lock_timeout", "5s")];
+
+/// The `SET` statements for the [`POSTGRES_TIMEOUTS`] that the URL's `options` leaves out.
+fn postgres_session_settings(options: &str) -> String {
+    POSTGRES_TIMEOUTS
+        .iter()
+        .filter(|(name, _)| !options.contains(name))
+        .map(|(name, value)| format!("SET {name} = '{value}';"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// A failure of the data layer, in words fit for an operator (never shown to users).
 #[derive(Debug, thiserror::Error)]
@@ -151,7 +168,23 @@ impl Db {
         let db = match url.backend() {
             Backend::Postgres => {
                 let mut config = ManagerConfig::<AsyncPgConnection>::default();
+                // Fast still drops a connection that is closed (a killed backend) or left
+                // in a broken transaction: `PoolableConnection::is_broken` runs first.
                 config.recycling_method = RecyclingMethod::Fast;
+                let settings = postgres_session_settings(&url.postgres_options());
+                config.custom_setup = Box::new(move |url| {
+                    let settings = settings.clone();
+                    async move {
+                        let mut conn = AsyncPgConnection::establish(url).await?;
+                        if !settings.is_empty() {
+                            conn.batch_execute(&settings)
+                                .await
+                                .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                        }
+                        Ok(conn)
+                    }
+                    .boxed()
+                });
                 let manager = AsyncDieselConnectionManager::new_with_config(url.as_str(), config);
                 let pool = Pool::builder(manager)
                     .max_size(pool_size)
@@ -226,6 +259,30 @@ impl Db {
         Ok(())
     }
 
+    /// Writes the time into the one row of `health_checks`: proves that the database takes
+    /// writes (a full disk or a read-only file answers `SELECT 1` but fails here).
+    pub async fn probe_write(&self) -> Result<(), DbError> {
+        use diesel::prelude::*;
+        use diesel_async::RunQueryDsl;
+        use schema::health_checks;
+        let mut pooled = self.conn().await?;
+        let at = chrono::Utc::now().naive_utc();
+        let n = with_conn!(pooled.db(), |c| diesel::update(
+            health_checks::table.find(1)
+        )
+        .set(health_checks::checked_at.eq(at))
+        .execute(c)
+        .await)?;
+        if n == 0 {
+            with_conn!(pooled.db(), |c| diesel::insert_into(health_checks::table)
+                .values((health_checks::id.eq(1), health_checks::checked_at.eq(at)))
+                .on_conflict_do_nothing()
+                .execute(c)
+                .await)?;
+        }
+        Ok(())
+    }
+
     /// Applies every pending migration of this backend; returns how many ran.
     pub async fn migrate(&self) -> Result<usize, DbError> {
         use diesel_async::AsyncMigrationHarness;
@@ -254,6 +311,41 @@ impl Db {
         ran.map_err(|e| DbError::Migration(e.to_string()))
     }
 
+    /// Applies the pending migrations of this backend in order, up to and including the
+    /// one named `last` (its folder name); returns how many ran. For tests that load data
+    /// of an older shape and then run the migration that reshapes it.
+    pub async fn migrate_through(&self, last: &str) -> Result<usize, DbError> {
+        use diesel_async::AsyncMigrationHarness;
+        use diesel_migrations::MigrationHarness;
+        fn run<H: MigrationHarness<B>, B: diesel::backend::Backend>(
+            harness: &mut H,
+            source: EmbeddedMigrations,
+            last: &str,
+        ) -> diesel::migration::Result<usize> {
+            let mut ran = 0;
+            for migration in harness.pending_migrations(source)? {
+                if migration.name().to_string().as_str() > last {
+                    break;
+                }
+                harness.run_migration(&*migration)?;
+                ran += 1;
+            }
+            Ok(ran)
+        }
+        let conn = self.conn().await?;
+        let ran = match conn {
+            PooledConn::Postgres(obj) => {
+                let mut harness = AsyncMigrationHarness::new(obj);
+                tokio::task::block_in_place(|| run(&mut harness, POSTGRES_MIGRATIONS, last))
+            }
+            PooledConn::Sqlite(obj) => {
+                let mut harness = AsyncMigrationHarness::new(obj);
+                tokio::task::block_in_place(|| run(&mut harness, SQLITE_MIGRATIONS, last))
+            }
+        };
+        ran.map_err(|e| DbError::Migration(e.to_string()))
+    }
+
     /// The pool's size and the connections in use, for the health report.
     pub fn pool_status(&self) -> (usize, usize) {
         let status = match self {
@@ -264,5 +356,22 @@ impl Db {
             status.max_size,
             status.size.saturating_sub(status.available),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_given_in_the_url_win() {
+        assert_eq!(
+            postgres_session_settings(""),
+            "SET statement_timeout = '30s'; SET lock_timeout = '5s';"
+        );
+        assert_eq!(
+            postgres_session_settings("-c lock_timeout=300"),
+            "SET statement_timeout = '30s';"
+        );
     }
 }

@@ -84,6 +84,7 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         name -> Text,
+        school_id -> Text,
     }
 }
 
@@ -398,10 +399,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// One row (id 1) that `GET /api/health` updates to prove the database takes writes.
+    health_checks (id) {
+        id -> Integer,
+        checked_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(schools -> trusts (trust_id));
 diesel::joinable!(users -> schools (school_id));
 diesel::joinable!(organisation_memberships -> users (user_id));
 diesel::joinable!(organisation_memberships -> schools (school_id));
+diesel::joinable!(year_groups -> schools (school_id));
 diesel::joinable!(form_groups -> schools (school_id));
 diesel::joinable!(classes -> schools (school_id));
 diesel::joinable!(students -> schools (school_id));
@@ -470,4 +480,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     voice_notes,
     jobs,
     audit_log,
+    health_checks,
 );

@@ -117,6 +117,22 @@ impl DatabaseUrl {
         }
     }
 
+    /// The PostgreSQL `options` parameter of the URL (e.g. `-c lock_timeout=2s`), decoded;
+    /// empty when there is none or this is not PostgreSQL.
+    pub fn postgres_options(&self) -> String {
+        if self.backend != Backend::Postgres {
+            return String::new();
+        }
+        url::Url::parse(&self.raw)
+            .ok()
+            .and_then(|u| {
+                u.query_pairs()
+                    .find(|(k, _)| k == "options")
+                    .map(|(_, v)| v.into_owned())
+            })
+            .unwrap_or_default()
+    }
+
     /// The URL without its password, safe for logs and error messages.
     pub fn display_target(&self) -> String {
         match self.backend {
@@ -154,14 +170,28 @@ mod tests {
     }
 
     #[test]
+    fn postgres_options_are_read_decoded() {
+        let pg =
+            DatabaseUrl::parse("postgres://u@h/db?options=-c%20lock_timeout%3D300").expect("valid");
+        assert_eq!(pg.postgres_options(), "-c lock_timeout=300");
+        let plain = DatabaseUrl::parse("postgres://u@h/db").expect("valid");
+        assert_eq!(plain.postgres_options(), "");
+    }
+
+    #[test]
     fn bad_urls_get_one_clear_sentence() {
         assert_eq!(
-            DatabaseUrl::parse("mysql://x").unwrap_err().to_string(),
+            DatabaseUrl::parse("mysql://x")
+                .expect_err("mysql")
+                .to_string(),
             "DATABASE_URL must start with sqlite:// or postgres:// (it starts with 'mysql')."
         );
-        assert_eq!(DatabaseUrl::parse("").unwrap_err(), DatabaseUrlError::Empty);
         assert_eq!(
-            DatabaseUrl::parse("sqlite://").unwrap_err(),
+            DatabaseUrl::parse("").expect_err("empty"),
+            DatabaseUrlError::Empty
+        );
+        assert_eq!(
+            DatabaseUrl::parse("sqlite://").expect_err("no path"),
             DatabaseUrlError::MissingSqlitePath
         );
         assert!(matches!(

@@ -43,10 +43,6 @@ pub fn routes() -> Router<AppState> {
         .route("/{id}/{token}/files/{file_id}", get(download))
 }
 
-fn internal(detail: impl std::fmt::Display) -> AppError {
-    AppError::Internal(format!("submission file: {detail}"))
-}
-
 /// The submission behind the link, or the one refusal for any wrong, garbled or revoked link.
 async fn by_link(
     conn: &mut DbConn<'_>,
@@ -54,8 +50,7 @@ async fn by_link(
     token: &str,
 ) -> Result<PublicSubmission, AppError> {
     find_by_link(conn, id, token)
-        .await
-        .map_err(internal)?
+        .await?
         .ok_or(AppError::NotFoundWith(LINK_INVALID))
 }
 
@@ -96,8 +91,7 @@ async fn upload(
         return Err(AppError::UnsupportedType(BAD_TYPE));
     };
     let stored = stored_files::submission_bytes(&mut pooled.db(), &submission.id)
-        .await
-        .map_err(internal)?
+        .await?
         .max(0) as u64;
     let room = MAX_UPLOAD_BYTES.saturating_sub(stored);
     let declared_length = headers
@@ -120,13 +114,14 @@ async fn upload(
     let size = match store.put(&key, stream, room).await {
         Ok(size) => size,
         Err(StoreError::TooLarge { .. }) => return Err(AppError::TooLarge(TOO_LARGE)),
-        Err(StoreError::Io(err)) => {
+        Err(StoreError::Body(err)) => {
             tracing::warn!(%err, "submission upload did not arrive whole");
             return Err(AppError::BadRequest(
                 "The upload did not arrive whole.".into(),
             ));
         }
-        Err(err) => return Err(internal(err)),
+        // A store that cannot write (full, read-only) is the server's fault: 503, not 400.
+        Err(err) => return Err(AppError::from_store("submission file", err)),
     };
     if size == 0 {
         let _ = store.delete(&key).await;
@@ -178,7 +173,7 @@ async fn upload(
         }
         Err(err) => {
             let _ = store.delete(&key).await;
-            Err(internal(err))
+            Err(AppError::from(err))
         }
     }
 }
@@ -190,8 +185,7 @@ async fn download(
     let mut pooled = state.db.conn().await?;
     let submission = by_link(&mut pooled.db(), &id, &token).await?;
     let file = stored_files::of_submission(&mut pooled.db(), &submission.id)
-        .await
-        .map_err(internal)?
+        .await?
         .into_iter()
         .find(|f| f.id == file_id);
     drop(pooled);
@@ -200,7 +194,7 @@ async fn download(
     let bytes = match store.get(&file.key).await {
         Ok(bytes) => bytes,
         Err(StoreError::NotFound) => return Err(AppError::NotFound),
-        Err(err) => return Err(internal(err)),
+        Err(err) => return Err(AppError::from_store("submission file", err)),
     };
     // Always a download, never rendered in our origin (uploaded HTML or SVG cannot run).
     let disposition = content_disposition(&file.filename);

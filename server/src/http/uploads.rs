@@ -50,10 +50,6 @@ struct Signed {
     sig: Option<String>,
 }
 
-fn internal(detail: impl std::fmt::Display) -> AppError {
-    AppError::Internal(format!("direct upload: {detail}"))
-}
-
 /// The row behind a well-formed signed link to `key` on the local store, with the link's
 /// expiry and signature; or the refusal.
 async fn lookup(
@@ -67,12 +63,12 @@ async fn lookup(
     if !is_valid_key(key) || !matches!(*state.storage, Storage::Local { .. }) {
         return Err(AppError::NotFound);
     }
-    let mut pooled = state.db.conn().await.map_err(internal)?;
+    let mut pooled = state.db.conn().await?;
     match stored_files::find_by_key(&mut pooled.db(), key).await {
         Ok(Some(file)) => Ok((file, expires, sig)),
         // Same answer as a bad signature: a link to nothing tells nothing.
         Ok(None) => Err(AppError::Forbidden(INVALID_LINK)),
-        Err(err) => Err(internal(err)),
+        Err(err) => Err(AppError::from(err)),
     }
 }
 
@@ -138,11 +134,12 @@ async fn upload(
         Err(StoreError::TooLarge { .. }) => {
             return Err(AppError::TooLarge(UPLOAD_TOO_LARGE_MESSAGE))
         }
-        Err(StoreError::Io(err)) => {
+        Err(StoreError::Body(err)) => {
             tracing::warn!(%err, "direct upload did not arrive whole");
             return Err(AppError::BadRequest(INCOMPLETE.into()));
         }
-        Err(err) => return Err(internal(err)),
+        // A store that cannot write (full, read-only) is the server's fault: 503, not 400.
+        Err(err) => return Err(AppError::from_store("direct upload", err)),
     };
     if !arrived_whole(written, declared) {
         let _ = state.storage.delete(&file.key).await;
@@ -163,7 +160,7 @@ async fn upload(
             .into_response()),
         Err(err) => {
             let _ = state.storage.delete(&file.key).await;
-            Err(internal(err))
+            Err(AppError::from(err))
         }
     }
 }
@@ -223,7 +220,7 @@ async fn download(
     let bytes = match state.storage.get(&file.key).await {
         Ok(bytes) => bytes,
         Err(StoreError::NotFound) => return Err(AppError::NotFound),
-        Err(err) => return Err(internal(err)),
+        Err(err) => return Err(AppError::from_store("direct download", err)),
     };
     let len = bytes.len() as u64;
     let range = byte_range(

@@ -1,5 +1,7 @@
-//! Year groups (shared by every school), form groups and classes (each a school's own):
-//! creating, naming and listing them with pupil counts.
+//! Year groups, form groups and classes (each a school's own): creating, naming and
+//! listing them with pupil counts. Names are unique per school without regard to case
+//! (unique indexes on `(school_id, lower(name))`), and a create that meets an existing
+//! name answers the existing row: a double submit makes one group, not two.
 
 use std::collections::HashMap;
 
@@ -66,10 +68,15 @@ pub async fn form_group_in_school(
     Ok(n > 0)
 }
 
-/// Whether the (shared) year group `id` exists.
-pub async fn year_group_exists(conn: &mut DbConn<'_>, id: &str) -> QueryResult<bool> {
+/// Whether the year group `id` belongs to the school.
+pub async fn year_group_in_school(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    id: &str,
+) -> QueryResult<bool> {
     let n: i64 = with_conn!(conn, |c| year_groups::table
         .filter(year_groups::id.eq(id))
+        .filter(year_groups::school_id.eq(school_id))
         .count()
         .get_result(c)
         .await)?;
@@ -135,12 +142,13 @@ pub async fn list_form_groups(
     Ok(with_counts(rows, counts))
 }
 
-/// Every (shared) year group by name, with how many of the school's pupils are in each.
+/// The school's year groups by name, with pupil counts.
 pub async fn list_year_groups(
     conn: &mut DbConn<'_>,
     school_id: &str,
 ) -> QueryResult<Vec<GroupRow>> {
     let rows: Vec<(String, String)> = with_conn!(conn, |c| year_groups::table
+        .filter(year_groups::school_id.eq(school_id))
         .order((year_groups::name.asc(), year_groups::id.asc()))
         .select((year_groups::id, year_groups::name))
         .load(c)
@@ -190,9 +198,14 @@ pub async fn form_group_named(
         .optional())
 }
 
-/// The id of the year group called `name`, if any (case-insensitive).
-pub async fn year_group_named(conn: &mut DbConn<'_>, name: &str) -> QueryResult<Option<String>> {
+/// The id of the school's year group called `name`, if any (case-insensitive).
+pub async fn year_group_named(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    name: &str,
+) -> QueryResult<Option<String>> {
     with_conn!(conn, |c| year_groups::table
+        .filter(year_groups::school_id.eq(school_id))
         .filter(lower(year_groups::name).eq(name.to_lowercase()))
         .select(year_groups::id)
         .first(c)
@@ -230,7 +243,7 @@ pub async fn save_class(
                 school_id: school_id.to_owned(),
             };
             insert_class(conn, &class).await?;
-            Ok(Some(class.id))
+            class_named(conn, school_id, name).await
         }
     }
 }
@@ -265,45 +278,39 @@ pub async fn save_form_group(
                 school_id: school_id.to_owned(),
             };
             insert_form_group(conn, &group).await?;
-            Ok(Some(group.id))
+            form_group_named(conn, school_id, name).await
         }
     }
 }
 
-/// How many pupils of schools other than `school_id` are in year group `id`.
-pub async fn year_group_used_elsewhere(
+/// Renames the school's year group `id`; false when it is not the school's.
+pub async fn rename_year_group(
     conn: &mut DbConn<'_>,
     school_id: &str,
     id: &str,
+    name: &str,
 ) -> QueryResult<bool> {
-    let n: i64 = with_conn!(conn, |c| students::table
-        .filter(students::year_group_id.eq(id))
-        .filter(students::school_id.ne(school_id))
-        .count()
-        .get_result(c)
-        .await)?;
-    Ok(n > 0)
-}
-
-/// Renames the (shared) year group `id`.
-pub async fn rename_year_group(conn: &mut DbConn<'_>, id: &str, name: &str) -> QueryResult<bool> {
     let at = now();
-    let n = with_conn!(conn, |c| diesel::update(year_groups::table.find(id))
-        .set((year_groups::name.eq(name), year_groups::updated_at.eq(at)))
-        .execute(c)
-        .await)?;
+    let n = with_conn!(conn, |c| diesel::update(
+        year_groups::table
+            .filter(year_groups::id.eq(id))
+            .filter(year_groups::school_id.eq(school_id))
+    )
+    .set((year_groups::name.eq(name), year_groups::updated_at.eq(at)))
+    .execute(c)
+    .await)?;
     Ok(n == 1)
 }
 
-/// The id of the year group called `name`, created if it does not exist yet.
-pub async fn year_group_id(conn: &mut DbConn<'_>, name: &str) -> QueryResult<String> {
-    let existing: Option<String> = with_conn!(conn, |c| year_groups::table
-        .filter(year_groups::name.eq(name))
-        .select(year_groups::id)
-        .first(c)
-        .await
-        .optional())?;
-    if let Some(id) = existing {
+/// The id of the school's year group called `name` (case-insensitive), created if it
+/// does not exist yet. Two of these racing make one row: the loser's insert meets the
+/// unique index, does nothing, and reads the winner's row.
+pub async fn year_group_id(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    name: &str,
+) -> QueryResult<String> {
+    if let Some(id) = year_group_named(conn, school_id, name).await? {
         return Ok(id);
     }
     let id = new_id();
@@ -314,23 +321,31 @@ pub async fn year_group_id(conn: &mut DbConn<'_>, name: &str) -> QueryResult<Str
             year_groups::created_at.eq(at),
             year_groups::updated_at.eq(at),
             year_groups::name.eq(name),
+            year_groups::school_id.eq(school_id),
         ))
+        .on_conflict_do_nothing()
         .execute(c)
         .await)?;
-    Ok(id)
+    year_group_named(conn, school_id, name)
+        .await?
+        .ok_or(diesel::result::Error::NotFound)
 }
 
+/// Inserts the form group unless the school has one of that name already (then nothing).
 pub async fn insert_form_group(conn: &mut DbConn<'_>, group: &NewFormGroup) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::insert_into(form_groups::table)
         .values(group)
+        .on_conflict_do_nothing()
         .execute(c)
         .await)?;
     Ok(())
 }
 
+/// Inserts the class unless the school has one of that name already (then nothing).
 pub async fn insert_class(conn: &mut DbConn<'_>, class: &NewClass) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::insert_into(classes::table)
         .values(class)
+        .on_conflict_do_nothing()
         .execute(c)
         .await)?;
     Ok(())

@@ -277,15 +277,26 @@ pub async fn school_upns(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<
     Ok(upns.into_iter().flatten().collect())
 }
 
+/// What [`save_pupil`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SavedPupil {
+    /// The pupil was created or updated: their id.
+    Written(String),
+    /// A create met another pupil of the school with the same UPN (the unique index
+    /// `(school_id, upn)`), so nothing was written: that pupil's id.
+    UpnTaken(String),
+}
+
 /// Creates the pupil (`id` None) or updates the school's pupil `id`, and sets their classes
-/// to exactly `fields.class_ids`. Returns the pupil's id. The caller has checked that every
-/// referenced id belongs to the school.
+/// to exactly `fields.class_ids`. The caller has checked that every referenced id belongs
+/// to the school. A create whose UPN is taken (even by a create racing this one) writes
+/// nothing and answers [`SavedPupil::UpnTaken`].
 pub async fn save_pupil(
     conn: &mut DbConn<'_>,
     school_id: &str,
     id: Option<&str>,
     fields: &PupilFields,
-) -> QueryResult<String> {
+) -> QueryResult<SavedPupil> {
     let at = now();
     let id = match id {
         Some(id) => {
@@ -315,7 +326,7 @@ pub async fn save_pupil(
         }
         None => {
             let id = new_id();
-            insert(
+            let written = insert_unless_upn_taken(
                 conn,
                 &NewStudent {
                     id: id.clone(),
@@ -332,13 +343,31 @@ pub async fn save_pupil(
                 },
             )
             .await?;
+            if !written {
+                let upn = fields.upn.as_deref().unwrap_or_default();
+                return match pupil_with_upn(conn, school_id, upn, None).await? {
+                    Some(other) => Ok(SavedPupil::UpnTaken(other)),
+                    None => Err(diesel::result::Error::NotFound),
+                };
+            }
             id
         }
     };
     for class_id in &fields.class_ids {
         add_to_class(conn, &id, class_id).await?;
     }
-    Ok(id)
+    Ok(SavedPupil::Written(id))
+}
+
+/// Inserts the pupil unless the insert meets a unique index (the school's UPN); false
+/// when nothing was written.
+async fn insert_unless_upn_taken(conn: &mut DbConn<'_>, student: &NewStudent) -> QueryResult<bool> {
+    let n = with_conn!(conn, |c| diesel::insert_into(students::table)
+        .values(student)
+        .on_conflict_do_nothing()
+        .execute(c)
+        .await)?;
+    Ok(n == 1)
 }
 
 /// One pupil's details for the profile page.

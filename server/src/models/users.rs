@@ -271,12 +271,16 @@ pub struct StaffFields {
 
 /// Creates (without a password) or updates a member of staff of the school and sets their
 /// classes to exactly `fields.class_ids`. Returns the user's id.
+///
+/// Answers the member's id and whether it was written: a create whose e-mail address an
+/// account already has (even one made by a create racing this one: the insert does
+/// nothing on the unique index) writes nothing and answers that account's id.
 pub async fn save_staff(
     conn: &mut DbConn<'_>,
     school_id: &str,
     id: Option<&str>,
     fields: &StaffFields,
-) -> QueryResult<String> {
+) -> QueryResult<(String, bool)> {
     let at = now();
     let id = match id {
         Some(id) => {
@@ -305,34 +309,41 @@ pub async fn save_staff(
         }
         None => {
             let id = new_id();
-            insert(
-                conn,
-                &NewUser {
-                    id: id.clone(),
-                    created_at: at,
-                    updated_at: at,
-                    forename: fields.forename.clone(),
-                    surname: fields.surname.clone(),
-                    title: None,
-                    email: fields.email.clone(),
-                    email_verified: None,
-                    password_updated_at: None,
-                    password: None,
-                    activated: fields.activated,
-                    disabled: fields.disabled,
-                    leader: false,
-                    school_id: Some(school_id.to_owned()),
-                    role: fields.role,
-                },
-            )
-            .await?;
+            let user = NewUser {
+                id: id.clone(),
+                created_at: at,
+                updated_at: at,
+                forename: fields.forename.clone(),
+                surname: fields.surname.clone(),
+                title: None,
+                email: fields.email.clone(),
+                email_verified: None,
+                password_updated_at: None,
+                password: None,
+                activated: fields.activated,
+                disabled: fields.disabled,
+                leader: false,
+                school_id: Some(school_id.to_owned()),
+                role: fields.role,
+            };
+            let written = with_conn!(conn, |c| diesel::insert_into(users::table)
+                .values(&user)
+                .on_conflict_do_nothing()
+                .execute(c)
+                .await)?;
+            if written == 0 {
+                let other = user_with_email(conn, &fields.email).await?;
+                return other
+                    .map(|other| (other, false))
+                    .ok_or(diesel::result::Error::NotFound);
+            }
             id
         }
     };
     for class_id in &fields.class_ids {
         add_to_class(conn, &id, class_id).await?;
     }
-    Ok(id)
+    Ok((id, true))
 }
 
 /// Changes a user's name.

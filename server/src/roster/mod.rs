@@ -208,10 +208,7 @@ pub async fn write_pupils(
                 if let Some(id) = year_ids.get(&key) {
                     Some(id.clone())
                 } else {
-                    let id = match groups::year_group_named(conn, name).await? {
-                        Some(id) => id,
-                        None => groups::year_group_id(conn, name).await?,
-                    };
+                    let id = groups::year_group_id(conn, school_id, name).await?;
                     year_ids.insert(key, id.clone());
                     Some(id)
                 }

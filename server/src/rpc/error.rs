@@ -4,6 +4,7 @@
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
+use crate::db::fault::{self, Fault};
 use crate::db::DbError;
 
 /// The tRPC error codes this server answers with (trpc.md §5).
@@ -218,9 +219,10 @@ impl RpcError {
 impl From<DbError> for RpcError {
     fn from(err: DbError) -> Self {
         match err {
+            DbError::Query(err) => RpcError::from(err),
             DbError::Pool(detail) => RpcError {
                 code: ErrorCode::ServiceUnavailable,
-                message: "The service is temporarily unavailable".into(),
+                message: fault::UNAVAILABLE.into(),
                 fields: None,
                 detail: Some(detail),
             },
@@ -229,9 +231,24 @@ impl From<DbError> for RpcError {
     }
 }
 
+/// A fault of the database (dropped connection, timeout, full or read-only disk) is
+/// SERVICE_UNAVAILABLE with its reason; a unique index that no procedure handled is the
+/// user's duplicate, BAD_REQUEST "This already exists."; the rest is internal. The cause
+/// is kept in `detail`, which the transport logs.
 impl From<diesel::result::Error> for RpcError {
     fn from(err: diesel::result::Error) -> Self {
-        RpcError::internal(err.to_string())
+        let fault = Fault::of(&err);
+        let (code, message) = match (fault, fault.unavailable_message()) {
+            (_, Some(message)) => (ErrorCode::ServiceUnavailable, message),
+            (Fault::Duplicate, None) => (ErrorCode::BadRequest, fault::DUPLICATE),
+            _ => return RpcError::internal(err.to_string()),
+        };
+        RpcError {
+            code,
+            message: message.into(),
+            fields: None,
+            detail: Some(err.to_string()),
+        }
     }
 }
 

@@ -49,7 +49,7 @@ impl FileStore for LocalStore {
             let mut file = tokio::fs::File::create(&partial).await?;
             let mut written: u64 = 0;
             while let Some(chunk) = body.next().await {
-                let chunk = chunk?;
+                let chunk = chunk.map_err(StoreError::Body)?;
                 written += chunk.len() as u64;
                 if written > max_bytes {
                     return Err(StoreError::TooLarge { limit: max_bytes });

@@ -33,7 +33,12 @@ pub enum StoreError {
     /// The storage service answered with an error (an S3 status and its text).
     #[error("storage service: {0}")]
     Service(String),
-    /// The body could not be read (the client went away) or the store failed.
+    /// The upload's body broke off while it was read (the client went away or sent a
+    /// malformed body): the client's fault, nothing was kept.
+    #[error("the upload broke off: {0}")]
+    Body(std::io::Error),
+    /// The store failed to read or write (a full or read-only disk, no permission, a
+    /// network error): the server's fault. See `db::fault::Fault::of_io`.
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }

@@ -281,7 +281,7 @@ impl FileStore for S3Store {
         check(key)?;
         let mut bytes = Vec::new();
         while let Some(chunk) = body.next().await {
-            let chunk = chunk?;
+            let chunk = chunk.map_err(StoreError::Body)?;
             if (bytes.len() + chunk.len()) as u64 > max_bytes {
                 return Err(StoreError::TooLarge { limit: max_bytes });
             }

@@ -184,10 +184,17 @@ dual_test!(
         assert_eq!(ada["yearGroup"], "Year 7");
         assert_eq!(ada["formGroup"], "7A");
         assert_eq!(ada["classIds"], json!([class_id]));
-        // The same UPN again is refused.
-        let again = mutate(&app, &admin, "admin.savePupil", input, &[]).await;
+        // The same pupil sent again (a double submit) answers the pupil already made;
+        // another pupil with the same UPN is refused.
+        let again = mutate(&app, &admin, "admin.savePupil", input.clone(), &[])
+            .await
+            .expect("the same pupil again");
+        assert_eq!(again["id"], ada["id"]);
+        let mut clash = input;
+        clash["forename"] = json!("Bea");
+        let refused = mutate(&app, &admin, "admin.savePupil", clash, &[]).await;
         assert_eq!(
-            again.expect_err("upn").2,
+            refused.expect_err("upn").2,
             json!({"upn": ["Another pupil already has this UPN."]})
         );
         // Field errors, all at once.

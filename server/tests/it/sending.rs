@@ -121,7 +121,7 @@ dual_test!(
         let mut conn = pooled.db();
         let school = make_school(&mut conn, "Filter School").await;
         let other = make_school(&mut conn, "Other School").await;
-        let year7 = groups::year_group_id(&mut conn, "Year 7")
+        let year7 = groups::year_group_id(&mut conn, &school, "Year 7")
             .await
             .expect("year");
         let form = make_form_group(&mut conn, &school, "7B").await;
@@ -840,7 +840,7 @@ async fn measure(app: &TestApp, pupils: usize) {
     let mut conn = pooled.db();
     let school = make_school(&mut conn, "Bench School").await;
     let teacher = make_teacher(&mut conn, &school).await;
-    let year = groups::year_group_id(&mut conn, &format!("Bench {}", &new_id()[24..]))
+    let year = groups::year_group_id(&mut conn, &school, &format!("Bench {}", &new_id()[24..]))
         .await
         .expect("year");
     bulk_pupils(&mut conn, &school, Some(&year), pupils).await;
@@ -1035,7 +1035,7 @@ async fn a_send_killed_half_way_delivers_each_message_once_after_restart() {
         let mut conn = pooled.db();
         let school = make_school(&mut conn, "Crash School").await;
         let teacher = make_teacher(&mut conn, &school).await;
-        let year = groups::year_group_id(&mut conn, "Year 9")
+        let year = groups::year_group_id(&mut conn, &school, "Year 9")
             .await
             .expect("year");
         bulk_pupils(&mut conn, &school, Some(&year), pupils).await;

@@ -68,6 +68,27 @@ rpc_type! {
     }
 }
 
+/// The group `saved` as the list `rows` shows it. A create answers the existing group when
+/// one of exactly that name was there (the same request again: a double submit answers
+/// what the first one did); a name that differs only in case is `taken`, a field error.
+pub fn saved_group(
+    rows: Vec<GroupRow>,
+    saved: &str,
+    created: bool,
+    name: &str,
+    what: &str,
+    taken: &str,
+) -> RpcResult<Group> {
+    let row = rows
+        .into_iter()
+        .find(|r| r.id == saved)
+        .ok_or_else(|| not_found(what))?;
+    if created && row.name != name {
+        return Err(RpcError::field("name", taken));
+    }
+    Ok(Group::from(row))
+}
+
 impl From<GroupRow> for Group {
     fn from(row: GroupRow) -> Self {
         Group {

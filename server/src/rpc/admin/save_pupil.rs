@@ -4,7 +4,7 @@ use super::list_pupils::Pupil;
 use super::{not_found, optional_text, require_admin};
 use crate::addresses::normalise_email;
 use crate::models::groups;
-use crate::models::students::{self, PupilFields};
+use crate::models::students::{self, PupilFields, SavedPupil};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
 use crate::transaction;
@@ -74,18 +74,13 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
             }
         }
         if let Some(upn) = fields.upn.as_deref() {
-            if students::pupil_with_upn(c, school_id, upn, id.as_deref())
-                .await?
-                .is_some()
-            {
-                return Err(RpcError::field(
-                    "upn",
-                    "Another pupil already has this UPN.",
-                ));
+            if let Some(other) = students::pupil_with_upn(c, school_id, upn, id.as_deref()).await? {
+                // A create repeating one already made (a double submit) answers that pupil.
+                return Ok(SavedPupil::UpnTaken(other));
             }
         }
         if let Some(year) = fields.year_group_id.as_deref() {
-            if !groups::year_group_exists(c, year).await? {
+            if !groups::year_group_in_school(c, school_id, year).await? {
                 return Err(RpcError::field(
                     "yearGroupId",
                     "Choose a year group from the list.",
@@ -107,7 +102,25 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
         Ok::<_, RpcError>(students::save_pupil(c, school_id, id.as_deref(), &fields).await?)
     })?;
     let mut conn = pooled.db();
-    pupil_by_id(&mut conn, school_id, &saved).await
+    match saved {
+        SavedPupil::Written(saved) => pupil_by_id(&mut conn, school_id, &saved).await,
+        SavedPupil::UpnTaken(other) => {
+            // The same pupil sent again (same UPN and name) is the double submit of a
+            // create: answer the pupil it made. Anything else is a clash.
+            let existing = pupil_by_id(&mut conn, school_id, &other).await?;
+            if id.is_none()
+                && existing.forename == fields.forename
+                && existing.surname == fields.surname
+            {
+                Ok(existing)
+            } else {
+                Err(RpcError::field(
+                    "upn",
+                    "Another pupil already has this UPN.",
+                ))
+            }
+        }
+    }
 }
 
 /// The school's pupil `id` as the list shows it.

@@ -89,11 +89,13 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
             }
         }
         if let Some(other) = users::user_with_email(c, &fields.email).await? {
+            if id.is_none() {
+                // Checked below: the same member sent again (a double submit) answers
+                // the member made; any other account is a clash.
+                return Ok((other, false));
+            }
             if Some(other.as_str()) != id.as_deref() {
-                return Err(RpcError::field(
-                    "email",
-                    "Another account already uses this e-mail address.",
-                ));
+                return Err(RpcError::field("email", EMAIL_TAKEN));
             }
         }
         let known = groups::classes_in_school(c, school_id, &fields.class_ids).await?;
@@ -102,9 +104,21 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
         }
         Ok::<_, RpcError>(users::save_staff(c, school_id, id.as_deref(), &fields).await?)
     })?;
+    let (saved, written) = saved;
     let rows = users::list_staff(&mut pooled.db(), school_id).await?;
-    rows.into_iter()
-        .find(|r| r.id == saved)
-        .map(Staff::from)
+    let row = rows.into_iter().find(|r| r.id == saved);
+    if !written {
+        // Not written: an account has this address. The same member of this school with
+        // the same name is this request made twice; anything else is a clash.
+        return match row {
+            Some(row) if row.forename == fields.forename && row.surname == fields.surname => {
+                Ok(Staff::from(row))
+            }
+            _ => Err(RpcError::field("email", EMAIL_TAKEN)),
+        };
+    }
+    row.map(Staff::from)
         .ok_or_else(|| not_found("Member of staff"))
 }
+
+const EMAIL_TAKEN: &str = "Another account already uses this e-mail address.";

@@ -57,8 +57,8 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<FilterOptions> {
     let pupils = students::list_for_school(&mut conn, school_id).await?;
     Ok(FilterOptions {
         classes: options(classes, false),
-        // Year groups are shared by all schools: offer those this school's pupils are in.
-        year_groups: options(year_groups, true),
+        // The school's own year groups, like its classes and form groups.
+        year_groups: options(year_groups, false),
         form_groups: options(form_groups, false),
         students: pupils
             .into_iter()
