@@ -36,7 +36,8 @@ pub fn router(state: AppState) -> Router {
             "/uploads",
             http::uploads::routes().layer(timeout(Duration::from_secs(30 * 60))),
         )
-        .fallback(api_not_found);
+        .fallback(api_not_found)
+        .layer(axum::middleware::from_fn(http::address::refuse_nul));
     with_layers(
         Router::new()
             .nest("/api", api)
