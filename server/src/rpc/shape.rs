@@ -70,7 +70,7 @@ fn parse(gen: &TsGen, ts: &str, depth: usize) -> Shape {
     let ts = ts.trim();
     let parts = split_top(ts, '|');
     if parts.len() > 1 {
-        let nullable = parts.iter().any(|p| *p == "null");
+        let nullable = parts.contains(&"null");
         let rest: Vec<Shape> = parts
             .iter()
             .filter(|p| **p != "null")

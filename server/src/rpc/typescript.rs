@@ -20,8 +20,11 @@ pub trait Ts {
 pub struct TsGen {
     /// Each interface's name and fields (field name, TypeScript type), in first-met order;
     /// `None` while its fields are being described.
-    declarations: Vec<(String, Option<Vec<(String, String)>>)>,
+    declarations: Vec<(String, Option<Fields>)>,
 }
+
+/// An interface's fields: (field name, TypeScript type).
+type Fields = Vec<(String, String)>;
 
 impl TsGen {
     /// Declares interface `name` once: `fields` runs only the first time.
