@@ -57,6 +57,14 @@ pub fn limits_object() -> Result<JsValue, JsError> {
         photo_limit_message: &'static str,
         photo_max_side: u32,
         photo_quality: u8,
+        max_text_chars: usize,
+        max_list_items: usize,
+        max_batch_calls: usize,
+        max_person_name_chars: usize,
+        max_upn_chars: usize,
+        max_email_chars: usize,
+        max_group_name_chars: usize,
+        max_title_chars: usize,
     }
     let value = Limits {
         max_upload_bytes: limits::MAX_UPLOAD_BYTES,
@@ -68,6 +76,14 @@ pub fn limits_object() -> Result<JsValue, JsError> {
         photo_limit_message: limits::PHOTO_LIMIT_MESSAGE,
         photo_max_side: limits::PHOTO_MAX_SIDE,
         photo_quality: limits::PHOTO_QUALITY,
+        max_text_chars: limits::MAX_TEXT_CHARS,
+        max_list_items: limits::MAX_LIST_ITEMS,
+        max_batch_calls: limits::MAX_BATCH_CALLS,
+        max_person_name_chars: limits::MAX_PERSON_NAME_CHARS,
+        max_upn_chars: limits::MAX_UPN_CHARS,
+        max_email_chars: limits::MAX_EMAIL_CHARS,
+        max_group_name_chars: limits::MAX_GROUP_NAME_CHARS,
+        max_title_chars: limits::MAX_TITLE_CHARS,
     };
     Ok(serde_wasm_bindgen::to_value(&value)?)
 }

@@ -21,6 +21,69 @@ pub const TOAST_DURATION_MS: u32 = 4_000;
 /// At most this many toasts are shown at once.
 pub const TOAST_LIMIT: usize = 5;
 
+/// Longest text any call may carry, in characters: a generous global cap for every string
+/// of every input. The longest legitimate field is a notification body (HTML from the rich
+/// text editor, which `notification.create` already capped at 200,000 bytes; usually a few
+/// kilobytes); submissions take 20,000 characters, comments 2,000. 200,000 keeps every body
+/// that was accepted before while refusing megabyte strings.
+pub const MAX_TEXT_CHARS: usize = 200_000;
+/// Most items in any list of any input. The largest legitimate list is a notification's
+/// recipient filter (a school's pupils, a few thousand at most); SQLite refuses more than
+/// 32,766 bound values in one statement, so a cap well below that keeps every `IN (...)`
+/// query answerable on both backends.
+pub const MAX_LIST_ITEMS: usize = 10_000;
+/// Deepest nesting of lists and objects in any input. The deepest legitimate input is two
+/// levels (an object holding lists of ids); 16 refuses pathological nesting early.
+pub const MAX_INPUT_DEPTH: usize = 16;
+/// Most calls in one tRPC batch. The app's `httpBatchLink` sends at most this many
+/// (`maxItems`), and a page asks for fewer than ten at once.
+pub const MAX_BATCH_CALLS: usize = 50;
+
+/// Longest forename or surname of a pupil or a member of staff, in characters.
+pub const MAX_PERSON_NAME_CHARS: usize = 100;
+/// Longest UPN. An English Unique Pupil Number is 13 characters (a check letter and 12
+/// digits); 20 leaves room for other schemes (Scottish candidate numbers, temporary UPNs
+/// with a suffix) without letting free text in.
+pub const MAX_UPN_CHARS: usize = 20;
+/// Longest e-mail address, in characters (RFC 5321's path limit, as `email.rs` applies it).
+pub const MAX_EMAIL_CHARS: usize = 254;
+/// Longest class, form group or year group name, in characters.
+pub const MAX_GROUP_NAME_CHARS: usize = 100;
+/// Longest notification title (and custom title) and school name, in characters.
+pub const MAX_TITLE_CHARS: usize = 200;
+
+/// Shown when a text carries a NUL character (U+0000), which no database column can store.
+pub const NUL_MESSAGE: &str = "Must not contain a NUL character.";
+
+/// "Use at most N characters.": the message of every per-field and global length limit.
+pub fn too_long_message(max_chars: usize) -> String {
+    format!("Use at most {max_chars} characters.")
+}
+
+/// "Use at most N items.": the message of the list limit.
+pub fn too_many_message(max_items: usize) -> String {
+    format!("Use at most {max_items} items.")
+}
+
+/// Shown when a batch carries more than [`MAX_BATCH_CALLS`] calls.
+pub fn batch_too_large_message(calls: usize) -> String {
+    format!("A batch may hold at most {MAX_BATCH_CALLS} calls; this one holds {calls}.")
+}
+
+/// Why a text is refused (a NUL character, or more than `max_chars` characters), `None`
+/// when it may be stored. Used by the server's input layer, by the per-field checks and by
+/// the routes outside tRPC (sign-in, uploads).
+pub fn text_error(value: &str, max_chars: usize) -> Option<String> {
+    if value.contains('\0') {
+        return Some(NUL_MESSAGE.to_owned());
+    }
+    // Counting characters is O(n): skip it when the bytes already fit.
+    if value.len() > max_chars && value.chars().count() > max_chars {
+        return Some(too_long_message(max_chars));
+    }
+    None
+}
+
 /// Shown when uploads together pass [`MAX_UPLOAD_BYTES`] (the browser and the server).
 pub const UPLOAD_TOO_LARGE_MESSAGE: &str = "Files must be 50 MB or smaller in total.";
 
@@ -101,5 +164,28 @@ mod tests {
             photo_count_error(11),
             Some("Photo limit reached: You can submit up to 10 photos to be analysed by AI.")
         );
+    }
+
+    #[test]
+    fn text_error_refuses_nul_and_counts_characters_not_bytes() {
+        assert_eq!(text_error("Ada", 3), None);
+        assert_eq!(text_error("a\0b", 100), Some(NUL_MESSAGE.to_owned()));
+        assert_eq!(text_error("\0", 0), Some(NUL_MESSAGE.to_owned()));
+        assert_eq!(
+            text_error("abcd", 3),
+            Some("Use at most 3 characters.".to_owned())
+        );
+        // Four 2-byte characters are four characters.
+        assert_eq!(text_error("éééé", 4), None);
+        assert_eq!(text_error("ééééé", 4), Some(too_long_message(4)));
+    }
+
+    #[test]
+    fn limits_keep_lists_under_sqlites_bind_limit_and_names_sensible() {
+        assert!(MAX_LIST_ITEMS < 32_766);
+        assert!(MAX_UPN_CHARS >= 13);
+        assert!(MAX_PERSON_NAME_CHARS <= MAX_TEXT_CHARS);
+        assert_eq!(too_many_message(10), "Use at most 10 items.");
+        assert!(batch_too_large_message(51).contains("at most 50 calls"));
     }
 }

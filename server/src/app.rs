@@ -42,7 +42,8 @@ pub fn router(state: AppState) -> Router {
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CACHE_CONTROL,
             HeaderValue::from_static("no-store"),
-        ));
+        ))
+        .layer(axum::middleware::from_fn(http::address::refuse_nul));
     let csp = HeaderValue::from_str(&security_headers::content_security_policy(&state.config))
         // Hosts of parsed URLs are ASCII (punycode), so this holds; the fallback is stricter.
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));

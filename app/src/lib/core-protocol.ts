@@ -11,6 +11,16 @@ export interface CoreLimits {
   /** Shown when the photo analyser holds its 10 photos (spec section 8); absent in a core
    *  built before the photo limits were exported. */
   photoLimitMessage?: string
+  /** Input limits (core-wasm/src/limits.rs); the forms read the same numbers from
+   *  src/generated/limits.ts, which the server generates from the core. */
+  maxTextChars?: number
+  maxListItems?: number
+  maxBatchCalls?: number
+  maxPersonNameChars?: number
+  maxUpnChars?: number
+  maxEmailChars?: number
+  maxGroupNameChars?: number
+  maxTitleChars?: number
 }
 
 /**

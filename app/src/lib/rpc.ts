@@ -6,6 +6,7 @@ import { createTRPCUntypedClient, httpBatchLink, TRPCClientError } from '@trpc/c
 import type { AnyRouter } from '@trpc/server'
 import superjson from 'superjson'
 
+import { MAX_BATCH_CALLS } from '@/generated/limits'
 import type { RpcInput, RpcOutput, RpcPath, RpcProcedures } from '@/generated/rpc-types'
 
 export type { RpcInput, RpcOutput, RpcPath }
@@ -15,7 +16,8 @@ export type MutationPath = {
 }[RpcPath]
 
 const client = createTRPCUntypedClient<AnyRouter>({
-  links: [httpBatchLink({ url: '/api/trpc', transformer: superjson })],
+  // The server refuses a batch of more than MAX_BATCH_CALLS calls; the link splits larger ones.
+  links: [httpBatchLink({ url: '/api/trpc', transformer: superjson, maxItems: MAX_BATCH_CALLS })],
 })
 
 /** Runs the query at `path`. */

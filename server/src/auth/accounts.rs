@@ -3,6 +3,7 @@
 //! answers never reveal whether an address has an account.
 
 use chrono::{Duration, NaiveDateTime};
+use core_wasm::limits::{text_error, MAX_PERSON_NAME_CHARS};
 use core_wasm::UserRole;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
@@ -347,11 +348,8 @@ fn required(field: &'static str, value: &str, message: &str) -> Result<(), Accou
             message: message.into(),
         });
     }
-    if value.chars().count() > 100 {
-        return Err(AccountError::Field {
-            field,
-            message: "Use at most 100 characters.".into(),
-        });
+    if let Some(message) = text_error(value, MAX_PERSON_NAME_CHARS) {
+        return Err(AccountError::Field { field, message });
     }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! Plain HTTP endpoints (the RPC and auth transports live in their own modules).
 
+pub mod address;
 pub mod health;
 pub mod security_headers;
 pub mod submission_files;

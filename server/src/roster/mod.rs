@@ -17,8 +17,10 @@ use crate::models::{groups, students};
 
 /// The most pupils one import may add.
 pub const MAX_ROWS: usize = 5_000;
-/// The longest name (of a pupil or of a group) accepted, in characters.
-const MAX_NAME_CHARS: usize = 100;
+/// The longest name of a pupil accepted, in characters (the core's rule, as `admin.savePupil`).
+const MAX_NAME_CHARS: usize = core_wasm::limits::MAX_PERSON_NAME_CHARS;
+/// The longest year or form group name accepted, in characters.
+const MAX_GROUP_NAME_CHARS: usize = core_wasm::limits::MAX_GROUP_NAME_CHARS;
 
 /// The fields of a pupil a roster source can give, by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -107,7 +109,7 @@ pub fn validate_pupils(
                 Some(v) if v.chars().count() > MAX_NAME_CHARS => {
                     problems.push(Problem::new(
                         line,
-                        format!("the {what} is longer than 100 characters."),
+                        format!("the {what} is longer than {MAX_NAME_CHARS} characters."),
                     ));
                     bad = true;
                 }
@@ -139,7 +141,15 @@ pub fn validate_pupils(
             bad = true;
         }
         let upn = row.get(PupilField::Upn);
-        if let Some(upn) = &upn {
+        let max_upn = core_wasm::limits::MAX_UPN_CHARS;
+        if let Some(upn) = upn.as_ref().filter(|u| u.chars().count() > max_upn) {
+            let shown: String = upn.chars().take(max_upn).collect();
+            problems.push(Problem::new(
+                line,
+                format!("the UPN {shown}… is longer than {max_upn} characters."),
+            ));
+            bad = true;
+        } else if let Some(upn) = &upn {
             if let Some(first) = upn_lines.get(upn) {
                 problems.push(Problem::new(
                     line,
@@ -162,11 +172,11 @@ pub fn validate_pupils(
         for (value, what) in [(&year_group, "year group"), (&form_group, "form group")] {
             if value
                 .as_ref()
-                .is_some_and(|v| v.chars().count() > MAX_NAME_CHARS)
+                .is_some_and(|v| v.chars().count() > MAX_GROUP_NAME_CHARS)
             {
                 problems.push(Problem::new(
                     line,
-                    format!("the {what} is longer than 100 characters."),
+                    format!("the {what} is longer than {MAX_GROUP_NAME_CHARS} characters."),
                 ));
                 bad = true;
             }

@@ -3,7 +3,9 @@
 
 pub mod context;
 pub mod error;
+pub mod input;
 pub mod registry;
+pub mod shape;
 pub mod superjson;
 pub mod transport;
 pub mod typescript;

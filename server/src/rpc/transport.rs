@@ -5,12 +5,14 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::Response;
+use core_wasm::limits::{batch_too_large_message, MAX_BATCH_CALLS};
 use futures_util::future::join_all;
 use serde_json::Value;
 
 use crate::auth::session::current_user;
 use crate::rpc::context::{check_same_origin, Ctx};
 use crate::rpc::error::{ErrorCode, RpcError, RpcResult};
+use crate::rpc::input::check_input;
 use crate::rpc::registry::{self, Kind, Procedure};
 use crate::rpc::superjson;
 use crate::state::AppState;
@@ -75,6 +77,11 @@ async fn dispatch(state: AppState, path: String, request: Request) -> Response {
     } else {
         vec![path.as_str()]
     };
+    // Refused before any call runs, before the session is even looked up: one request-level
+    // error, so a batch of thousands of calls costs almost nothing.
+    if paths.len() > MAX_BATCH_CALLS {
+        return request_error(&RpcError::bad_request(batch_too_large_message(paths.len())));
+    }
     let procedures: Vec<Option<&'static Procedure>> =
         paths.iter().map(|p| registry::find(p)).collect();
     let mut kinds: Vec<Kind> = Vec::new();
@@ -214,7 +221,7 @@ fn is_length_limit(err: &axum::Error) -> bool {
     false
 }
 
-/// One call: find, check method and origin, decode input, run.
+/// One call: find, check method and origin, check the input (the one input layer), run.
 async fn call(
     ctx: &Ctx,
     method: &Method,
@@ -240,7 +247,9 @@ async fn call(
     if procedure.kind == Kind::Mutation {
         check_same_origin(&ctx.headers, &ctx.state.config.public_url)?;
     }
-    (procedure.call)(ctx, input?).await
+    let input = input?;
+    check_input(procedure.path, &input)?;
+    (procedure.call)(ctx, input).await
 }
 
 /// Splits the raw input into one decoded value per call (`null` where none was sent).

@@ -18,8 +18,13 @@ pub trait Ts {
 /// Collects named interfaces in the order they are first met.
 #[derive(Debug, Default)]
 pub struct TsGen {
-    declarations: Vec<(String, Option<String>)>,
+    /// Each interface's name and fields (field name, TypeScript type), in first-met order;
+    /// `None` while its fields are being described.
+    declarations: Vec<(String, Option<Fields>)>,
 }
+
+/// An interface's fields: (field name, TypeScript type).
+type Fields = Vec<(String, String)>;
 
 impl TsGen {
     /// Declares interface `name` once: `fields` runs only the first time.
@@ -34,11 +39,15 @@ impl TsGen {
         let index = self.declarations.len();
         self.declarations.push((name.to_owned(), None));
         let fields = fields(self);
-        let body: String = fields
+        self.declarations[index].1 = Some(fields);
+    }
+
+    /// The fields of interface `name`, once declared: what [`crate::rpc::shape`] reads.
+    pub fn fields_of(&self, name: &str) -> Option<&[(String, String)]> {
+        self.declarations
             .iter()
-            .map(|(field, ty)| format!("  {field}: {ty};\n"))
-            .collect();
-        self.declarations[index].1 = Some(format!("export interface {name} {{\n{body}}}\n"));
+            .find(|(n, _)| n == name)
+            .and_then(|(_, fields)| fields.as_deref())
     }
 }
 
@@ -145,9 +154,13 @@ pub fn generate() -> String {
         "// Generated from server/src/rpc by `cargo test -p voicemark-server --test it -- --ignored write_rpc_types`.\n\
          // Do not edit: change the Rust types and regenerate.\n\n",
     );
-    for (_, declaration) in gen.declarations {
-        if let Some(declaration) = declaration {
-            out.push_str(&declaration);
+    for (name, fields) in gen.declarations {
+        if let Some(fields) = fields {
+            let body: String = fields
+                .iter()
+                .map(|(field, ty)| format!("  {field}: {ty};\n"))
+                .collect();
+            out.push_str(&format!("export interface {name} {{\n{body}}}\n"));
             out.push('\n');
         }
     }
@@ -156,6 +169,79 @@ pub fn generate() -> String {
     out.push_str("}\n\nexport type RpcPath = keyof RpcProcedures;\n");
     out.push_str("export type RpcInput<P extends RpcPath> = RpcProcedures[P]['input'];\n");
     out.push_str("export type RpcOutput<P extends RpcPath> = RpcProcedures[P]['output'];\n");
+    out
+}
+
+/// Where the generated input limits live, relative to the repository root.
+pub const LIMITS_PATH: &str = "app/src/generated/limits.ts";
+
+/// The input limits of `core_wasm::limits` as TypeScript constants, for the forms' zod
+/// schemas (which must be synchronous, so they cannot ask the core's worker). A test fails
+/// when the committed file is stale.
+pub fn generate_limits() -> String {
+    use core_wasm::limits as l;
+    let constants: [(&str, usize, &str); 9] = [
+        (
+            "MAX_TEXT_CHARS",
+            l::MAX_TEXT_CHARS,
+            "Longest text of any input field.",
+        ),
+        (
+            "MAX_LIST_ITEMS",
+            l::MAX_LIST_ITEMS,
+            "Most items in any input list.",
+        ),
+        (
+            "MAX_BATCH_CALLS",
+            l::MAX_BATCH_CALLS,
+            "Most calls in one tRPC batch (`maxItems`).",
+        ),
+        (
+            "MAX_PERSON_NAME_CHARS",
+            l::MAX_PERSON_NAME_CHARS,
+            "Longest forename or surname.",
+        ),
+        (
+            "MAX_UPN_CHARS",
+            l::MAX_UPN_CHARS,
+            "Longest UPN (an English UPN has 13).",
+        ),
+        (
+            "MAX_EMAIL_CHARS",
+            l::MAX_EMAIL_CHARS,
+            "Longest e-mail address.",
+        ),
+        (
+            "MAX_GROUP_NAME_CHARS",
+            l::MAX_GROUP_NAME_CHARS,
+            "Longest class, form or year group name.",
+        ),
+        (
+            "MAX_TITLE_CHARS",
+            l::MAX_TITLE_CHARS,
+            "Longest notification title.",
+        ),
+        (
+            "MAX_INPUT_DEPTH",
+            l::MAX_INPUT_DEPTH,
+            "Deepest nesting of an input.",
+        ),
+    ];
+    let mut out = String::from(
+        "// Generated from core-wasm/src/limits.rs by `cargo test -p voicemark-server --test it -- --ignored write_limits`.\n\
+         // Do not edit: change the core and regenerate.\n\n",
+    );
+    for (name, value, doc) in constants {
+        out.push_str(&format!("/** {doc} */\nexport const {name} = {value}\n"));
+    }
+    out.push_str(&format!(
+        "\n/** 'Use at most N characters.': the server's message for every length limit. */\n\
+         export function tooLongMessage(max: number): string {{\n  return `Use at most ${{max}} characters.`\n}}\n\n\
+         /** Whether `value`, trimmed as the server trims it, has at most `max` characters (code points, as Rust counts). */\n\
+         export function fitsChars(value: string, max: number): boolean {{\n  return [...value.trim()].length <= max\n}}\n\n\
+         /** The server's message for a NUL character. */\nexport const NUL_MESSAGE = {:?}\n",
+        l::NUL_MESSAGE
+    ));
     out
 }
 

@@ -120,6 +120,10 @@ async fn authorize(
     user_agent: Option<&str>,
 ) -> Result<(String, NaiveDateTime), SignInFailure> {
     let email = normalise_email(email);
+    // A NUL or an over-long address is no account's (and PostgreSQL cannot even compare it).
+    if core_wasm::limits::text_error(&email, core_wasm::limits::MAX_EMAIL_CHARS).is_some() {
+        return Err(SignInFailure::UserNotFound);
+    }
     let limiter = &state.auth.limiter;
     let account_key = format!("account:{email}");
     let address_key = address.map(|a| format!("ip:{a}"));

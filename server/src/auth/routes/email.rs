@@ -202,6 +202,11 @@ async fn use_link(
     address: Option<&str>,
     user_agent: Option<&str>,
 ) -> Result<Option<(String, chrono::NaiveDateTime)>, SignInFailure> {
+    // A NUL or an over-long value is no link's (and PostgreSQL cannot even compare it).
+    use core_wasm::limits::{text_error, MAX_EMAIL_CHARS};
+    if text_error(email, MAX_EMAIL_CHARS).is_some() || text_error(token, 200).is_some() {
+        return Ok(None);
+    }
     let mut pooled = state.db.conn().await?;
     let mut conn = pooled.db();
     let Some(used) = tokens::consume(&mut conn, Purpose::SignIn, token, Some(email)).await? else {

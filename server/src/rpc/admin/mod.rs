@@ -16,6 +16,7 @@ pub mod save_staff;
 pub mod save_year_group;
 pub mod school_settings;
 
+use core_wasm::limits::{text_error, MAX_GROUP_NAME_CHARS};
 use core_wasm::UserRole;
 
 use crate::models::groups::GroupRow;
@@ -113,8 +114,8 @@ pub fn group_name(name: &str) -> RpcResult<String> {
     if name.is_empty() {
         return Err(RpcError::field("name", "Enter a name."));
     }
-    if name.chars().count() > 100 {
-        return Err(RpcError::field("name", "Use at most 100 characters."));
+    if let Some(message) = text_error(name, MAX_GROUP_NAME_CHARS) {
+        return Err(RpcError::field("name", message));
     }
     Ok(name.to_owned())
 }

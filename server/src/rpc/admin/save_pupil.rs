@@ -5,9 +5,11 @@ use super::{not_found, optional_text, require_admin};
 use crate::addresses::normalise_email;
 use crate::models::groups;
 use crate::models::students::{self, PupilFields, SavedPupil};
+use crate::rpc::input::check_length;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
 use crate::transaction;
+use core_wasm::limits::{MAX_PERSON_NAME_CHARS, MAX_UPN_CHARS};
 
 rpc_type! {
     pub struct SavePupil {
@@ -50,6 +52,14 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
         errors.add("parentEmail", core_wasm::email::INVALID_EMAIL_MESSAGE);
     }
     let upn = optional_text(input.upn);
+    check_length(&mut errors, "forename", &forename, MAX_PERSON_NAME_CHARS);
+    check_length(&mut errors, "surname", &surname, MAX_PERSON_NAME_CHARS);
+    check_length(
+        &mut errors,
+        "upn",
+        upn.as_deref().unwrap_or(""),
+        MAX_UPN_CHARS,
+    );
     errors.into_result()?;
     let mut class_ids = input.class_ids;
     class_ids.sort();

@@ -8,9 +8,11 @@ use super::{not_found, require_admin};
 use crate::addresses::normalise_email;
 use crate::models::groups;
 use crate::models::users::{self, StaffFields};
+use crate::rpc::input::check_length;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
 use crate::transaction;
+use core_wasm::limits::MAX_PERSON_NAME_CHARS;
 
 rpc_type! {
     pub struct SaveStaff {
@@ -39,6 +41,8 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
     if surname.is_empty() {
         errors.add("surname", "Enter a surname.");
     }
+    check_length(&mut errors, "forename", &forename, MAX_PERSON_NAME_CHARS);
+    check_length(&mut errors, "surname", &surname, MAX_PERSON_NAME_CHARS);
     let email = normalise_email(&input.email);
     if !core_wasm::email::is_valid_email(&email) {
         errors.add("email", core_wasm::email::INVALID_EMAIL_MESSAGE);

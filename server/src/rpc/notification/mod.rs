@@ -14,12 +14,14 @@ pub mod submissions;
 pub mod update;
 
 use chrono::{Duration, NaiveDateTime};
+use core_wasm::limits::MAX_TITLE_CHARS;
 use core_wasm::roles::has_role;
 use core_wasm::{NotificationType, UserRole};
 
 use crate::db::DbConn;
 use crate::models::notifications::{NotificationScope, NotificationStatus};
 use crate::models::recipients::{count_recipients as count_audience, Filters};
+use crate::rpc::input::check_length;
 use crate::rpc::registry::{procedure, Procedure};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::{Ts, TsGen};
@@ -177,18 +179,15 @@ pub async fn check_draft(
     let title = input.title.trim().to_owned();
     if title.is_empty() {
         errors.add("title", "Enter a title.");
-    } else if title.chars().count() > 200 {
-        errors.add("title", "Use at most 200 characters.");
+    } else {
+        check_length(&mut errors, "title", &title, MAX_TITLE_CHARS);
     }
     let custom_title = input
         .custom_title
         .map(|t| t.trim().to_owned())
         .filter(|t| !t.is_empty());
-    if custom_title
-        .as_ref()
-        .is_some_and(|t| t.chars().count() > 200)
-    {
-        errors.add("customTitle", "Use at most 200 characters.");
+    if let Some(custom_title) = &custom_title {
+        check_length(&mut errors, "customTitle", custom_title, MAX_TITLE_CHARS);
     }
     if input.body.len() > 200_000 {
         errors.add("body", "The message is too long.");

@@ -5,7 +5,7 @@ use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcResult};
 
 /// Names longer than this are refused.
-const MAX_NAME: usize = 100;
+const MAX_NAME: usize = core_wasm::limits::MAX_PERSON_NAME_CHARS;
 
 rpc_type! {
     pub struct UpdateProfileInput {

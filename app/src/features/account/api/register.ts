@@ -3,12 +3,13 @@
 
 import { z } from 'zod'
 
+import { fitsChars, MAX_EMAIL_CHARS, MAX_PERSON_NAME_CHARS, tooLongMessage } from '@/generated/limits'
 import { useRpcMutation } from '@/lib/rpc'
 
 export const registerSchema = z.object({
-  forename: z.string().min(1, 'Enter your forename.'),
-  surname: z.string().min(1, 'Enter your surname.'),
-  email: z.string().min(1, 'Enter your e-mail address.'),
+  forename: z.string().min(1, 'Enter your forename.').refine((v) => fitsChars(v, MAX_PERSON_NAME_CHARS), tooLongMessage(MAX_PERSON_NAME_CHARS)),
+  surname: z.string().min(1, 'Enter your surname.').refine((v) => fitsChars(v, MAX_PERSON_NAME_CHARS), tooLongMessage(MAX_PERSON_NAME_CHARS)),
+  email: z.string().min(1, 'Enter your e-mail address.').refine((v) => fitsChars(v, MAX_EMAIL_CHARS), tooLongMessage(MAX_EMAIL_CHARS)),
   password: z.string().min(1, 'Enter a password.'),
 })
 

@@ -4,11 +4,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
+import { fitsChars, MAX_GROUP_NAME_CHARS, tooLongMessage } from '@/generated/limits'
 import { invalidateRpc, rpcMutation } from '@/lib/rpc'
 
 export type GroupKind = 'class' | 'yearGroup' | 'formGroup'
 
-export const groupSchema = z.object({ name: z.string().min(1, 'Enter a name.') })
+export const groupSchema = z.object({
+  name: z.string().min(1, 'Enter a name.').refine((v) => fitsChars(v, MAX_GROUP_NAME_CHARS), tooLongMessage(MAX_GROUP_NAME_CHARS)),
+})
 
 export type GroupValues = z.infer<typeof groupSchema>
 
