@@ -15,7 +15,8 @@ use crate::storage::StorageConfig;
 /// - styles: our own files and inline styles (Radix's scroll lock injects a `<style>`);
 /// - images and media: ours, `data:`/`blob:` (photos and recordings held in the browser)
 ///   and the bucket's origin when files are served from S3;
-/// - connections: ours, the speech provider's socket and the bucket (signed uploads);
+/// - connections: ours, the page's own `blob:` objects, the speech provider's socket and
+///   the bucket (signed uploads);
 /// - workers: ours and `blob:`; no plugins, no framing, forms post only to us.
 pub fn content_security_policy(config: &Config) -> String {
     let mut outside: Vec<String> = Vec::new();
@@ -25,7 +26,9 @@ pub fn content_security_policy(config: &Config) -> String {
         }
     }
     let storage = storage_origin(&config.storage);
-    let mut connect = vec!["'self'".to_owned()];
+    // `blob:`: reading back a recording the page itself holds (a local object, never a
+    // remote origin).
+    let mut connect = vec!["'self'".to_owned(), "blob:".to_owned()];
     connect.extend(outside.iter().cloned());
     connect.extend(storage.iter().cloned());
     let mut media = vec!["'self'".to_owned(), "data:".into(), "blob:".into()];
@@ -101,7 +104,7 @@ mod tests {
         let policy = content_security_policy(&config);
         assert!(policy.contains("script-src 'self' 'wasm-unsafe-eval'"));
         assert!(!policy.contains(" 'unsafe-eval'"), "{policy}");
-        assert!(policy.contains("connect-src 'self';"), "{policy}");
+        assert!(policy.contains("connect-src 'self' blob:;"), "{policy}");
         assert!(policy.contains("frame-ancestors 'none'"));
         assert!(strict_transport_security(&config).is_none());
 
@@ -113,7 +116,7 @@ mod tests {
         });
         let policy = content_security_policy(&config);
         assert!(
-            policy.contains("connect-src 'self' ws://127.0.0.1:4010;"),
+            policy.contains("connect-src 'self' blob: ws://127.0.0.1:4010;"),
             "{policy}"
         );
         assert_eq!(

@@ -80,7 +80,8 @@ async fn dispatch(state: AppState, path: String, request: Request) -> Response {
     // Refused before any call runs, before the session is even looked up: one request-level
     // error, so a batch of thousands of calls costs almost nothing.
     if paths.len() > MAX_BATCH_CALLS {
-        return request_error(&RpcError::bad_request(batch_too_large_message(paths.len())));
+        let refusal = RpcError::bad_request(batch_too_large_message(paths.len()));
+        return refuse_unread(body, &parts.headers, &refusal).await;
     }
     let procedures: Vec<Option<&'static Procedure>> =
         paths.iter().map(|p| registry::find(p)).collect();
