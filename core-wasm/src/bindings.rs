@@ -122,14 +122,15 @@ pub fn languages_list() -> Result<JsValue, JsError> {
     Ok(serde_wasm_bindgen::to_value(&list)?)
 }
 
-/// The message refusing a file of `content_type` for `kind` (`voiceNote`, `file` or
-/// `submissionFile`), `undefined` when the type is accepted. An unknown kind is an error.
+/// The message refusing a file of `content_type` for `kind` (`voiceNote`, `file`,
+/// `submissionFile` or `taskFile`), `undefined` when the type is accepted. An unknown kind is an error.
 #[wasm_bindgen(js_name = uploadTypeError)]
 pub fn upload_type_error(kind: &str, content_type: &str) -> Result<Option<String>, JsError> {
     let kind = match kind {
         "voiceNote" => UploadKind::VoiceNote,
         "file" => UploadKind::File,
         "submissionFile" => UploadKind::SubmissionFile,
+        "taskFile" => UploadKind::TaskFile,
         other => return Err(JsError::new(&format!("Unknown upload kind: {other}"))),
     };
     Ok((!uploads::type_allowed(kind, content_type)).then(|| kind.type_refused().to_owned()))

@@ -15,6 +15,9 @@ pub enum UploadKind {
     File,
     /// A pupil's file handed in with a submission (public link, no sign-in).
     SubmissionFile,
+    /// `leader.uploadTaskFile`: content added to a task (kept with the task; the shared
+    /// list of [`DOCUMENT_TYPES`]).
+    TaskFile,
 }
 
 /// Shown when a voice note is not one of [`VOICE_NOTE_TYPES`].
@@ -87,7 +90,9 @@ impl UploadKind {
     pub fn types(self) -> &'static [(&'static str, &'static [&'static str])] {
         match self {
             UploadKind::VoiceNote => VOICE_NOTE_TYPES,
-            UploadKind::File | UploadKind::SubmissionFile => DOCUMENT_TYPES,
+            UploadKind::File | UploadKind::SubmissionFile | UploadKind::TaskFile => {
+                DOCUMENT_TYPES
+            }
         }
     }
 
@@ -95,7 +100,9 @@ impl UploadKind {
     pub fn type_refused(self) -> &'static str {
         match self {
             UploadKind::VoiceNote => VOICE_TYPE_REFUSED,
-            UploadKind::File | UploadKind::SubmissionFile => FILE_TYPE_REFUSED,
+            UploadKind::File | UploadKind::SubmissionFile | UploadKind::TaskFile => {
+                FILE_TYPE_REFUSED
+            }
         }
     }
 
@@ -152,6 +159,38 @@ pub fn type_for_file(
                 && declared.as_deref().is_none_or(|d| d == *mime)
         })
         .map(|(mime, _)| *mime)
+}
+
+/// What the server does with a task file to get its text (docs/leaders.md, "Task content").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskProcessing {
+    /// Audio or video: transcribed by the speech provider (Deepgram pre-recorded).
+    Transcribe,
+    /// A PDF: its text layer is read (a scan without one gives no text).
+    Pdf,
+    /// A Word file (`.docx`): the text of `word/document.xml`.
+    Word,
+    /// Plain text, CSV or Markdown: kept as it is.
+    Text,
+    /// Images, spreadsheets, presentations, old Office formats: kept, nothing to read.
+    Nothing,
+}
+
+/// How a task file of `content_type` is read (compared without parameters).
+pub fn task_processing(content_type: &str) -> TaskProcessing {
+    let essence = essence(content_type);
+    if essence.starts_with("audio/") || essence.starts_with("video/") {
+        TaskProcessing::Transcribe
+    } else {
+        match essence.as_str() {
+            "application/pdf" => TaskProcessing::Pdf,
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document" => {
+                TaskProcessing::Word
+            }
+            "text/plain" | "text/csv" | "text/markdown" => TaskProcessing::Text,
+            _ => TaskProcessing::Nothing,
+        }
+    }
 }
 
 /// Whether an upload that was declared as `declared` bytes (or not declared) arrived
@@ -237,6 +276,29 @@ mod tests {
             type_for_file(kind, "noextension", Some("application/pdf")),
             None
         );
+    }
+
+    #[test]
+    fn task_files_are_transcribed_or_read_by_type() {
+        assert_eq!(
+            task_processing("audio/webm;codecs=opus"),
+            TaskProcessing::Transcribe
+        );
+        assert_eq!(task_processing("video/mp4"), TaskProcessing::Transcribe);
+        assert_eq!(task_processing("application/pdf"), TaskProcessing::Pdf);
+        assert_eq!(
+            task_processing(
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+            ),
+            TaskProcessing::Word
+        );
+        assert_eq!(
+            task_processing("text/plain; charset=utf-8"),
+            TaskProcessing::Text
+        );
+        assert_eq!(task_processing("image/png"), TaskProcessing::Nothing);
+        assert!(type_allowed(UploadKind::TaskFile, "audio/flac"));
+        assert!(!type_allowed(UploadKind::TaskFile, "text/html"));
     }
 
     #[test]

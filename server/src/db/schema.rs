@@ -256,6 +256,7 @@ diesel::table! {
         tags -> Text,
         user_id -> Text,
         school_id -> Text,
+        archived_at -> Nullable<Timestamp>,
     }
 }
 
@@ -284,6 +285,7 @@ diesel::table! {
         tags -> Text,
         task_id -> Text,
         user_id -> Text,
+        school_id -> Nullable<Text>,
     }
 }
 
@@ -295,6 +297,33 @@ diesel::table! {
         submission_id -> Text,
         question_id -> Text,
         answer -> Text,
+        version -> Integer,
+        updated_by_id -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    task_collaborators (submission_id, user_id) {
+        submission_id -> Text,
+        user_id -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    task_items (id) {
+        id -> Text,
+        submission_id -> Text,
+        user_id -> Text,
+        kind -> Text,
+        file_id -> Nullable<Text>,
+        name -> Text,
+        content_type -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        status -> Text,
+        error -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
     }
 }
 
@@ -400,6 +429,22 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// A leader's report (Markdown), written with the chat model from tasks and voice notes.
+    reports (id) {
+        id -> Text,
+        school_id -> Text,
+        user_id -> Text,
+        title -> Text,
+        instructions -> Text,
+        body -> Text,
+        task_ids -> Text,
+        voice_note_ids -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     /// One row (id 1) that `GET /api/health` updates to prove the database takes writes.
     health_checks (id) {
         id -> Integer,
@@ -438,6 +483,11 @@ diesel::joinable!(task_submissions -> tasks (task_id));
 diesel::joinable!(task_submissions -> users (user_id));
 diesel::joinable!(question_responses -> task_submissions (submission_id));
 diesel::joinable!(question_responses -> questions (question_id));
+diesel::joinable!(task_submissions -> schools (school_id));
+diesel::joinable!(task_collaborators -> task_submissions (submission_id));
+diesel::joinable!(task_collaborators -> users (user_id));
+diesel::joinable!(task_items -> task_submissions (submission_id));
+diesel::joinable!(task_items -> stored_files (file_id));
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(verification_tokens -> users (user_id));
 diesel::joinable!(stored_files -> schools (school_id));
@@ -450,6 +500,8 @@ diesel::joinable!(voice_notes -> stored_files (file_id));
 diesel::joinable!(voice_notes -> tasks (task_id));
 diesel::joinable!(audit_log -> users (user_id));
 diesel::joinable!(audit_log -> schools (school_id));
+diesel::joinable!(reports -> users (user_id));
+diesel::joinable!(reports -> schools (school_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     trusts,
@@ -473,6 +525,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     questions,
     task_submissions,
     question_responses,
+    task_collaborators,
+    task_items,
     resource_transcripts,
     sessions,
     verification_tokens,
@@ -480,5 +534,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     voice_notes,
     jobs,
     audit_log,
+    reports,
     health_checks,
 );

@@ -10,11 +10,16 @@ pub mod jobs;
 pub mod notifications;
 pub mod organisations;
 pub mod receipts;
+pub mod reports;
 pub mod recipients;
 pub mod sessions;
 pub mod stored_files;
 pub mod students;
 pub mod submissions;
+pub mod task_context;
+pub mod task_items;
+pub mod task_submissions;
+pub mod templates;
 pub mod users;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};

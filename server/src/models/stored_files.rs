@@ -8,7 +8,7 @@ use diesel::prelude::*;
 use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
-use crate::db::schema::{stored_files, tasks};
+use crate::db::schema::{stored_files, task_items, tasks};
 use crate::db::DbConn;
 use crate::with_conn;
 
@@ -174,6 +174,7 @@ pub async fn personal_voice_notes(
 }
 
 /// The owner's uploads that have not expired at `at`, newest first (arrived or not).
+/// Files added to a task (a `task_items` row names them) belong to the task, not here.
 pub async fn live_uploads(
     conn: &mut DbConn<'_>,
     school_id: &str,
@@ -189,6 +190,9 @@ pub async fn live_uploads(
                 .is_null()
                 .or(stored_files::expires_at.gt(at))
         )
+        .filter(diesel::dsl::not(diesel::dsl::exists(
+            task_items::table.filter(task_items::file_id.eq(stored_files::id.nullable()))
+        )))
         .order((stored_files::created_at.desc(), stored_files::id.desc()))
         .select(StoredFile::as_select())
         .load(c)

@@ -1,0 +1,2 @@
+DROP INDEX idx_reports_school_id_user_id;
+DROP TABLE reports;
