@@ -6,6 +6,10 @@ use std::path::PathBuf;
 
 use crate::db::{DatabaseUrl, DatabaseUrlError};
 
+mod chat;
+pub use chat::{ChatConfig, StructuredOutput};
+use chat::chat_config;
+
 /// Where the server listens and how it presents itself.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -42,6 +46,9 @@ pub struct Config {
     /// Live dictation's speech provider: `None` (dictation off) unless
     /// `VOICEMARK_DEEPGRAM_API_KEY` is set.
     pub speech: Option<SpeechConfig>,
+    /// The text model that fills and tidies a task's answers: `None` (autofill off) unless
+    /// `VOICEMARK_CHAT_BASE_URL` or `VOICEMARK_VISION_BASE_URL` is set.
+    pub chat: Option<ChatConfig>,
 }
 
 /// How background job workers poll, lease and back off (`crate::jobs::worker` runs them).
@@ -365,6 +372,7 @@ pub fn from_lookup(
             api_key: get("VOICEMARK_VISION_API_KEY"),
         }),
     };
+    let chat = chat_config(&get, vision.as_ref())?;
     let speech = match get("VOICEMARK_DEEPGRAM_API_KEY") {
         None => None,
         Some(api_key) => Some(SpeechConfig {
@@ -382,6 +390,7 @@ pub fn from_lookup(
         upload_ttl_hours,
         vision,
         speech,
+        chat,
         bind,
         public_url: get("VOICEMARK_PUBLIC_URL")
             .map(|u| u.trim_end_matches('/').to_owned())
@@ -405,7 +414,7 @@ pub fn from_lookup(
 }
 
 /// An `http(s)://` base URL without its trailing slash.
-fn http_base_url(name: &'static str, value: String) -> Result<String, ConfigError> {
+pub(crate) fn http_base_url(name: &'static str, value: String) -> Result<String, ConfigError> {
     match url::Url::parse(&value) {
         Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.has_host() => {
             Ok(value.trim_end_matches('/').to_owned())
@@ -424,11 +433,11 @@ pub fn from_env(bind_flag: Option<SocketAddr>) -> Result<Config, ConfigError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+    pub(crate) fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
         let map: HashMap<String, String> = vars
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -445,7 +454,7 @@ mod tests {
         assert_eq!(c.database.pool_size, 8);
         assert_eq!(c.mail.from, "Voicemark <no-reply@voicemark.app>");
         assert!(c.mail.smtp_url.is_none() && c.auth.secret.is_none() && !c.auth.trust_proxy);
-        assert!(c.vision.is_none() && c.speech.is_none());
+        assert!(c.vision.is_none() && c.speech.is_none() && c.chat.is_none());
     }
 
     #[test]

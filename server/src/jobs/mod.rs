@@ -18,6 +18,8 @@
 //! | `email.feedback` | [`email_feedback::FeedbackEmail`] | `email_feedback.rs` |
 //! | `files.expire` | [`file_expiry::ExpireFiles`] | `file_expiry.rs` |
 //! | `email.account` | [`email_account::AccountEmail`] | `email_account.rs` |
+//! | `task.process_item` | [`task_process::ProcessTaskItem`] | `task_process.rs` (+ `task_extract.rs`) |
+//! | `voice_note.transcribe` | [`voice_note_transcribe::TranscribeVoiceNote`] | `voice_note_transcribe.rs` |
 //!
 //! A job's life: `QUEUED` → (claimed by a worker: `locked_at`, `locked_by`, `attempts + 1`)
 //! `RUNNING` → `DONE` (`finished_at`), or back to `QUEUED` with `run_at = now + backoff`
@@ -30,10 +32,14 @@ pub mod email_account;
 pub mod email_digest;
 pub mod email_feedback;
 pub mod email_notification;
+pub mod email_support;
 pub mod feedback_send;
 pub mod file_expiry;
 pub mod notification_send;
 pub mod registry;
+pub mod task_extract;
+pub mod task_process;
+pub mod voice_note_transcribe;
 pub mod worker;
 
 use std::future::Future;

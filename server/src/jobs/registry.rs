@@ -11,9 +11,12 @@ use super::email_account::AccountEmail;
 use super::email_digest::DigestEmail;
 use super::email_feedback::FeedbackEmail;
 use super::email_notification::NotificationEmail;
+use super::email_support::SupportEmail;
 use super::feedback_send::SendFeedback;
 use super::file_expiry::ExpireFiles;
 use super::notification_send::SendNotification;
+use super::task_process::ProcessTaskItem;
+use super::voice_note_transcribe::TranscribeVoiceNote;
 
 /// A job handler: `async fn(&AppState, &Job) -> Result<(), JobError>` (the job carries its
 /// payload, id and key).
@@ -53,6 +56,9 @@ impl Registry {
             .register::<FeedbackEmail>()
             .register::<ExpireFiles>()
             .register::<AccountEmail>()
+            .register::<SupportEmail>()
+            .register::<ProcessTaskItem>()
+            .register::<TranscribeVoiceNote>()
     }
 
     /// Adds job type `J` under its `KIND`.
@@ -109,7 +115,7 @@ mod tests {
             declared.push(kind.to_owned());
         }
         declared.sort();
-        assert_eq!(declared.len(), 7, "job types found: {declared:?}");
+        assert_eq!(declared.len(), 10, "job types found: {declared:?}");
         assert_eq!(Registry::standard().kinds(), declared);
     }
 

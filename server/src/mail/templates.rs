@@ -34,6 +34,11 @@ pub enum Template {
     /// Feedback on a submission: `greeting`, `about`, `title`, `sentiment`, `feedback`,
     /// `link_line`, `link_html`, `preferences_link`.
     Feedback,
+    /// A message from the Support pages, to support: `priority` ("[Priority] " or empty),
+    /// `name`, `email`, `school`, `plan`, `page`, `subject`, `message`.
+    SupportRequest,
+    /// The sender's copy of that message: the same values.
+    SupportCopy,
 }
 
 macro_rules! template_files {
@@ -57,6 +62,8 @@ impl Template {
             Template::Assignment => template_files!("assignment"),
             Template::Digest => template_files!("digest"),
             Template::Feedback => template_files!("feedback"),
+            Template::SupportRequest => template_files!("support_request"),
+            Template::SupportCopy => template_files!("support_copy"),
         }
     }
 

@@ -3,11 +3,13 @@
 //! short-lived credentials for live dictation (`speech`). Each is optional: without its
 //! configuration the feature is off and says so. Wire formats and setup: docs/providers.md.
 
+pub mod chat;
 pub mod speech;
 pub mod vision;
 
 use crate::config::Config;
 
+pub use chat::ChatClient;
 pub use speech::SpeechClient;
 pub use vision::VisionClient;
 
@@ -16,6 +18,8 @@ pub use vision::VisionClient;
 pub struct Providers {
     pub vision: Option<VisionClient>,
     pub speech: Option<SpeechClient>,
+    /// The text model that fills and tidies a task's answers (`providers::chat`).
+    pub chat: Option<ChatClient>,
 }
 
 impl Providers {
@@ -24,6 +28,7 @@ impl Providers {
         Ok(Providers {
             vision: config.vision.as_ref().map(VisionClient::new).transpose()?,
             speech: config.speech.as_ref().map(SpeechClient::new).transpose()?,
+            chat: config.chat.as_ref().map(ChatClient::new).transpose()?,
         })
     }
 }

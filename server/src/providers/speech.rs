@@ -1,6 +1,9 @@
-//! Deepgram, for live dictation. The API key stays on the server: the browser gets a
-//! short-lived token from `POST /v1/auth/grant` and opens the live WebSocket `/v1/listen`
-//! itself with the subprotocols `["bearer", token]` (deepgram.md §1.1).
+//! Deepgram, for live dictation and for transcribing task files. The API key stays on the
+//! server: the browser gets a short-lived token from `POST /v1/auth/grant` and opens the
+//! live WebSocket `/v1/listen` itself with the subprotocols `["bearer", token]`
+//! (deepgram.md §1.1). Task files are sent by the server to the pre-recorded
+//! `POST /v1/listen?model=nova-2&smart_format=true` as a stream of the file's bytes
+//! (deepgram.md §3), never held whole in memory.
 
 use std::time::Duration;
 
@@ -14,11 +17,16 @@ use crate::config::SpeechConfig;
 pub const TOKEN_TTL_SECONDS: u32 = 60;
 /// A token grant is one small request.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+/// A pre-recorded transcription of a long recording takes time (deepgram.md §3: "set a
+/// generous HTTP timeout"): up to 10 minutes for the upload and the answer.
+pub const TRANSCRIBE_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// A client for the configured Deepgram account, reused for every call.
 #[derive(Clone)]
 pub struct SpeechClient {
     http: reqwest::Client,
+    /// The same, with [`TRANSCRIBE_TIMEOUT`] for pre-recorded transcriptions.
+    long_http: reqwest::Client,
     base_url: String,
     api_key: String,
 }
@@ -47,8 +55,13 @@ impl SpeechClient {
             .timeout(REQUEST_TIMEOUT)
             .connect_timeout(Duration::from_secs(10))
             .build()?;
+        let long_http = reqwest::Client::builder()
+            .timeout(TRANSCRIBE_TIMEOUT)
+            .connect_timeout(Duration::from_secs(10))
+            .build()?;
         Ok(SpeechClient {
             http,
+            long_http,
             base_url: config.url.trim_end_matches('/').to_owned(),
             api_key: config.api_key.clone(),
         })
@@ -95,6 +108,58 @@ impl SpeechClient {
             other => other,
         })
     }
+}
+
+impl SpeechClient {
+    /// Transcribes a recording (`POST /v1/listen?model=nova-2&smart_format=true`, body the
+    /// file's bytes as `content_type`, sent as they are read from `body`); answers
+    /// `results.channels[0].alternatives[0].transcript` (empty for silence).
+    pub async fn transcribe(
+        &self,
+        body: reqwest::Body,
+        content_type: &str,
+        length: Option<u64>,
+    ) -> Result<String, ProviderError> {
+        let mut request = self
+            .long_http
+            .post(format!(
+                "{}/v1/listen?model=nova-2&smart_format=true",
+                self.base_url
+            ))
+            .header(
+                reqwest::header::AUTHORIZATION,
+                format!("Token {}", self.api_key),
+            )
+            .header(reqwest::header::CONTENT_TYPE, content_type);
+        if let Some(length) = length {
+            request = request.header(reqwest::header::CONTENT_LENGTH, length);
+        }
+        let response = request
+            .body(body)
+            .send()
+            .await
+            .map_err(ProviderError::from_reqwest)?;
+        let status = response.status();
+        let text = response.text().await.map_err(ProviderError::from_reqwest)?;
+        let secret = Some(self.api_key.as_str());
+        if !status.is_success() {
+            return Err(ProviderError::Answered {
+                status: status.as_u16(),
+                message: error_message(status, &text, secret),
+            });
+        }
+        read_transcript(&text)
+    }
+}
+
+/// `results.channels[0].alternatives[0].transcript` of a pre-recorded answer.
+pub fn read_transcript(body: &str) -> Result<String, ProviderError> {
+    let json: Value = serde_json::from_str(body)
+        .map_err(|e| ProviderError::Malformed(format!("not JSON ({e})")))?;
+    json.pointer("/results/channels/0/alternatives/0/transcript")
+        .and_then(Value::as_str)
+        .map(|t| t.trim().to_owned())
+        .ok_or_else(|| ProviderError::Malformed("the answer has no transcript".into()))
 }
 
 /// `{"access_token": "...", "expires_in": 60}`; a missing `expires_in` means what was asked.
@@ -144,6 +209,20 @@ mod tests {
             client("https://proxy.school.uk/deepgram").listen_url(),
             "wss://proxy.school.uk/deepgram/v1/listen"
         );
+    }
+
+    #[test]
+    fn pre_recorded_answers_give_their_transcript() {
+        assert_eq!(
+            read_transcript(
+                r#"{"metadata":{"request_id":"r","duration":1.5,"channels":1},"results":{"channels":[{"alternatives":[{"transcript":"Hello class. ","confidence":0.99,"words":[]}]}]}}"#
+            ),
+            Ok("Hello class.".into())
+        );
+        assert!(matches!(
+            read_transcript(r#"{"results":{"channels":[]}}"#),
+            Err(ProviderError::Malformed(_))
+        ));
     }
 
     #[test]

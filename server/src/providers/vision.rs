@@ -141,7 +141,7 @@ struct Message {
 }
 
 /// The answer's text: `choices[0].message.content`, leniently.
-fn read_completion(body: &str) -> Result<String, ProviderError> {
+pub(crate) fn read_completion(body: &str) -> Result<String, ProviderError> {
     let completion: Completion = serde_json::from_str(body).map_err(|e| {
         ProviderError::Malformed(format!("not a chat completion ({e}): {}", preview(body)))
     })?;

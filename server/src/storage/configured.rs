@@ -272,6 +272,20 @@ impl Storage {
     }
 }
 
+impl Storage {
+    /// The file at `key` as a stream of chunks, with its length when known: for reading
+    /// large files (a recording sent on to the speech provider) without holding them whole.
+    pub async fn get_stream(
+        &self,
+        key: &str,
+    ) -> Result<(ByteStream<'static>, Option<u64>), StoreError> {
+        match self {
+            Storage::Local { store, .. } => store.get_stream(key).await,
+            Storage::S3(store) => store.get_stream(key).await,
+        }
+    }
+}
+
 impl FileStore for Storage {
     async fn put(
         &self,

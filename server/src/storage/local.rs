@@ -31,6 +31,25 @@ impl LocalStore {
     }
 }
 
+impl LocalStore {
+    /// The file at `key` as a stream of chunks (64 KiB reads), with its length.
+    pub async fn get_stream(
+        &self,
+        key: &str,
+    ) -> Result<(super::ByteStream<'static>, Option<u64>), StoreError> {
+        let file = match tokio::fs::File::open(self.path(key)?).await {
+            Ok(file) => file,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return Err(StoreError::NotFound)
+            }
+            Err(err) => return Err(err.into()),
+        };
+        let length = file.metadata().await?.len();
+        let stream = tokio_util::io::ReaderStream::with_capacity(file, 64 * 1024).boxed();
+        Ok((stream, Some(length)))
+    }
+}
+
 impl FileStore for LocalStore {
     async fn put(
         &self,

@@ -203,6 +203,29 @@ impl S3Store {
         }
     }
 
+    /// The object at `key` as a stream of chunks, with its length when S3 says it; the
+    /// body is never held whole (task files go from here to the speech provider).
+    pub async fn get_stream(
+        &self,
+        key: &str,
+    ) -> Result<(super::ByteStream<'static>, Option<u64>), StoreError> {
+        use futures_util::{StreamExt, TryStreamExt};
+        check(key)?;
+        let response = self.send(Method::GET, key, &[], None).await?;
+        match response.status() {
+            s if s.is_success() => {
+                let length = response.content_length();
+                let stream = response
+                    .bytes_stream()
+                    .map_err(std::io::Error::other)
+                    .boxed();
+                Ok((stream, length))
+            }
+            StatusCode::NOT_FOUND => Err(StoreError::NotFound),
+            _ => Err(Self::refused("GetObject", response).await),
+        }
+    }
+
     /// The object's tags (`GET ?tagging`), as (key, value) pairs.
     pub async fn tags(&self, key: &str) -> Result<Vec<(String, String)>, StoreError> {
         check(key)?;
