@@ -36,6 +36,11 @@ pub fn router(state: AppState) -> Router {
             "/uploads",
             http::uploads::routes().layer(timeout(Duration::from_secs(30 * 60))),
         )
+        // Reports stream while the model writes them (SSE) and downloads are built in
+        // memory; the limit is on the wait for the headers, not on the stream.
+        .nest("/reports", http::reports::routes().layer(timeout(Duration::from_secs(60))))
+        // AI autofill streams its answer (SSE); the limit is on the wait for the headers.
+        .nest("/tasks", http::autofill::routes().layer(timeout(Duration::from_secs(60))))
         .fallback(api_not_found)
         // Answers carry personal data: no browser or proxy keeps a copy (a download that
         // sets its own Cache-Control keeps it).

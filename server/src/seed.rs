@@ -11,7 +11,8 @@ use core_wasm::{FeedbackSentiment, NotificationFrequency, NotificationType, OrgT
 use crate::db::{Db, DbConn, DbError};
 use crate::ids::{new_id, new_token};
 use crate::models::{
-    email_preferences, groups, notifications, now, organisations, receipts, students, users,
+    email_preferences, groups, notifications, now, organisations, receipts, students, templates,
+    users,
 };
 use crate::transaction;
 
@@ -64,7 +65,38 @@ pub const DEMO_ACCOUNTS: &[(&str, UserRole, bool, &str, &str)] = &[
         "Rowan",
         "Ellis",
     ),
+    (DEMO_NEW_LEADER, UserRole::Admin, true, "Nia", "Okafor"),
 ];
+
+/// The demo templates: (title, tags, visibility, questions as (text, required)).
+type DemoTemplate = (&'static str, &'static [&'static str], &'static str, &'static [(&'static str, bool)]);
+pub const DEMO_TEMPLATES: &[DemoTemplate] = &[
+    (
+        "Lesson observation",
+        &["observation"],
+        "SCHOOL",
+        &[
+            ("What went well in the lesson?", true),
+            ("What would make the lesson even better?", true),
+            ("Agreed next steps", false),
+        ],
+    ),
+    (
+        "Learning walk",
+        &["learning walk"],
+        "MAT",
+        &[
+            ("Which classes were visited, and what was the focus?", true),
+            ("Strengths seen", false),
+            ("Areas to develop", false),
+        ],
+    ),
+];
+
+/// The one demo account that has not completed the leaders' onboarding tour, so it starts
+/// on /leaders; every other demo account has (a demo should not open with a tour for
+/// everyone, and end-to-end tests must not meet one by surprise).
+pub const DEMO_NEW_LEADER: &str = "newleader@northbridge.test";
 
 /// The demo account whose school redirects it to the leaders area.
 pub const DEMO_RIVERSIDE_LEADER: &str = "leader@riverside.test";
@@ -182,6 +214,9 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
             },
         )
         .await?;
+        if *email != DEMO_NEW_LEADER {
+            users::mark_tutorial_complete(c, &id).await?;
+        }
         staff_ids.push((id, *role));
     }
     // The first account of each role (the Northbridge one).
@@ -245,6 +280,30 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
         classes.push(class.id);
     }
     users::add_to_class(c, &admin_id, &classes[2]).await?;
+
+    // Two templates for the leaders' tasks: one for the school, one shared with the trust.
+    for (title, tags, visibility, questions) in DEMO_TEMPLATES {
+        let questions: Vec<templates::QuestionInput> = questions
+            .iter()
+            .map(|(text, required)| templates::QuestionInput {
+                id: None,
+                text: (*text).into(),
+                required: *required,
+            })
+            .collect();
+        templates::insert_template(
+            c,
+            &admin_id,
+            &school_id,
+            &templates::TemplateFields {
+                title: (*title).into(),
+                tags: serde_json::to_string(tags).unwrap_or_else(|_| "[]".into()),
+                visibility: (*visibility).into(),
+            },
+            &questions,
+        )
+        .await?;
+    }
 
     // 60 pupils: ten in each form group, each form's year in its year's class.
     let mut pupils: Vec<(String, usize)> = Vec::with_capacity(DEMO_PUPILS);

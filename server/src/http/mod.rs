@@ -1,7 +1,9 @@
 //! Plain HTTP endpoints (the RPC and auth transports live in their own modules).
 
 pub mod address;
+pub mod autofill;
 pub mod health;
+pub mod reports;
 pub mod security_headers;
 pub mod submission_files;
 pub mod uploads;

@@ -147,9 +147,11 @@ async fn upload(
     }
     let marked = async {
         let mut pooled = state.db.conn().await?;
-        Ok::<_, crate::db::DbError>(
-            stored_files::mark_uploaded(&mut pooled.db(), &file.id, written, now()).await?,
-        )
+        let mut conn = pooled.db();
+        let fresh = stored_files::mark_uploaded(&mut conn, &file.id, written, now()).await?;
+        // A task's file: its text can be read now.
+        crate::jobs::task_process::on_arrival(&mut conn, &file.id).await?;
+        Ok::<_, crate::db::DbError>(fresh)
     }
     .await;
     match marked {

@@ -12,16 +12,22 @@ pub mod typescript;
 pub mod uploads;
 
 pub mod account;
+pub mod ai;
 pub mod admin;
 pub mod dashboard;
 pub mod feedback;
 pub mod leader;
 pub mod notification;
 pub mod preferences;
+pub mod report;
 pub mod school;
 pub mod student;
 pub mod submission;
+pub mod support;
 pub mod system;
+pub mod template;
+pub mod task_content;
+pub mod task;
 pub mod user;
 pub mod voice_note;
 

@@ -102,11 +102,17 @@ pub fn procedures() -> &'static [Procedure] {
             procedure!(Mutation "user.uploadFile" => user::upload_file),
         ];
         all.extend(account::procedures());
+        all.extend(crate::rpc::ai::procedures());
         all.extend(admin::procedures());
         all.extend(crate::rpc::leader::procedures());
         all.extend(notification::procedures());
         all.extend(preferences::procedures());
+        all.extend(crate::rpc::support::procedures());
+        all.extend(crate::rpc::template::procedures());
+        all.extend(crate::rpc::task::procedures());
+        all.extend(crate::rpc::report::procedures());
         all.extend(crate::rpc::voice_note::procedures());
+        all.extend(crate::rpc::task_content::procedures());
         all.sort_by_key(|p| p.path);
         all
     })

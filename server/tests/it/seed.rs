@@ -49,7 +49,8 @@ dual_test!(
         .expect("count");
         assert_eq!(preferences, DEMO_PUPILS as i64);
 
-        // One account per role, each activated, with a password that verifies.
+        // One account per role (three admins: Northbridge's, Riverside's and the one with the
+        // tour ahead), each activated, with a password that verifies.
         let roles: Vec<String> = with_conn!(&mut conn, |c| users::table
             .select(users::role)
             .order(users::role)
@@ -59,6 +60,7 @@ dual_test!(
         assert_eq!(
             roles,
             [
+                "ADMIN",
                 "ADMIN",
                 "ADMIN",
                 "MAT_USER",
@@ -90,6 +92,12 @@ dual_test!(
             assert_eq!(user.role, *role);
             assert_eq!(user.leader, *leader);
             assert!(user.activated && !user.disabled);
+            assert_eq!(
+                user.has_completed_tutorial,
+                *email != voicemark::seed::DEMO_NEW_LEADER,
+                "only {} still has the tour ahead",
+                voicemark::seed::DEMO_NEW_LEADER
+            );
             let hash = user.password.expect("a password");
             assert!(voicemark::password::verify_password(DEMO_PASSWORD, &hash));
         }

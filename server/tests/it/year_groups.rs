@@ -196,7 +196,12 @@ async fn migration_splits_shared_year_groups(backend: TestBackend) {
     let mut pooled = db.conn().await.expect("connection");
     with_conn!(pooled.db(), |c| c.batch_execute(OLD_SHAPE).await).expect("old-shape data");
     drop(pooled);
-    assert_eq!(db.migrate().await.expect("the hardening migration"), 1);
+    assert_eq!(
+        db.migrate_through("2026-11-23-000001_hardening")
+            .await
+            .expect("the hardening migration"),
+        1
+    );
 
     let mut pooled = db.conn().await.expect("connection");
     let mut groups: Vec<YearGroupRow> = with_conn!(pooled.db(), |c| diesel::sql_query(

@@ -1,15 +1,18 @@
 //! `leader.transferVoiceNoteToPersonalFolder`: once the browser's PUT has finished, files
 //! the caller's voice note in their personal folder. The store is asked whether the bytes
 //! really arrived, whole (local: the file and its size; S3: `HEAD`): the declared size, or
-//! without one, 1 byte to 50 MB.
+//! without one, 1 byte to 50 MB. Filing it queues its transcription (`voice_note.transcribe`)
+//! when a speech provider is set up.
 
 use core_wasm::uploads::arrived_whole;
 
+use crate::jobs::voice_note_transcribe;
 use crate::models::now;
 use crate::models::stored_files::{self, FileKind, Owner};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
 use crate::storage::FileStore;
+use crate::transaction;
 
 pub const NOT_ARRIVED: &str = "The upload has not arrived yet.";
 
@@ -49,6 +52,15 @@ pub async fn handler(ctx: &Ctx, input: VoiceNoteKeyInput) -> RpcResult<VoiceNote
         return Err(RpcError::bad_request(NOT_ARRIVED));
     };
     let mut pooled = ctx.conn().await?;
-    stored_files::move_to_personal_folder(&mut pooled.db(), &file.id, size, now()).await?;
+    let mut conn = pooled.db();
+    let speech = ctx.state.providers.speech.is_some();
+    transaction!(&mut conn, |c| {
+        stored_files::move_to_personal_folder(c, &file.id, size, now()).await?;
+        // Its words, for reports and tasks (only where a speech provider is set up).
+        if speech {
+            voice_note_transcribe::queue(c, &file.key, "filed").await?;
+        }
+        Ok::<_, RpcError>(())
+    })?;
     Ok(VoiceNoteId { id: file.id })
 }

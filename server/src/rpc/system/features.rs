@@ -1,5 +1,5 @@
 //! `system.features`: which optional features this server is set up for, so the app can say
-//! plainly when AI photo analysis or live dictation is not available (signed-in users).
+//! plainly when AI photo analysis, live dictation or autofill is not available (signed-in users).
 
 use crate::rpc::registry::NoInput;
 use crate::rpc::typescript::rpc_type;
@@ -11,6 +11,8 @@ rpc_type! {
         pub photo_analysis: bool,
         /// `submission.getDeepgramKey` has a speech provider.
         pub dictation: bool,
+        /// Autofill and AI Formatting of a task's answers have a chat provider.
+        pub chat: bool,
     }
 }
 
@@ -20,5 +22,6 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<Features> {
     Ok(Features {
         photo_analysis: providers.vision.is_some(),
         dictation: providers.speech.is_some(),
+        chat: providers.chat.is_some(),
     })
 }

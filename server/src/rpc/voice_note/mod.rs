@@ -1,10 +1,11 @@
 //! `voiceNote.*`: the caller's own voice notes in their personal folder (`/voice-notes`,
-//! `/leaders/voice-notes`): list with playback URLs, rename, delete. Someone else's note
+//! `/leaders/voice-notes`): list with playback URLs, rename, delete, transcribe. Someone else's note
 //! is NOT_FOUND, never FORBIDDEN: its existence is not revealed.
 
 pub mod delete;
 pub mod list;
 pub mod rename;
+pub mod transcribe;
 
 use crate::models::stored_files::{self, FileKind, Owner, StoredFile};
 use crate::rpc::registry::{procedure, Procedure};
@@ -16,6 +17,7 @@ pub fn procedures() -> Vec<Procedure> {
         procedure!(Mutation "voiceNote.delete" => delete),
         procedure!(Query "voiceNote.list" => list),
         procedure!(Mutation "voiceNote.rename" => rename),
+        procedure!(Mutation "voiceNote.transcribe" => transcribe),
     ]
 }
 

@@ -1,0 +1,83 @@
+//! `leader.uploadTaskFile {filename, contentType, taskId, size?}` → `{key, url, headers,
+//! expiresAt}`: adds a file to a task's content and answers the signed URL the browser
+//! PUTs it to (15 minutes; `headers` must be sent as given). The file is a FILE item,
+//! QUEUED; once its bytes arrive (the local PUT, or on S3 the next `leader.listTaskFiles`)
+//! its text is read by the `task.process_item` job. Task files never expire; one whose
+//! bytes never arrive is swept after a day, with its item.
+
+use serde::Deserialize;
+
+use crate::ids::new_id;
+use crate::models::stored_files::{self, FileKind};
+use crate::models::task_items::{self, TaskItem};
+use crate::models::now;
+use crate::rpc::task_content::require_task;
+use crate::rpc::typescript::{Ts, TsGen};
+use crate::rpc::uploads::{start_upload, Declared, UploadTicket};
+use crate::rpc::{Ctx, RpcResult};
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadTaskFileInput {
+    pub filename: String,
+    pub content_type: String,
+    pub task_id: String,
+    #[serde(default)]
+    pub size: Option<i64>,
+}
+
+impl Ts for UploadTaskFileInput {
+    fn ts(gen: &mut TsGen) -> String {
+        gen.interface("UploadTaskFileInput", |gen| {
+            vec![
+                ("filename".into(), String::ts(gen)),
+                ("contentType".into(), String::ts(gen)),
+                ("taskId".into(), String::ts(gen)),
+                ("size?".into(), Option::<i64>::ts(gen)),
+            ]
+        });
+        "UploadTaskFileInput".into()
+    }
+}
+
+pub async fn handler(ctx: &Ctx, input: UploadTaskFileInput) -> RpcResult<UploadTicket> {
+    require_task(ctx, &input.task_id).await?;
+    let user = ctx.require_user()?;
+    let ticket = start_upload(
+        ctx,
+        FileKind::Upload,
+        Declared {
+            filename: &input.filename,
+            content_type: &input.content_type,
+            size: input.size,
+        },
+        None,
+        None,
+    )
+    .await?;
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let file = stored_files::find_by_key(&mut conn, &ticket.key)
+        .await?
+        .ok_or_else(|| crate::rpc::RpcError::internal("the new upload's row is missing"))?;
+    let at = now();
+    task_items::insert(
+        &mut conn,
+        &TaskItem {
+            id: new_id(),
+            submission_id: input.task_id,
+            user_id: user.id.clone(),
+            kind: task_items::FILE.to_owned(),
+            file_id: Some(file.id),
+            name: file.filename,
+            content_type: Some(file.content_type),
+            notes: None,
+            status: task_items::QUEUED.to_owned(),
+            error: None,
+            created_at: at,
+            updated_at: at,
+        },
+    )
+    .await?;
+    Ok(ticket)
+}
