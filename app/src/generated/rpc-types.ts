@@ -114,6 +114,16 @@ export interface SaveStaff {
   disabled: boolean;
 }
 
+export interface FormatAnswerInput {
+  taskId: string;
+  questionId: string;
+  text: string;
+}
+
+export interface FormattedAnswer {
+  text: string;
+}
+
 export interface DashboardSummary {
   toMark: number;
   oldestToMark: Array<WaitingSubmission>;
@@ -193,6 +203,24 @@ export interface MarkedSubmission {
   feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE';
 }
 
+export interface TaskIdInput {
+  taskId: string;
+}
+
+export interface TaskContentItem {
+  id: string;
+  kind: string;
+  name: string;
+  contentType: string | null;
+  status: string;
+  processing: string;
+  error: string | null;
+  text: string | null;
+  arrived: boolean;
+  size: number | null;
+  createdAt: Date;
+}
+
 export interface VoiceNoteKeyInput {
   key: string;
 }
@@ -201,11 +229,11 @@ export interface VoiceNoteId {
   id: string;
 }
 
-export interface UploadVoiceNoteInput {
+export interface UploadTaskFileInput {
   filename: string;
   contentType: string;
+  taskId: string;
   size?: number | null;
-  taskId?: string | null;
 }
 
 export interface UploadTicket {
@@ -213,6 +241,13 @@ export interface UploadTicket {
   url: string;
   headers: Record<string, string>;
   expiresAt: Date;
+}
+
+export interface UploadVoiceNoteInput {
+  filename: string;
+  contentType: string;
+  size?: number | null;
+  taskId?: string | null;
 }
 
 export interface AnalyseImageInput {
@@ -374,6 +409,66 @@ export interface UpdatePreferencesInput {
   language: string;
 }
 
+export interface ReportIdInput {
+  id: string;
+}
+
+export interface ReportDetail {
+  id: string;
+  title: string;
+  instructions: string;
+  body: string;
+  taskIds: Array<string>;
+  voiceNoteIds: Array<string>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ReportListItem {
+  id: string;
+  title: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SaveReportInput {
+  id?: string | null;
+  title: string;
+  instructions?: string;
+  body: string;
+  taskIds?: Array<string>;
+  voiceNoteIds?: Array<string>;
+}
+
+export interface ReportSourcesInput {
+  search?: string | null;
+  from?: string | null;
+  to?: string | null;
+  tag?: string | null;
+}
+
+export interface ReportSources {
+  tasks: Array<SourceTask>;
+  tags: Array<string>;
+  voiceNotes: Array<SourceVoiceNote>;
+}
+
+export interface SourceTask {
+  id: string;
+  title: string;
+  tags: Array<string>;
+  draft: boolean;
+  date: Date;
+}
+
+export interface SourceVoiceNote {
+  id: string;
+  filename: string;
+  createdAt: Date;
+  hasTranscript: boolean;
+  preview: string | null;
+}
+
 export interface StudentSummary {
   id: string;
   forename: string;
@@ -481,9 +576,22 @@ export interface SubmitInput {
   content: string;
 }
 
+export interface ContactInput {
+  subject: string;
+  message: string;
+  page: string | null;
+}
+
+export interface ContactResult {
+  supportEmail: string;
+  copyTo: string;
+  priority: boolean;
+}
+
 export interface Features {
   photoAnalysis: boolean;
   dictation: boolean;
+  chat: boolean;
 }
 
 export interface Support {
@@ -497,6 +605,230 @@ export interface SystemTimeInput {
 export interface SystemTimeOutput {
   clientTime: Date;
   serverTime: Date;
+}
+
+export interface CollaboratorInput {
+  id: string;
+  userId: string;
+}
+
+export interface PersonView {
+  id: string;
+  name: string;
+}
+
+export interface TaskId {
+  id: string;
+}
+
+export interface ColleagueView {
+  id: string;
+  name: string;
+  email: string;
+  collaborator: boolean;
+}
+
+export interface CreateTaskInput {
+  title: string;
+  templateId: string;
+  tags?: Array<string> | null;
+}
+
+export interface CreatedTask {
+  id: string;
+}
+
+export interface TaskView {
+  id: string;
+  title: string;
+  tags: Array<string>;
+  draft: boolean;
+  submittedAt: Date | null;
+  updatedAt: Date;
+  access: 'OWNER' | 'COLLABORATOR';
+  template: TaskTemplateView;
+  questions: Array<TaskQuestionView>;
+  answers: Array<AnswerView>;
+  collaborators: Array<PersonView>;
+  plan: 'BASIC' | 'PRO';
+}
+
+export interface TaskTemplateView {
+  id: string;
+  title: string;
+}
+
+export interface TaskQuestionView {
+  id: string;
+  text: string;
+  required: boolean;
+  position: number;
+}
+
+export interface AnswerView {
+  questionId: string;
+  answer: string;
+  version: number;
+  updatedByName: string | null;
+  updatedAt: Date;
+}
+
+export interface ListTasksInput {
+  search?: string | null;
+  tag?: string | null;
+  status?: 'DRAFT' | 'SUBMITTED' | null;
+}
+
+export interface TaskSummary {
+  id: string;
+  title: string;
+  tags: Array<string>;
+  draft: boolean;
+  submittedAt: Date | null;
+  updatedAt: Date;
+  templateTitle: string;
+  ownerName: string;
+  shared: boolean;
+}
+
+export interface SaveTaskInput {
+  id: string;
+  title?: string | null;
+  tags?: Array<string> | null;
+  answers: Array<AnswerInput>;
+}
+
+export interface AnswerInput {
+  questionId: string;
+  answer: string;
+  baseVersion: number;
+}
+
+export interface SaveTaskResult {
+  answers: Array<AnswerView>;
+  conflicts: Array<AnswerConflict>;
+  updatedAt: Date;
+}
+
+export interface AnswerConflict {
+  questionId: string;
+  theirAnswer: string;
+  theirVersion: number;
+  updatedByName: string | null;
+}
+
+export interface SubmittedTask {
+  submittedAt: Date;
+}
+
+export interface TemplateChoice {
+  id: string;
+  title: string;
+  questionCount: number;
+}
+
+export interface AddPhotoNotesInput {
+  taskId: string;
+  name: string;
+  notes: string;
+}
+
+export interface AddRecordingInput {
+  taskId: string;
+  key: string;
+  transcript?: string | null;
+}
+
+export interface AddVoiceNotesInput {
+  taskId: string;
+  voiceNoteIds: Array<string>;
+}
+
+export interface AddedItems {
+  added: number;
+}
+
+export interface TaskItemInput {
+  taskId: string;
+  itemId: string;
+}
+
+export interface RemovedItem {
+  id: string;
+}
+
+export interface PickableVoiceNote {
+  id: string;
+  filename: string;
+  size: number;
+  createdAt: Date;
+  added: boolean;
+}
+
+export interface TemplateIdInput {
+  id: string;
+}
+
+export interface DeletedTemplate {
+  outcome: 'DELETED' | 'ARCHIVED';
+}
+
+export interface SavedTemplate {
+  id: string;
+}
+
+export interface TemplateDetail {
+  id: string;
+  title: string;
+  tags: Array<string>;
+  visibility: 'PERSONAL' | 'SCHOOL' | 'MAT';
+  ownerName: string;
+  archived: boolean;
+  canEdit: boolean;
+  taskCount: number;
+  updatedAt: Date;
+  questions: Array<TemplateQuestion>;
+}
+
+export interface TemplateQuestion {
+  id: string;
+  text: string;
+  type: 'TEXTAREA';
+  required: boolean;
+  position: number;
+}
+
+export interface ListTemplatesInput {
+  search?: string | null;
+  visibility?: 'PERSONAL' | 'SCHOOL' | 'MAT' | null;
+  archived?: boolean | null;
+}
+
+export interface TemplateListItem {
+  id: string;
+  title: string;
+  tags: Array<string>;
+  visibility: 'PERSONAL' | 'SCHOOL' | 'MAT';
+  ownerName: string;
+  questionCount: number;
+  taskCount: number;
+  archived: boolean;
+  updatedAt: Date;
+  canEdit: boolean;
+}
+
+export interface SaveTemplateInput {
+  id?: string | null;
+  title: string;
+  tags: Array<string>;
+  visibility: 'PERSONAL' | 'SCHOOL' | 'MAT';
+  questions: Array<SaveTemplateQuestionInput>;
+}
+
+export interface SaveTemplateQuestionInput {
+  id?: string | null;
+  text: string;
+  required: boolean;
 }
 
 export interface ChangePasswordInput {
@@ -590,10 +922,13 @@ export interface RpcProcedures {
   'admin.saveStaff': { kind: 'mutation'; input: SaveStaff; output: Staff };
   'admin.saveYearGroup': { kind: 'mutation'; input: SaveGroup; output: Group };
   'admin.schoolSettings': { kind: 'query'; input: void; output: SchoolSettings };
+  'ai.formatAnswer': { kind: 'mutation'; input: FormatAnswerInput; output: FormattedAnswer };
   'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
+  'leader.listTaskFiles': { kind: 'query'; input: TaskIdInput; output: Array<TaskContentItem> };
   'leader.transferVoiceNoteToPersonalFolder': { kind: 'mutation'; input: VoiceNoteKeyInput; output: VoiceNoteId };
+  'leader.uploadTaskFile': { kind: 'mutation'; input: UploadTaskFileInput; output: UploadTicket };
   'leader.uploadVoiceNote': { kind: 'mutation'; input: UploadVoiceNoteInput; output: UploadTicket };
   'notification.analyseImage': { kind: 'mutation'; input: AnalyseImageInput; output: AnalyseImageOutput };
   'notification.countRecipients': { kind: 'query'; input: CountRecipients; output: RecipientCount };
@@ -606,6 +941,11 @@ export interface RpcProcedures {
   'notification.update': { kind: 'mutation'; input: UpdateNotification; output: NotificationDetail };
   'preferences.get': { kind: 'query'; input: PreferencesToken; output: PublicPreferences };
   'preferences.update': { kind: 'mutation'; input: UpdatePreferencesInput; output: PublicPreferences };
+  'report.delete': { kind: 'mutation'; input: ReportIdInput; output: Done };
+  'report.get': { kind: 'query'; input: ReportIdInput; output: ReportDetail };
+  'report.list': { kind: 'query'; input: void; output: Array<ReportListItem> };
+  'report.save': { kind: 'mutation'; input: SaveReportInput; output: ReportIdInput };
+  'report.sources': { kind: 'query'; input: ReportSourcesInput | null; output: ReportSources };
   'school.listStudents': { kind: 'query'; input: void; output: Array<StudentSummary> };
   'student.addComment': { kind: 'mutation'; input: AddCommentInput; output: StudentCommentView };
   'student.comments': { kind: 'query'; input: StudentIdInput; output: Array<StudentCommentView> };
@@ -615,9 +955,32 @@ export interface RpcProcedures {
   'submission.getDeepgramKey': { kind: 'mutation'; input: void; output: DeepgramKey };
   'submission.public': { kind: 'query'; input: SubmissionLink; output: PublicSubmissionView };
   'submission.submit': { kind: 'mutation'; input: SubmitInput; output: PublicSubmissionView };
+  'support.contact': { kind: 'mutation'; input: ContactInput; output: ContactResult };
   'system.features': { kind: 'query'; input: void; output: Features };
   'system.support': { kind: 'query'; input: void; output: Support };
   'system.time': { kind: 'query'; input: SystemTimeInput; output: SystemTimeOutput };
+  'task.addCollaborator': { kind: 'mutation'; input: CollaboratorInput; output: Array<PersonView> };
+  'task.colleagues': { kind: 'query'; input: TaskId; output: Array<ColleagueView> };
+  'task.create': { kind: 'mutation'; input: CreateTaskInput; output: CreatedTask };
+  'task.delete': { kind: 'mutation'; input: TaskId; output: Done };
+  'task.get': { kind: 'query'; input: TaskId; output: TaskView };
+  'task.list': { kind: 'query'; input: ListTasksInput; output: Array<TaskSummary> };
+  'task.removeCollaborator': { kind: 'mutation'; input: CollaboratorInput; output: Array<PersonView> };
+  'task.save': { kind: 'mutation'; input: SaveTaskInput; output: SaveTaskResult };
+  'task.submit': { kind: 'mutation'; input: TaskId; output: SubmittedTask };
+  'task.templateChoices': { kind: 'query'; input: void; output: Array<TemplateChoice> };
+  'taskContent.addPhotoNotes': { kind: 'mutation'; input: AddPhotoNotesInput; output: TaskContentItem };
+  'taskContent.addRecording': { kind: 'mutation'; input: AddRecordingInput; output: TaskContentItem };
+  'taskContent.addVoiceNotes': { kind: 'mutation'; input: AddVoiceNotesInput; output: AddedItems };
+  'taskContent.remove': { kind: 'mutation'; input: TaskItemInput; output: RemovedItem };
+  'taskContent.retry': { kind: 'mutation'; input: TaskItemInput; output: TaskContentItem };
+  'taskContent.voiceNotes': { kind: 'query'; input: TaskIdInput; output: Array<PickableVoiceNote> };
+  'template.delete': { kind: 'mutation'; input: TemplateIdInput; output: DeletedTemplate };
+  'template.duplicate': { kind: 'mutation'; input: TemplateIdInput; output: SavedTemplate };
+  'template.get': { kind: 'query'; input: TemplateIdInput; output: TemplateDetail };
+  'template.list': { kind: 'query'; input: ListTemplatesInput; output: Array<TemplateListItem> };
+  'template.restore': { kind: 'mutation'; input: TemplateIdInput; output: SavedTemplate };
+  'template.save': { kind: 'mutation'; input: SaveTemplateInput; output: SavedTemplate };
   'user.changePassword': { kind: 'mutation'; input: ChangePasswordInput; output: PasswordChanged };
   'user.feedbackHubCount': { kind: 'query'; input: void; output: number };
   'user.listFiles': { kind: 'query'; input: void; output: Array<UploadedFile> };
@@ -629,6 +992,7 @@ export interface RpcProcedures {
   'voiceNote.delete': { kind: 'mutation'; input: VoiceNoteId; output: VoiceNoteId };
   'voiceNote.list': { kind: 'query'; input: void; output: Array<VoiceNote> };
   'voiceNote.rename': { kind: 'mutation'; input: RenameVoiceNoteInput; output: RenamedVoiceNote };
+  'voiceNote.transcribe': { kind: 'mutation'; input: VoiceNoteId; output: VoiceNoteId };
 }
 
 export type RpcPath = keyof RpcProcedures;
