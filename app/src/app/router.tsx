@@ -29,7 +29,13 @@ const voiceNotes = async () => ({
   Component: (await import('@/features/voice-notes/components/voice-notes-page')).VoiceNotesPage,
 })
 
+const tasksList = async () => ({ Component: (await import('@/features/tasks/components/tasks-page')).TasksPage })
+
 const admin = async () => ({ Component: (await import('@/features/admin/components/admin-page')).AdminPage })
+
+const support = async () => ({
+  Component: (await import('@/features/support/components/support-page')).SupportPage,
+})
 
 const ADMIN: UserRole[] = ['ADMIN']
 const ADMINS: UserRole[] = ['ADMIN', 'ORG_ADMIN']
@@ -106,7 +112,10 @@ export const routes: RouteObject[] = [
               { path: '/admin/:activeTab', lazy: admin },
             ],
           },
-          placeholder('/support', 'Help & Support', ADMIN),
+          {
+            element: <RequireRole roles={ADMIN} title="Help & Support" />,
+            children: [{ path: '/support', lazy: support }],
+          },
           {
             path: '/students/:id',
             lazy: async () => ({
@@ -114,18 +123,50 @@ export const routes: RouteObject[] = [
             }),
           },
           { path: '/settings', lazy: settings },
-          placeholder('/leaders', 'Tasks'),
-          placeholder('/leaders/tasks', 'Tasks'),
-          placeholder('/leaders/tasks/create', 'New task'),
-          placeholder('/leaders/tasks/:id/edit', 'Edit task'),
-          placeholder('/leaders/templates', 'Templates', ADMINS),
-          placeholder('/leaders/templates/create', 'New template', ADMINS),
-          placeholder('/leaders/templates/:id', 'Template', ADMINS),
-          placeholder('/leaders/templates/:id/edit', 'Edit template', ADMINS),
+          { path: '/leaders', lazy: tasksList },
+          { path: '/leaders/tasks', lazy: tasksList },
+          {
+            path: '/leaders/tasks/create',
+            lazy: async () => ({ Component: (await import('@/features/tasks/components/create-task-page')).CreateTaskPage }),
+          },
+          {
+            path: '/leaders/tasks/:id/edit',
+            lazy: async () => ({ Component: (await import('@/features/tasks/components/edit-task-page')).EditTaskPage }),
+          },
+          {
+            element: <RequireRole roles={ADMINS} title="Templates" />,
+            children: [
+              {
+                path: '/leaders/templates',
+                lazy: async () => ({ Component: (await import('@/features/templates/components/templates-page')).TemplatesPage }),
+              },
+              {
+                path: '/leaders/templates/create',
+                lazy: async () => ({
+                  Component: (await import('@/features/templates/components/template-form-page')).CreateTemplatePage,
+                }),
+              },
+              {
+                path: '/leaders/templates/:id',
+                lazy: async () => ({ Component: (await import('@/features/templates/components/template-page')).TemplatePage }),
+              },
+              {
+                path: '/leaders/templates/:id/edit',
+                lazy: async () => ({
+                  Component: (await import('@/features/templates/components/template-form-page')).EditTemplatePage,
+                }),
+              },
+            ],
+          },
           { path: '/leaders/voice-notes', lazy: voiceNotes },
-          placeholder('/leaders/report-generator', 'Report generator'),
+          {
+            path: '/leaders/report-generator',
+            lazy: async () => ({
+              Component: (await import('@/features/reports/components/report-generator-page')).ReportGeneratorPage,
+            }),
+          },
           placeholder('/leaders/users', 'Manage Users', ADMINS),
-          placeholder('/leaders/support', 'Support'),
+          { path: '/leaders/support', lazy: support },
           placeholder('/leaders/organisations', 'Switch Organisations', ['MAT_USER']),
           { path: '/leaders/settings', lazy: settings },
           placeholder('/users', 'Manage users', ['SUPERADMIN']),

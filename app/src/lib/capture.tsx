@@ -17,6 +17,11 @@ export interface AnalyserTarget {
   /** The action's button text. */
   label: string
   use(text: string): void
+  /**
+   * The instructions the analyser starts with, for another mode than feedback (the task
+   * content's 'notes' mode reads handwritten notes as text).
+   */
+  prompt?: string
 }
 
 export interface PhotoAnalyserApi {
@@ -57,9 +62,20 @@ export function useVoiceNoteRecorder(): VoiceNoteRecorderApi {
 
 // --- Live dictation (features/dictation) ---
 
+/** Where a dictation goes when it is kept as a recording (a task's content). */
+export interface DictationRecordingTarget {
+  /** The button's text, e.g. 'Add to task'. */
+  label: string
+  /** Receives the WAV recording and its transcript (possibly empty). */
+  use(wav: Blob, transcript: string): void
+}
+
 export interface DictationApi {
-  /** Opens the dictation drawer; `onInsert` receives the transcript ('Insert into feedback'). */
-  open(onInsert: (text: string) => void): void
+  /**
+   * Opens the dictation drawer; `onInsert` receives the transcript ('Insert into feedback').
+   * With `recording`, its button takes the WAV and the transcript instead.
+   */
+  open(onInsert: (text: string) => void, recording?: DictationRecordingTarget): void
 }
 
 export const DictationContext = createContext<DictationApi | null>(null)

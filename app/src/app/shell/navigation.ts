@@ -14,6 +14,8 @@ export interface NavItem {
   /** Opens outside the app, in a new tab. */
   external?: boolean
   badge?: 'feedbackHub'
+  /** The `data-tour` anchor of the onboarding tour's step that points at this link. */
+  tour?: string
 }
 
 export const PUPIL_NAV: NavItem[] = [
@@ -32,15 +34,17 @@ export const LEADERS_NAV: NavItem[] = [
     label: 'Tasks',
     to: '/leaders/tasks',
     alsoActiveFor: ['/leaders', '/leaders/tasks/create', '/leaders/tasks/:id/edit'],
+    tour: 'nav-tasks',
   },
   {
     label: 'Templates',
     to: '/leaders/templates',
     roles: ['ADMIN', 'ORG_ADMIN'],
     alsoActiveFor: ['/leaders/templates/create', '/leaders/templates/:id', '/leaders/templates/:id/edit'],
+    tour: 'nav-templates',
   },
   { label: 'Voice notes', to: '/leaders/voice-notes' },
-  { label: 'Report generator', to: '/leaders/report-generator' },
+  { label: 'Report generator', to: '/leaders/report-generator', tour: 'nav-report-generator' },
   { label: 'Manage Users', to: '/leaders/users', roles: ['ADMIN', 'ORG_ADMIN'] },
   { label: 'Support', to: '/leaders/support' },
   { label: 'Switch Organisations', to: '/leaders/organisations', roles: ['MAT_USER'] },

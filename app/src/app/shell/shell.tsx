@@ -9,10 +9,12 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
 import { DictationProvider } from '@/features/dictation/dictation-provider'
 import { PhotoAnalyserProvider } from '@/features/photo-analyser'
+import { OnboardingTour } from '@/features/tour'
 import { VoiceNoteRecorderProvider } from '@/features/voice-notes/voice-note-recorder'
 import type { SessionUser } from '@/lib/auth-client'
 import { isLeadersPath } from '@/lib/callback-url'
 import { isPro } from '@/lib/session'
+import { UpgradeProvider } from '@/lib/upgrade'
 
 import { isPaletteShortcut } from './navigation'
 import { SidebarContent } from './sidebar'
@@ -69,6 +71,7 @@ export function Shell({ user }: { user: SessionUser }) {
   const settingsPath = leadersArea ? '/leaders/settings' : '/settings'
 
   return (
+    <UpgradeProvider onUpgrade={() => setUpgradeOpen(true)}>
     <VoiceNoteRecorderProvider>
     <PhotoAnalyserProvider>
     <DictationProvider>
@@ -150,6 +153,7 @@ export function Shell({ user }: { user: SessionUser }) {
         </SheetContent>
       </Dialog>
       <UpgradeDialog open={upgradeOpen} onOpenChange={setUpgradeOpen} />
+      <OnboardingTour hasCompletedTutorial={user.hasCompletedTutorial} canSeeTemplates={allowed?.(['ADMIN', 'ORG_ADMIN'])} />
       {paletteLoaded && (
         <Suspense fallback={null}>
           <SearchPalette open={paletteOpen} onOpenChange={setPaletteOpen} />
@@ -159,5 +163,6 @@ export function Shell({ user }: { user: SessionUser }) {
     </DictationProvider>
     </PhotoAnalyserProvider>
     </VoiceNoteRecorderProvider>
+    </UpgradeProvider>
   )
 }

@@ -62,6 +62,7 @@ function NavList({ items, label, onNavigate }: { items: NavItem[]; label: string
                 to={item.to}
                 onClick={onNavigate}
                 aria-current={isNavItemActive(item, pathname, search) ? 'page' : undefined}
+                data-tour={item.tour}
                 className={linkClass}
               >
                 <span>{item.label}</span>

@@ -11,7 +11,6 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
-import { useToast } from '@/components/ui/toaster'
 import type { SessionUser } from '@/lib/auth-client'
 import { isPro, useSession } from '@/lib/session'
 
@@ -31,7 +30,6 @@ export function UserMenu({
 }) {
   const navigate = useNavigate()
   const { signOut } = useSession()
-  const { toast } = useToast()
   const pro = isPro(user)
 
   return (
@@ -52,16 +50,9 @@ export function UserMenu({
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => navigate(settingsPath)}>Settings</DropdownMenuItem>
         {pro ? (
-          <DropdownMenuItem
-            onSelect={() =>
-              toast({
-                title: 'Manage subscription',
-                description: 'The billing portal is coming soon.',
-              })
-            }
-          >
-            Manage subscription
-          </DropdownMenuItem>
+          // Until the payment provider's billing portal arrives (issue 12), plan changes are
+          // made by support on a message from the Support page's contact form.
+          <DropdownMenuItem onSelect={() => navigate('/leaders/support')}>Manage subscription</DropdownMenuItem>
         ) : (
           <DropdownMenuItem onSelect={onUpgrade}>Upgrade to Pro</DropdownMenuItem>
         )}

@@ -18,3 +18,13 @@ export function Select({ className, ...props }: ComponentProps<'select'>) {
 export function Label({ className, ...props }: ComponentProps<'label'>) {
   return <label data-slot="label" className={cn('text-sm font-medium', className)} {...props} />
 }
+
+export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
+  return (
+    <textarea
+      data-slot="textarea"
+      className={cn(fieldClass, 'h-auto min-h-24 resize-y leading-relaxed', className)}
+      {...props}
+    />
+  )
+}

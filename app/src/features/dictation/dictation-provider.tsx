@@ -4,17 +4,19 @@
 
 import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react'
 
-import { DictationContext, type DictationApi } from '@/lib/capture'
+import { DictationContext, type DictationApi, type DictationRecordingTarget } from '@/lib/capture'
 
 const DictationDrawer = lazy(async () => ({ default: (await import('./components/dictation-drawer')).DictationDrawer }))
 
 export function DictationProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false)
   const insert = useRef<(text: string) => void>(() => {})
+  const [recording, setRecording] = useState<DictationRecordingTarget | undefined>()
   const api = useMemo<DictationApi>(
     () => ({
-      open(onInsert) {
+      open(onInsert, target) {
         insert.current = onInsert
+        setRecording(target)
         setOpen(true)
       },
     }),
@@ -25,7 +27,12 @@ export function DictationProvider({ children }: { children: ReactNode }) {
       {children}
       {open && (
         <Suspense fallback={null}>
-          <DictationDrawer open={open} onOpenChange={setOpen} onInsert={(text) => insert.current(text)} />
+          <DictationDrawer
+            open={open}
+            onOpenChange={setOpen}
+            onInsert={(text) => insert.current(text)}
+            recording={recording}
+          />
         </Suspense>
       )}
     </DictationContext.Provider>

@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
 import { Progress } from '@/components/ui/progress'
 import { useToast } from '@/components/ui/toaster'
-import { useVoiceNoteRecorder } from '@/lib/capture'
+import { useVoiceNoteRecorder, type DictationRecordingTarget } from '@/lib/capture'
 import { saveDraft } from '@/lib/dictation-drafts'
 import { defaultNoteName, formatDuration } from '@/lib/recording'
 import { errorMessage } from '@/lib/rpc'
@@ -50,10 +50,12 @@ function DictationPanel({
   onInsert,
   onClose,
   closeGuard,
+  recording,
 }: {
   onInsert: (text: string) => void
   onClose: () => void
   closeGuard: MutableRefObject<CloseGuard | null>
+  recording?: DictationRecordingTarget
 }) {
   const { toast } = useToast()
   const voiceNotes = useVoiceNoteRecorder()
@@ -162,9 +164,13 @@ function DictationPanel({
         <div className="space-y-3">
           <audio controls src={wavUrl} className="w-full" aria-label="Play the dictation" />
           <div className="flex flex-wrap gap-2">
-            <Button onClick={() => onInsert(text)} disabled={!text}>
-              Insert into feedback
-            </Button>
+            {recording ? (
+              <Button onClick={() => recording.use(wav, text)}>{recording.label}</Button>
+            ) : (
+              <Button onClick={() => onInsert(text)} disabled={!text}>
+                Insert into feedback
+              </Button>
+            )}
             <Button variant="outline" onClick={() => setSaving(wav)}>
               Save as voice note
             </Button>
@@ -204,11 +210,14 @@ export function DictationDrawer({
   open,
   onOpenChange,
   onInsert,
+  recording,
 }: {
   open: boolean
   onOpenChange: (open: boolean) => void
   /** Puts the transcript where the feedback is written. */
   onInsert: (text: string) => void
+  /** Keeps the recording itself (with its transcript) instead, e.g. in a task's content. */
+  recording?: DictationRecordingTarget
 }) {
   const features = useSystemFeatures(open)
   const closeGuard = useRef<CloseGuard | null>(null)
@@ -245,6 +254,16 @@ export function DictationDrawer({
           <DictationPanel
             closeGuard={closeGuard}
             onClose={requestClose}
+            recording={
+              recording && {
+                label: recording.label,
+                use: (wav, text) => {
+                  recording.use(wav, text)
+                  closeGuard.current = null
+                  onOpenChange(false)
+                },
+              }
+            }
             onInsert={(text) => {
               onInsert(text)
               closeGuard.current = null

@@ -57,7 +57,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
   const [tab, setTab] = useState<Tab>('camera')
   const [photos, setPhotos] = useState<Photo[]>([])
   const [preparing, setPreparing] = useState(0)
-  const [prompt, setPrompt] = useState(DEFAULT_PROMPT)
+  const [prompt, setPrompt] = useState(target?.prompt ?? DEFAULT_PROMPT)
   const [result, setResult] = useState<string | null>(null)
   // Shown inside the dialog as well as in a toast: a modal dialog hides the toasts from
   // assistive technology.

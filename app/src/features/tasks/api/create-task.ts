@@ -1,0 +1,24 @@
+//! `task.create`: step 1 of a new task (title and template); the list refreshes after it.
+
+import { useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
+
+import { fitsChars, MAX_TITLE_CHARS, tooLongMessage } from '@/generated/limits'
+import { invalidateRpc, useRpcMutation } from '@/lib/rpc'
+
+export const createTaskSchema = z.object({
+  title: z
+    .string()
+    .refine((v) => v.trim().length > 0, 'Enter a title.')
+    .refine((v) => fitsChars(v, MAX_TITLE_CHARS), tooLongMessage(MAX_TITLE_CHARS)),
+  templateId: z.string().min(1, 'Choose a template.'),
+})
+
+export type CreateTaskValues = z.infer<typeof createTaskSchema>
+
+export function useCreateTask() {
+  const queryClient = useQueryClient()
+  return useRpcMutation('task.create', {
+    onSuccess: () => invalidateRpc(queryClient, 'task.list'),
+  })
+}

@@ -1,0 +1,172 @@
+//! A task's content (spec: the content step): pull in voice notes, upload files (signed PUT
+//! with a progress bar each), take photos of handwritten notes (the photo analyser in its
+//! notes mode) and record on the spot (the dictation drawer, its WAV and transcript kept).
+//! The overview lists every item with its state; it refreshes while anything is queued or
+//! being transcribed or read. Each action is anchored for the onboarding tour.
+
+import { useQueryClient } from '@tanstack/react-query'
+import { useState, type ChangeEvent } from 'react'
+
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { FilePicker } from '@/components/ui/file-picker'
+import { Progress } from '@/components/ui/progress'
+import { useToast } from '@/components/ui/toaster'
+import { Section } from '@/components/section'
+import { useDictation, usePhotoAnalyser } from '@/lib/capture'
+import { formatDate } from '@/lib/format-date'
+import { failureToast } from '@/lib/form-errors'
+import { errorMessage, fieldErrors, invalidateRpc } from '@/lib/rpc'
+import { uploadFailedToast } from '@/lib/upload'
+
+import { useAddPhotoNotes } from '../../api/content/add-photo-notes'
+import { useAddRecording } from '../../api/content/add-recording'
+import { useTaskFiles } from '../../api/content/list-task-files'
+import { uploadTaskFile } from '../../api/content/upload-task-file'
+import { ContentItem } from './content-item'
+import { recordingName } from './item-state'
+import { VoiceNotesDialog } from './voice-notes-dialog'
+
+/** The analyser's instructions in notes mode. */
+export const NOTES_PROMPT =
+  'Read the handwritten notes in these photos and write them out as plain text. Keep headings, lists and the order of the notes; do not add anything.'
+
+interface Upload {
+  id: number
+  name: string
+  percent: number
+}
+
+let nextUpload = 1
+
+export function TaskContentSection({ taskId }: { taskId: string }) {
+  const { toast } = useToast()
+  const client = useQueryClient()
+  const files = useTaskFiles(taskId)
+  const analyser = usePhotoAnalyser()
+  const dictation = useDictation()
+  const addPhotoNotes = useAddPhotoNotes()
+  const addRecording = useAddRecording()
+  const [voiceNotesOpen, setVoiceNotesOpen] = useState(false)
+  const [uploads, setUploads] = useState<Upload[]>([])
+  const [chosen, setChosen] = useState<string[]>([])
+  const [problem, setProblem] = useState<string | null>(null)
+
+  const refresh = () => invalidateRpc(client, 'leader.listTaskFiles')
+
+  /** Uploads one file with its own progress bar; a failure toasts 'Upload failed' with its name. */
+  const send = async (file: Blob, name: string): Promise<string | null> => {
+    const id = nextUpload++
+    setUploads((list) => [...list, { id, name, percent: 0 }])
+    try {
+      const { key } = await uploadTaskFile(taskId, file, name, (fraction) =>
+        setUploads((list) => list.map((u) => (u.id === id ? { ...u, percent: fraction * 100 } : u))),
+      )
+      return key
+    } catch (error) {
+      toast(uploadFailedToast(name))
+      const fields = fieldErrors(error)
+      setProblem(`${name}: ${Object.values(fields)[0] ?? errorMessage(error)}`)
+      return null
+    } finally {
+      setUploads((list) => list.filter((u) => u.id !== id))
+      void refresh()
+    }
+  }
+
+  const onFiles = async (event: ChangeEvent<HTMLInputElement>) => {
+    const picked = Array.from(event.target.files ?? [])
+    event.target.value = ''
+    setChosen(picked.map((f) => f.name))
+    setProblem(null)
+    await Promise.all(picked.map((file) => send(file, file.name)))
+  }
+
+  const takePhotos = () =>
+    analyser.open({
+      label: 'Add to task',
+      prompt: NOTES_PROMPT,
+      use: (text) =>
+        addPhotoNotes.mutate(
+          { taskId, name: `Photo notes ${formatDate(new Date(), true)}`, notes: text },
+          {
+            onSuccess: () => toast({ title: 'Photo notes added', tone: 'success' }),
+            onError: (error) => toast(failureToast(error)),
+          },
+        ),
+    })
+
+  const record = () =>
+    dictation.open(() => {}, {
+      label: 'Add to task',
+      use: (wav, transcript) => {
+        void (async () => {
+          const key = await send(wav, recordingName(new Date()))
+          if (!key) return
+          addRecording.mutate(
+            { taskId, key, transcript: transcript || undefined },
+            {
+              onSuccess: () => toast({ title: 'Recording added', tone: 'success' }),
+              onError: (error) => toast(failureToast(error)),
+            },
+          )
+        })()
+      },
+    })
+
+  const items = files.data ?? []
+  return (
+    <Section title="Content">
+      <p className="text-sm text-muted-foreground">
+        Add what this task is based on. Recordings are transcribed and documents are read, so their text can be used
+        when the task is filled in.
+      </p>
+      <div className="flex flex-wrap items-start gap-2">
+        <Button type="button" variant="outline" data-tour="content-voice-notes" onClick={() => setVoiceNotesOpen(true)}>
+          Pull in voice notes
+        </Button>
+        <div data-tour="content-upload">
+          <FilePicker label="Upload files" multiple chosen={chosen} onChange={(event) => void onFiles(event)} />
+        </div>
+        <Button type="button" variant="outline" data-tour="content-photos" onClick={takePhotos}>
+          Take photos of handwritten notes
+        </Button>
+        <Button type="button" variant="outline" data-tour="content-record" onClick={record}>
+          Start recording
+        </Button>
+      </div>
+      {uploads.length > 0 && (
+        <ul className="space-y-2" aria-label="Uploads in progress">
+          {uploads.map((upload) => (
+            <li key={upload.id} className="space-y-1 text-sm">
+              <span>{upload.name}</span>
+              <Progress value={upload.percent} label={`Uploading ${upload.name}`} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {problem && <Alert>{problem}</Alert>}
+      <div data-tour="content-overview" className="space-y-2">
+        <h3 className="font-medium">Content overview</h3>
+        {files.isPending && <p className="text-sm">Loading…</p>}
+        {files.isError && <Alert>{errorMessage(files.error)}</Alert>}
+        {files.data && items.length === 0 && (
+          <p className="text-sm text-muted-foreground">Nothing added yet.</p>
+        )}
+        {items.length > 0 && (
+          <ul className="space-y-2" aria-label="Task content">
+            {items.map((item) => (
+              <ContentItem key={item.id} taskId={taskId} item={item} />
+            ))}
+          </ul>
+        )}
+      </div>
+      <Alert tone="info">
+        Tips: PDFs and Word files are read as text; scanned pages without a text layer are better added as photos of
+        notes. Recordings are transcribed after they upload: the state changes to Ready when the text is in. A failed
+        item says why; fix the cause and press Retry.
+      </Alert>
+      <VoiceNotesDialog taskId={taskId} open={voiceNotesOpen} onOpenChange={setVoiceNotesOpen} />
+    </Section>
+  )
+}

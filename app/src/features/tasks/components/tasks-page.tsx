@@ -1,0 +1,105 @@
+//! /leaders and /leaders/tasks: the user's tasks and those shared with them, with search,
+//! a tag filter and a Draft/Submitted filter; "New task" starts one.
+
+import { useMemo, useState } from 'react'
+import { Link } from 'react-router'
+
+import { Cell, DataTable } from '@/components/data-table'
+import { DateText } from '@/components/date-text'
+import { Alert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { FormField } from '@/components/ui/form-field'
+import { Input, Select } from '@/components/ui/input'
+import { errorMessage } from '@/lib/rpc'
+
+import { useTasks } from '../api/list-tasks'
+
+type StatusFilter = '' | 'DRAFT' | 'SUBMITTED'
+
+export function TasksPage() {
+  const [search, setSearch] = useState('')
+  const [tag, setTag] = useState('')
+  const [status, setStatus] = useState<StatusFilter>('')
+  const everything = useTasks({})
+  const tasks = useTasks({ search: search.trim() || null, tag: tag || null, status: status || null })
+  const tags = useMemo(() => {
+    const all = new Map<string, string>()
+    for (const task of everything.data ?? []) for (const t of task.tags) all.set(t.toLowerCase(), t)
+    return [...all.values()].sort((a, b) => a.localeCompare(b))
+  }, [everything.data])
+  const filtered = search.trim() !== '' || tag !== '' || status !== ''
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">Tasks</h1>
+        <Button asChild>
+          <Link to="/leaders/tasks/create" data-tour="new-task">
+            New task
+          </Link>
+        </Button>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <FormField label="Search tasks">
+          <Input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </FormField>
+        <FormField label="Tag">
+          <Select value={tag} onChange={(e) => setTag(e.target.value)}>
+            <option value="">All tags</option>
+            {tags.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+        <FormField label="Status">
+          <Select value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
+            <option value="">All</option>
+            <option value="DRAFT">Draft</option>
+            <option value="SUBMITTED">Submitted</option>
+          </Select>
+        </FormField>
+      </div>
+      {tasks.isError ? (
+        <Alert>{errorMessage(tasks.error)}</Alert>
+      ) : !tasks.data ? (
+        <p role="status">Loading your tasks…</p>
+      ) : tasks.data.length === 0 ? (
+        <p className="text-muted-foreground">
+          {filtered ? 'No tasks match these filters.' : 'You have no tasks yet. Start one with “New task”.'}
+        </p>
+      ) : (
+        <DataTable caption="Tasks" headers={['Title', 'Template', 'Status', 'Updated', 'Shared']}>
+          {tasks.data.map((task) => (
+            <tr key={task.id}>
+              <Cell>
+                <Link to={`/leaders/tasks/${task.id}/edit`} className="font-medium text-primary underline-offset-4 hover:underline">
+                  {task.title}
+                </Link>
+                {task.tags.length > 0 && (
+                  <div className="mt-1 flex flex-wrap gap-1">
+                    {task.tags.map((t) => (
+                      <Badge key={t} variant="outline">
+                        {t}
+                      </Badge>
+                    ))}
+                  </div>
+                )}
+              </Cell>
+              <Cell>{task.templateTitle}</Cell>
+              <Cell>
+                {task.draft ? <Badge variant="warning">Draft</Badge> : <Badge variant="success">Submitted</Badge>}
+              </Cell>
+              <Cell>
+                <DateText date={task.updatedAt} withTime={false} />
+              </Cell>
+              <Cell>{task.shared ? <Badge variant="secondary">Shared by {task.ownerName}</Badge> : null}</Cell>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </div>
+  )
+}

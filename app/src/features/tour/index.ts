@@ -1,0 +1,3 @@
+//! The onboarding tour, mounted by the shell.
+
+export { OnboardingTour } from './components/onboarding-tour'
