@@ -33,12 +33,6 @@ const JPEG_1PX =
 const NOT_YET_IMPLEMENTED = {
   'user.list': { kind: 'query', issue: 'issue 12 (organisations, people and money: Manage Users)' },
   'leader.getSeatInfo': { kind: 'query', issue: 'issue 12 (organisations, people and money: seats)' },
-  'leader.uploadTaskFile': {
-    kind: 'mutation',
-    issue: 'issue 11 (the leaders area: tasks)',
-    input: { filename: 'Plan.pdf', contentType: 'application/pdf', taskId: 'task-1' },
-  },
-  'leader.listTaskFiles': { kind: 'query', issue: 'issue 11 (the leaders area: tasks)' },
   'leader.createCustomerSession': { kind: 'mutation', issue: 'issue 12 (organisations, people and money: Stripe)' },
 };
 
@@ -178,6 +172,25 @@ test('leader.transferVoiceNoteToPersonalFolder (mutation, key) parses; an unknow
       return true;
     },
   );
+});
+
+test('leader.uploadTaskFile (mutation, filename, contentType, taskId) parses; an unknown task is NOT_FOUND', async () => {
+  await assert.rejects(
+    client().mutation('leader.uploadTaskFile', { filename: 'Plan.pdf', contentType: 'application/pdf', taskId: 'task-1' }),
+    (err) => {
+      assert.equal(err.data.code, 'NOT_FOUND');
+      assert.equal(err.message, 'Task not found.');
+      return true;
+    },
+  );
+});
+
+test('leader.listTaskFiles (query, taskId) parses; an unknown task is NOT_FOUND', async () => {
+  await assert.rejects(client().query('leader.listTaskFiles', { taskId: 'task-1' }), (err) => {
+    assert.equal(err.data.code, 'NOT_FOUND');
+    assert.equal(err.message, 'Task not found.');
+    return true;
+  });
 });
 
 test('user.uploadFile (mutation, filename and contentType) answers an upload URL', async () => {

@@ -9,7 +9,14 @@
 //                          Results message, interim first, then final. KeepAlive / Finalize /
 //                          CloseStream as the real service; 10 s without any message -> 1011
 //                          NET-0001.
+//   POST /v1/listen?model=nova-2&smart_format=true
+//                          pre-recorded (deepgram.md §3): `Authorization: Token stub-deepgram-key`,
+//                          body = the file's bytes with its audio/* or video/* Content-Type ->
+//                          Deepgram's ListenV1Response; the transcript says how many bytes of
+//                          which type arrived. A body starting with "FAIL" gets a 400 in the
+//                          modern error shape (for the Failed + Retry path).
 //   GET  /sessions         what each WebSocket session received, for test assertions.
+//   GET  /prerecorded      what each pre-recorded call received (type, bytes, sha256).
 import crypto from 'node:crypto'
 import http from 'node:http'
 
@@ -70,6 +77,72 @@ async function grant(req, res) {
   const token = `stub.${crypto.randomBytes(24).toString('base64url')}`
   grants.set(token, Date.now() + ttl * 1000)
   return json(res, 200, { access_token: token, expires_in: ttl })
+}
+
+/** Every pre-recorded call: {contentType, bytes, sha256, query}. */
+const prerecorded = []
+
+/** `POST /v1/listen`: Deepgram's pre-recorded API, answering its real response shape. */
+async function listen(req, res, url) {
+  if (req.headers.authorization !== `Token ${API_KEY}`)
+    return json(res, 401, { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.', request_id: crypto.randomUUID() })
+  for (const [name, expected] of Object.entries({ model: 'nova-2', smart_format: 'true' })) {
+    if (url.searchParams.get(name) !== expected)
+      return json(res, 400, { err_code: 'Bad Request', err_msg: `Query parameter ${name} must be ${expected}.` })
+  }
+  const contentType = String(req.headers['content-type'] ?? '')
+  const chunks = []
+  for await (const chunk of req) chunks.push(chunk)
+  const body = Buffer.concat(chunks)
+  if (!/^(audio|video)\//.test(contentType) || body.length === 0)
+    return json(res, 400, {
+      category: 'INVALID_BODY',
+      message: 'Bad Request: failed to process audio: corrupt or unsupported data',
+      details: `Content-Type ${contentType || '(none)'}, ${body.length} bytes.`,
+      request_id: crypto.randomUUID(),
+    })
+  const sha256 = crypto.createHash('sha256').update(body).digest('hex')
+  prerecorded.push({ contentType, bytes: body.length, sha256, query: url.search })
+  if (body.subarray(0, 4).toString('latin1') === 'FAIL')
+    return json(res, 400, {
+      category: 'INVALID_BODY',
+      message: 'Bad Request: failed to process audio: corrupt or unsupported data',
+      details: 'The stub was asked to fail.',
+      request_id: crypto.randomUUID(),
+    })
+  const transcript = `Stub transcript of ${body.length} bytes of ${contentType.split(';')[0]}.`
+  const modelId = '30089e05-99d1-4376-b32e-c263170674af'
+  return json(res, 200, {
+    metadata: {
+      transaction_key: 'deprecated',
+      request_id: crypto.randomUUID(),
+      sha256,
+      created: new Date().toISOString(),
+      duration: body.length / 32_000,
+      channels: 1,
+      models: [modelId],
+      model_info: { [modelId]: { name: '2-general-nova', version: '2024-01-09.29447', arch: 'nova-2' } },
+    },
+    results: {
+      channels: [
+        {
+          alternatives: [
+            {
+              transcript,
+              confidence: 0.99,
+              words: transcript.split(' ').map((word, i) => ({
+                word: word.toLowerCase().replace(/[.]/g, ''),
+                start: i * 0.3,
+                end: i * 0.3 + 0.25,
+                confidence: 0.99,
+                punctuated_word: word,
+              })),
+            },
+          ],
+        },
+      ],
+    },
+  })
 }
 
 /** The credential of an upgrade request, or why it is refused. */
@@ -294,6 +367,11 @@ const server = http.createServer((req, res) => {
     grant(req, res).catch(() => json(res, 500, { err_code: 'INTERNAL', err_msg: 'Stub failure.' }))
     return
   }
+  if (req.method === 'POST' && url.pathname === '/v1/listen') {
+    listen(req, res, url).catch(() => json(res, 500, { err_code: 'INTERNAL', err_msg: 'Stub failure.' }))
+    return
+  }
+  if (req.method === 'GET' && url.pathname === '/prerecorded') return json(res, 200, prerecorded)
   if (req.method === 'GET' && url.pathname === '/sessions') {
     return json(
       res,

@@ -93,7 +93,13 @@ test('Upgrade to Pro shows for an admin without Pro in the leaders area only', a
   const upgrade = page.getByRole('banner').getByRole('button', { name: 'Upgrade to Pro' })
   await expect(upgrade).toBeVisible()
   await upgrade.click()
-  await expect(page.getByRole('dialog', { name: 'Upgrade to Pro' })).toBeVisible()
+  const dialog = page.getByRole('dialog', { name: 'Upgrade to Pro' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog).toContainText('Pro gives unlimited tasks, priority support, team collaboration and extra users.')
+  await dialog.getByRole('button', { name: 'Contact support' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page).toHaveURL('/leaders/support')
+  await expect(page.getByRole('heading', { level: 2, name: 'Contact support' })).toBeVisible()
 })
 
 test('on a small screen the burger opens the menu as a sheet', async ({ page, signIn }) => {
@@ -125,4 +131,8 @@ test('the user menu offers Upgrade to Pro without Pro and Manage subscription wi
   await expect(page.getByRole('menu').getByRole('menuitem')).toHaveText(['Settings', 'Manage subscription', 'Log out'])
   await page.getByRole('menuitem', { name: 'Settings' }).click()
   await expect(page).toHaveURL('/leaders/settings')
+  await page.getByRole('button', { name: 'User menu' }).click()
+  await page.getByRole('menuitem', { name: 'Manage subscription' }).click()
+  await expect(page).toHaveURL('/leaders/support')
+  await expect(page.getByRole('heading', { level: 2, name: 'Contact support' })).toBeVisible()
 })
