@@ -33,6 +33,16 @@ pub fn plan_of_user(role: UserRole, pro: bool) -> Plan {
     }
 }
 
+/// How many active or invited users a school may have: Basic has one (its first admin, "no
+/// extra users"); Pro has the subscription's seats (the item quantity), or no limit when the
+/// provider's staff made the school Pro by hand without a seat count (`None`).
+pub fn seat_allowance(plan: Plan, seats: Option<i32>) -> Option<u32> {
+    match plan {
+        Plan::Basic => Some(1),
+        Plan::Pro => seats.map(|s| s.max(1) as u32),
+    }
+}
+
 /// Most tasks a Basic user may start in a week. The week is rolling: the last 7 days
 /// ([`TASK_LIMIT_WINDOW_DAYS`]) before the new task, so the allowance never resets all at
 /// once on a Monday and a task frees its place exactly 7 days after it was made. Deleted
@@ -85,6 +95,14 @@ mod tests {
         assert_eq!(plan_of_user(UserRole::Admin, false), Plan::Basic);
         assert_eq!(plan_of_user(UserRole::Teacher, true), Plan::Pro);
         assert_eq!(plan_of_user(UserRole::Superadmin, false), Plan::Pro);
+    }
+
+    #[test]
+    fn basic_has_one_seat_and_pro_its_subscriptions() {
+        assert_eq!(seat_allowance(Plan::Basic, Some(30)), Some(1));
+        assert_eq!(seat_allowance(Plan::Pro, Some(30)), Some(30));
+        assert_eq!(seat_allowance(Plan::Pro, None), None);
+        assert_eq!(seat_allowance(Plan::Pro, Some(0)), Some(1));
     }
 
     #[test]

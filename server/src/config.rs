@@ -9,6 +9,9 @@ use crate::db::{DatabaseUrl, DatabaseUrlError};
 mod chat;
 pub use chat::{ChatConfig, StructuredOutput};
 use chat::chat_config;
+mod stripe;
+pub use stripe::{StripeConfig, StripeProducts};
+use stripe::{stripe_config, stripe_products};
 
 /// Where the server listens and how it presents itself.
 #[derive(Debug, Clone)]
@@ -49,6 +52,10 @@ pub struct Config {
     /// The text model that fills and tidies a task's answers: `None` (autofill off) unless
     /// `VOICEMARK_CHAT_BASE_URL` or `VOICEMARK_VISION_BASE_URL` is set.
     pub chat: Option<ChatConfig>,
+    /// Billing: `None` (off) unless `VOICEMARK_STRIPE_SECRET_KEY` is set.
+    pub stripe: Option<StripeConfig>,
+    /// The plans' payment products (`VOICEMARK_STRIPE_PRODUCT_BASIC`, `_PRO`, `_ENTERPRISE`).
+    pub products: StripeProducts,
 }
 
 /// How background job workers poll, lease and back off (`crate::jobs::worker` runs them).
@@ -383,7 +390,11 @@ pub fn from_lookup(
             )?,
         }),
     };
+    let stripe = stripe_config(&get)?;
+    let products = stripe_products(&get);
     Ok(Config {
+        stripe,
+        products,
         jobs,
         digest_hour,
         storage,

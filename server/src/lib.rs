@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod mail;
 pub mod models;
 pub mod password;
+pub mod plans;
 pub mod providers;
 pub mod roster;
 pub mod rpc;

@@ -81,6 +81,9 @@ async fn build_session(
         }
     };
     let user = &session.user;
+    // `pro` is the plan the limits use (`crate::plans`), so the app's prompts agree with them.
+    let pro = crate::plans::user_plan(&mut conn, &state.config, user).await?
+        == core_wasm::plan::Plan::Pro;
     let value = serde_json::json!({
         "user": {
             "id": user.id,
@@ -94,7 +97,7 @@ async fn build_session(
             "leader": user.leader,
             "hasCompletedTutorial": user.has_completed_tutorial,
             "stripeProductId": stripe_product_id,
-            "pro": user.pro,
+            "pro": pro,
         },
         "expires": expires_at.and_utc().to_rfc3339_opts(SecondsFormat::Millis, true),
     });

@@ -4,7 +4,7 @@
 //! queue, so the answer never waits for the mail server. Five messages per user per 15
 //! minutes.
 
-use core_wasm::plan::{plan_of_user, Plan};
+use core_wasm::plan::Plan;
 
 use crate::auth::rate_limit::WINDOW;
 use crate::jobs::email_support::{SupportEmail, SupportRecipient};
@@ -88,7 +88,8 @@ pub async fn handler(ctx: &Ctx, input: ContactInput) -> RpcResult<ContactResult>
             .map(|s| s.name),
         None => None,
     };
-    let priority = plan_of_user(user.role, user.pro) == Plan::Pro;
+    let priority =
+        crate::plans::user_plan(&mut conn, &ctx.state.config, &user).await? == Plan::Pro;
     let support_email = ctx.state.config.support_email.clone();
     let email = SupportEmail {
         to: support_email.clone(),

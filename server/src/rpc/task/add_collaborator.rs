@@ -23,7 +23,7 @@ pub async fn handler(ctx: &Ctx, input: CollaboratorInput) -> RpcResult<Vec<Perso
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     let task = require_owner(ctx, &mut conn, &input.id, OWNER_SHARES).await?;
-    if plan_of(user) != Plan::Pro {
+    if plan_of(ctx, &mut conn, user).await? != Plan::Pro {
         return Err(RpcError::forbidden(COLLABORATE_NEEDS_PRO_MESSAGE));
     }
     let colleagues = task_submissions::colleagues(&mut conn, school_id, &task.user_id).await?;

@@ -63,7 +63,7 @@ pub async fn handler(ctx: &Ctx, input: CreateTaskInput) -> RpcResult<CreatedTask
                 "This template does not exist or can no longer be used.",
             )
         })?;
-    let plan = plan_of(user);
+    let plan = plan_of(ctx, &mut conn, user).await?;
     let id = new_id();
     let at = now();
     transaction!(&mut conn, |c| {

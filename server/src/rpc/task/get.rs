@@ -106,6 +106,7 @@ pub async fn handler(ctx: &Ctx, input: TaskId) -> RpcResult<TaskView> {
         })
         .collect();
     let answers = answer_views(&mut conn, &task.id).await?;
+    let plan = plan_of(ctx, &mut conn, user).await?;
     let collaborators = collaborator_views(&mut conn, &task.id).await?;
     Ok(TaskView {
         tags: tags_of(&task.tags),
@@ -122,7 +123,7 @@ pub async fn handler(ctx: &Ctx, input: TaskId) -> RpcResult<TaskView> {
         questions,
         answers,
         collaborators,
-        plan: plan_of(user).into(),
+        plan: plan.into(),
     })
 }
 

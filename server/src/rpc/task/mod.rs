@@ -16,7 +16,7 @@ pub mod submit;
 pub mod template_choices;
 
 use core_wasm::limits::{MAX_GROUP_NAME_CHARS, MAX_TITLE_CHARS};
-use core_wasm::plan::{plan_of_user, Plan};
+use core_wasm::plan::Plan;
 use serde::{Deserialize, Serialize};
 
 use crate::db::DbConn;
@@ -67,9 +67,9 @@ pub(crate) fn caller(ctx: &Ctx) -> RpcResult<(&User, &str)> {
     Ok((user, ctx.school_id()?))
 }
 
-/// The caller's plan (the app's `isPro`).
-pub(crate) fn plan_of(user: &User) -> Plan {
-    plan_of_user(user.role, user.pro)
+/// The caller's plan (`crate::plans`: their school's subscription).
+pub(crate) async fn plan_of(ctx: &Ctx, conn: &mut DbConn<'_>, user: &User) -> RpcResult<Plan> {
+    Ok(crate::plans::user_plan(conn, &ctx.state.config, user).await?)
 }
 
 /// NOT_FOUND for a task the caller may not reach, whatever the reason.
