@@ -41,6 +41,10 @@ pub fn router(state: AppState) -> Router {
         .nest("/reports", http::reports::routes().layer(timeout(Duration::from_secs(60))))
         // AI autofill streams its answer (SSE); the limit is on the wait for the headers.
         .nest("/tasks", http::autofill::routes().layer(timeout(Duration::from_secs(60))))
+        // The superadmin's background jobs view (server-rendered HTML) and a pupil's
+        // privacy export (a zip built in memory).
+        .nest("/bull", http::jobs_view::routes().layer(timeout(Duration::from_secs(60))))
+        .nest("/privacy", http::privacy_export::routes().layer(timeout(Duration::from_secs(5 * 60))))
         .fallback(api_not_found)
         // Answers carry personal data: no browser or proxy keeps a copy (a download that
         // sets its own Cache-Control keeps it).

@@ -25,6 +25,10 @@ export interface ResetPasswordInput {
   password: string;
 }
 
+export interface ErasePupil {
+  id: string;
+}
+
 export interface ImportPupils {
   csv: string;
 }
@@ -75,6 +79,24 @@ export interface Staff {
   disabled: boolean;
   hasPassword: boolean;
   classIds: Array<string>;
+}
+
+export interface ProfileViewsInput {
+  page: number | null;
+}
+
+export interface ProfileViewPage {
+  views: Array<ProfileView>;
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface ProfileView {
+  id: string;
+  at: Date;
+  viewer: string;
+  pupil: string;
 }
 
 export interface SaveGroup {
@@ -909,12 +931,14 @@ export interface RpcProcedures {
   'account.register': { kind: 'mutation'; input: RegisterInput; output: Done };
   'account.requestPasswordReset': { kind: 'mutation'; input: RequestPasswordResetInput; output: Done };
   'account.resetPassword': { kind: 'mutation'; input: ResetPasswordInput; output: Done };
+  'admin.erasePupil': { kind: 'mutation'; input: ErasePupil; output: Done };
   'admin.importPupils': { kind: 'mutation'; input: ImportPupils; output: ImportResult };
   'admin.listClasses': { kind: 'query'; input: void; output: Array<Group> };
   'admin.listFormGroups': { kind: 'query'; input: void; output: Array<Group> };
   'admin.listPupils': { kind: 'query'; input: ListPupils; output: PupilPage };
   'admin.listStaff': { kind: 'query'; input: void; output: Array<Staff> };
   'admin.listYearGroups': { kind: 'query'; input: void; output: Array<Group> };
+  'admin.profileViews': { kind: 'query'; input: ProfileViewsInput; output: ProfileViewPage };
   'admin.saveClass': { kind: 'mutation'; input: SaveGroup; output: Group };
   'admin.saveFormGroup': { kind: 'mutation'; input: SaveGroup; output: Group };
   'admin.savePupil': { kind: 'mutation'; input: SavePupil; output: Pupil };

@@ -452,6 +452,16 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A receipt of a message sent to a pupil who was later erased, without the pupil.
+    erased_receipts (id) {
+        id -> Text,
+        notification_id -> Text,
+        sent_at -> Nullable<Timestamp>,
+        erased_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(schools -> trusts (trust_id));
 diesel::joinable!(users -> schools (school_id));
 diesel::joinable!(organisation_memberships -> users (user_id));
@@ -472,6 +482,7 @@ diesel::joinable!(notifications -> users (sender_id));
 diesel::joinable!(notifications -> schools (school_id));
 diesel::joinable!(notification_receipts -> notifications (notification_id));
 diesel::joinable!(notification_receipts -> students (student_id));
+diesel::joinable!(erased_receipts -> notifications (notification_id));
 diesel::joinable!(submissions -> notifications (notification_id));
 diesel::joinable!(submissions -> students (student_id));
 diesel::joinable!(accounts -> users (user_id));
@@ -504,6 +515,7 @@ diesel::joinable!(reports -> users (user_id));
 diesel::joinable!(reports -> schools (school_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    erased_receipts,
     trusts,
     schools,
     users,

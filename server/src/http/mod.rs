@@ -8,3 +8,5 @@ pub mod security_headers;
 pub mod submission_files;
 pub mod uploads;
 pub mod web;
+pub mod jobs_view;
+pub mod privacy_export;

@@ -368,6 +368,84 @@ pub async fn delete_queued_by_key(conn: &mut DbConn<'_>, key: &str) -> QueryResu
     .await)
 }
 
+/// How many jobs of one kind are in one state (the operator view's table).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindCount {
+    pub kind: String,
+    pub status: String,
+    pub count: i64,
+}
+
+/// Counts by kind and state, ordered by kind then state.
+pub async fn counts_by_kind(conn: &mut DbConn<'_>) -> QueryResult<Vec<KindCount>> {
+    let rows: Vec<(String, String, i64)> = with_conn!(conn, |c| jobs::table
+        .group_by((jobs::kind, jobs::status))
+        .select((jobs::kind, jobs::status, diesel::dsl::count_star()))
+        .order((jobs::kind.asc(), jobs::status.asc()))
+        .load(c)
+        .await)?;
+    Ok(rows
+        .into_iter()
+        .map(|(kind, status, count)| KindCount { kind, status, count })
+        .collect())
+}
+
+/// A failed job as the operator view lists it.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = jobs)]
+pub struct FailedJob {
+    pub id: String,
+    pub kind: String,
+    pub payload: String,
+    pub attempts: i32,
+    pub max_attempts: i32,
+    pub last_error: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// The newest `limit` failed jobs, most recently failed first.
+pub async fn failed(conn: &mut DbConn<'_>, limit: i64) -> QueryResult<Vec<FailedJob>> {
+    with_conn!(conn, |c| jobs::table
+        .filter(jobs::status.eq(status::FAILED))
+        .order((jobs::updated_at.desc(), jobs::id.asc()))
+        .limit(limit)
+        .select(FailedJob::as_select())
+        .load(c)
+        .await)
+}
+
+/// Puts a failed job back in the queue, due now, with a fresh set of attempts (its last
+/// error stays until the next run). Returns false when no failed job has this id.
+pub async fn retry_failed(conn: &mut DbConn<'_>, id: &str) -> QueryResult<bool> {
+    let at = now();
+    let n = with_conn!(conn, |c| diesel::update(
+        jobs::table.find(id).filter(jobs::status.eq(status::FAILED))
+    )
+    .set((
+        jobs::status.eq(status::QUEUED),
+        jobs::run_at.eq(at),
+        jobs::attempts.eq(0),
+        jobs::locked_at.eq(None::<NaiveDateTime>),
+        jobs::locked_by.eq(None::<String>),
+        jobs::finished_at.eq(None::<NaiveDateTime>),
+        jobs::updated_at.eq(at),
+    ))
+    .execute(c)
+    .await)?;
+    Ok(n == 1)
+}
+
+/// Deletes a failed job. Returns false when no failed job has this id.
+pub async fn discard_failed(conn: &mut DbConn<'_>, id: &str) -> QueryResult<bool> {
+    let n = with_conn!(conn, |c| diesel::delete(
+        jobs::table.find(id).filter(jobs::status.eq(status::FAILED))
+    )
+    .execute(c)
+    .await)?;
+    Ok(n == 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

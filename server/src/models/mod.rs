@@ -9,6 +9,7 @@ pub mod groups;
 pub mod jobs;
 pub mod notifications;
 pub mod organisations;
+pub mod privacy;
 pub mod receipts;
 pub mod reports;
 pub mod recipients;

@@ -2,12 +2,14 @@
 //! settings and the pupil CSV import. Every procedure passes [`require_admin`] and reads or
 //! writes only the caller's school (`ctx.school_id()`); another school's id is NOT_FOUND.
 
+pub mod erase_pupil;
 pub mod import_pupils;
 pub mod list_classes;
 pub mod list_form_groups;
 pub mod list_pupils;
 pub mod list_staff;
 pub mod list_year_groups;
+pub mod profile_views;
 pub mod save_class;
 pub mod save_form_group;
 pub mod save_pupil;
@@ -27,12 +29,14 @@ use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
 /// The procedures of this router, for the registry.
 pub fn procedures() -> Vec<Procedure> {
     vec![
+        procedure!(Mutation "admin.erasePupil" => erase_pupil),
         procedure!(Mutation "admin.importPupils" => import_pupils),
         procedure!(Query "admin.listClasses" => list_classes),
         procedure!(Query "admin.listFormGroups" => list_form_groups),
         procedure!(Query "admin.listPupils" => list_pupils),
         procedure!(Query "admin.listStaff" => list_staff),
         procedure!(Query "admin.listYearGroups" => list_year_groups),
+        procedure!(Query "admin.profileViews" => profile_views),
         procedure!(Mutation "admin.saveClass" => save_class),
         procedure!(Mutation "admin.saveFormGroup" => save_form_group),
         procedure!(Mutation "admin.savePupil" => save_pupil),

@@ -1,0 +1,334 @@
+//! `GET /api/bull`: the background jobs view for Voicemark's own staff (SUPERADMIN only;
+//! anyone else, signed out included, gets 404, so the page does not even admit it exists).
+//! A server-rendered page: counts by kind and state, the failed jobs with their last error,
+//! attempts, dates and a payload summary (addresses and secrets masked), and per failed job
+//! 'Retry' (`POST /api/bull/jobs/{id}/retry`: queued again, due now, attempts reset) and
+//! 'Discard' (`POST /api/bull/jobs/{id}/discard`: deleted). The page reloads itself every
+//! 10 s with `<meta http-equiv="refresh">` (no script, so it fits the CSP as it is).
+//!
+//! The POSTs are plain forms: same origin (`check_same_origin`) and Auth.js's double-submit
+//! CSRF token (`auth::csrf`: the page puts the cookie's token in a hidden field; the cookie
+//! is set here when the browser has none yet). See docs/jobs-and-mail.md.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::body::Bytes;
+use axum::Router;
+use core_wasm::dates::format_date_time;
+use core_wasm::UserRole;
+use serde_json::Value;
+
+use crate::auth::csrf;
+use crate::auth::session::current_user;
+use crate::error::AppError;
+use crate::models::jobs::{self, FailedJob, KindCount};
+use crate::rpc::context::check_same_origin;
+use crate::state::AppState;
+
+/// The page's title and heading.
+pub const TITLE: &str = "Background jobs";
+/// The most failed jobs the page lists (newest first).
+pub const FAILED_SHOWN: i64 = 200;
+
+/// The routes under `/api/bull`.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(page))
+        .route("/jobs/{id}/retry", post(retry))
+        .route("/jobs/{id}/discard", post(discard))
+}
+
+/// Whether the request comes from a signed-in, enabled superadmin.
+async fn is_superadmin(state: &AppState, headers: &HeaderMap) -> Result<bool, AppError> {
+    let secure = crate::auth::routes::is_secure(&state.config);
+    let caller = current_user(&state.db, headers, secure).await?;
+    Ok(caller.is_some_and(|c| !c.user.disabled && c.user.role == UserRole::Superadmin))
+}
+
+async fn page(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
+    if !is_superadmin(&state, &headers).await? {
+        return Err(AppError::NotFound);
+    }
+    let secure = crate::auth::routes::is_secure(&state.config);
+    let secret = state.auth.secret();
+    let (token, set_cookie) = match csrf::verified_cookie_token(&headers, secret, secure) {
+        Some(token) => (token, None),
+        None => {
+            let (token, value) = csrf::new_token(secret);
+            (token, Some(csrf::set_cookie(&value, secure)))
+        }
+    };
+    let (counts, failed) = {
+        let mut pooled = state.db.conn().await?;
+        let mut conn = pooled.db();
+        let counts = jobs::counts_by_kind(&mut conn).await?;
+        let failed = jobs::failed(&mut conn, FAILED_SHOWN).await?;
+        (counts, failed)
+    };
+    let html = render(&counts, &failed, &token);
+    let mut response = (StatusCode::OK, html).into_response();
+    let out = response.headers_mut();
+    out.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    if let Some(cookie) = set_cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        out.insert(header::SET_COOKIE, cookie);
+    }
+    Ok(response)
+}
+
+/// What a Retry or Discard form sends (read by hand, so that a body of any shape from
+/// anyone who is not a superadmin still gets the same 404).
+type ActionForm = HashMap<String, String>;
+
+fn read_form(body: &[u8]) -> ActionForm {
+    url::form_urlencoded::parse(body).into_owned().collect()
+}
+
+/// The checks every POST passes, in order: superadmin (404), same origin (403), CSRF (403).
+async fn check_post(
+    state: &AppState,
+    headers: &HeaderMap,
+    form: &ActionForm,
+) -> Result<(), Response> {
+    match is_superadmin(state, headers).await {
+        Ok(true) => {}
+        Ok(false) => return Err(AppError::NotFound.into_response()),
+        Err(err) => return Err(err.into_response()),
+    }
+    if check_same_origin(headers, &state.config.public_url).is_err() {
+        return Err(AppError::Forbidden("Cross-site request refused").into_response());
+    }
+    let secure = crate::auth::routes::is_secure(&state.config);
+    let given = form.get("csrfToken").map(String::as_str);
+    if !csrf::is_verified(headers, given, state.auth.secret(), secure) {
+        return Err(AppError::Forbidden("The form has expired: reload the page and try again.").into_response());
+    }
+    Ok(())
+}
+
+/// Back to the page (303, so a reload does not post again).
+fn back_to_page(state: &AppState) -> Response {
+    let to = format!("{}/api/bull", state.config.public_url.trim_end_matches('/'));
+    (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response()
+}
+
+async fn retry(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let form = read_form(&body);
+    if let Err(refused) = check_post(&state, &headers, &form).await {
+        return refused;
+    }
+    let done = async {
+        let mut pooled = state.db.conn().await?;
+        Ok::<_, AppError>(jobs::retry_failed(&mut pooled.db(), &id).await?)
+    }
+    .await;
+    match done {
+        Ok(true) => back_to_page(&state),
+        Ok(false) => AppError::NotFoundWith("No failed job has this id.").into_response(),
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn discard(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let form = read_form(&body);
+    if let Err(refused) = check_post(&state, &headers, &form).await {
+        return refused;
+    }
+    let done = async {
+        let mut pooled = state.db.conn().await?;
+        Ok::<_, AppError>(jobs::discard_failed(&mut pooled.db(), &id).await?)
+    }
+    .await;
+    match done {
+        Ok(true) => back_to_page(&state),
+        Ok(false) => AppError::NotFoundWith("No failed job has this id.").into_response(),
+        Err(err) => err.into_response(),
+    }
+}
+
+/// `text` made safe for HTML text and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// An e-mail address with most of its local part hidden: `j•••@example.com`.
+fn mask_address(text: &str) -> String {
+    match text.split_once('@') {
+        Some((local, domain)) => {
+            let first: String = local.chars().take(1).collect();
+            format!("{first}•••@{domain}")
+        }
+        None => "•••".to_owned(),
+    }
+}
+
+/// Whether a payload field holds something not to show (a token, secret, password, link).
+fn is_secret_field(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    ["token", "secret", "password", "key", "link", "url", "code", "hash"]
+        .iter()
+        .any(|word| name.contains(word))
+}
+
+/// One value of a payload, short: strings cut to 40 characters, addresses masked, lists
+/// and objects by their size.
+fn summarise_value(name: &str, value: &Value) -> String {
+    match value {
+        Value::String(_) | Value::Number(_) if is_secret_field(name) => "•••".to_owned(),
+        Value::String(s) if s.contains('@') => mask_address(s),
+        Value::String(s) => {
+            let cut: String = s.chars().take(40).collect();
+            if cut.len() < s.len() {
+                format!("{cut}…")
+            } else {
+                cut
+            }
+        }
+        Value::Array(items) => format!("[{} items]", items.len()),
+        Value::Object(fields) => format!("{{{} fields}}", fields.len()),
+        other => other.to_string(),
+    }
+}
+
+/// A job's payload in one line, `field: value, …`, with addresses and secrets not shown in full.
+pub fn payload_summary(payload: &str) -> String {
+    match serde_json::from_str::<Value>(payload) {
+        Ok(Value::Object(fields)) => fields
+            .iter()
+            .map(|(name, value)| format!("{name}: {}", summarise_value(name, value)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Ok(other) => summarise_value("", &other),
+        Err(_) => "(not JSON)".to_owned(),
+    }
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2rem;color:#111;background:#fff}\
+table{border-collapse:collapse;margin-bottom:2rem}th,td{border:1px solid #ccc;padding:.35rem .6rem;\
+text-align:left;vertical-align:top}th{background:#f3f4f6}td.error{max-width:32rem;white-space:pre-wrap;\
+word-break:break-word}form{display:inline}button{margin-right:.25rem;padding:.2rem .6rem;cursor:pointer}\
+p.note{color:#374151}";
+
+fn render(counts: &[KindCount], failed: &[FailedJob], token: &str) -> String {
+    let mut html = String::new();
+    let _ = write!(
+        html,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta http-equiv=\"refresh\" content=\"10\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{TITLE}</title><style>{STYLE}</style></head><body><main><h1>{TITLE}</h1>\
+<p class=\"note\">This page refreshes every 10 seconds. Times are UTC.</p>"
+    );
+    html.push_str("<h2>Jobs by kind and state</h2>");
+    if counts.is_empty() {
+        html.push_str("<p>No jobs.</p>");
+    } else {
+        let states = [
+            jobs::status::QUEUED,
+            jobs::status::RUNNING,
+            jobs::status::DONE,
+            jobs::status::FAILED,
+        ];
+        html.push_str("<table aria-label=\"Jobs by kind and state\"><thead><tr><th scope=\"col\">Kind</th>");
+        for state in states {
+            let _ = write!(html, "<th scope=\"col\">{state}</th>");
+        }
+        html.push_str("</tr></thead><tbody>");
+        let mut kinds: Vec<&str> = counts.iter().map(|c| c.kind.as_str()).collect();
+        kinds.dedup();
+        for kind in kinds {
+            let _ = write!(html, "<tr><th scope=\"row\">{}</th>", escape(kind));
+            for state in states {
+                let n = counts
+                    .iter()
+                    .find(|c| c.kind == kind && c.status == state)
+                    .map_or(0, |c| c.count);
+                let _ = write!(html, "<td>{n}</td>");
+            }
+            html.push_str("</tr>");
+        }
+        html.push_str("</tbody></table>");
+    }
+    html.push_str("<h2>Failed jobs</h2>");
+    if failed.is_empty() {
+        html.push_str("<p>No failed jobs.</p>");
+    } else {
+        html.push_str(
+            "<table aria-label=\"Failed jobs\"><thead><tr><th scope=\"col\">Kind</th><th scope=\"col\">Last error</th>\
+<th scope=\"col\">Attempts</th><th scope=\"col\">Created</th><th scope=\"col\">Updated</th>\
+<th scope=\"col\">Payload</th><th scope=\"col\">Actions</th></tr></thead><tbody>",
+        );
+        let token = escape(token);
+        for job in failed {
+            let id = escape(&job.id);
+            let _ = write!(
+                html,
+                "<tr><td>{kind}</td><td class=\"error\">{error}</td><td>{attempts} of {max}</td>\
+<td>{created}</td><td>{updated}</td><td>{payload}</td><td>\
+<form method=\"post\" action=\"/api/bull/jobs/{id}/retry\"><input type=\"hidden\" name=\"csrfToken\" value=\"{token}\">\
+<button type=\"submit\" aria-label=\"Retry {kind} job {id}\">Retry</button></form>\
+<form method=\"post\" action=\"/api/bull/jobs/{id}/discard\"><input type=\"hidden\" name=\"csrfToken\" value=\"{token}\">\
+<button type=\"submit\" aria-label=\"Discard {kind} job {id}\">Discard</button></form></td></tr>",
+                kind = escape(&job.kind),
+                error = escape(job.last_error.as_deref().unwrap_or("")),
+                attempts = job.attempts,
+                max = job.max_attempts,
+                created = format_date_time(job.created_at),
+                updated = format_date_time(job.updated_at),
+                payload = escape(&payload_summary(&job.payload)),
+            );
+        }
+        html.push_str("</tbody></table>");
+    }
+    html.push_str("</main></body></html>");
+    html
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payloads_hide_addresses_and_secrets() {
+        let summary = payload_summary(
+            r#"{"to":"jane.doe@example.com","token":"abc123","submissionId":"s1","ids":[1,2]}"#,
+        );
+        assert!(summary.contains("to: j•••@example.com"), "{summary}");
+        assert!(summary.contains("token: •••"), "{summary}");
+        assert!(summary.contains("submissionId: s1"), "{summary}");
+        assert!(summary.contains("ids: [2 items]"), "{summary}");
+        assert!(!summary.contains("jane.doe"));
+    }
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(escape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    }
+}
