@@ -20,6 +20,7 @@ mod input;
 mod jobs;
 mod layering;
 mod notifications;
+mod organisations;
 mod preferences;
 mod reports;
 mod providers;
