@@ -322,7 +322,9 @@ fn check_organisation(form: &RegisterForm) -> Result<PendingSignup, AccountError
     }
     let postcode = form.postcode.trim().to_uppercase();
     let postcode_ok = (2..=12).contains(&postcode.chars().count())
-        && postcode.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ');
+        && postcode
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == ' ');
     if !postcode_ok {
         return Err(AccountError::Field {
             field: "postcode",

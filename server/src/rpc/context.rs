@@ -48,7 +48,9 @@ impl Ctx {
 
     /// The caller's own school (`users.school_id`), whichever school the session acts in.
     pub fn home_school_id(&self) -> Option<&str> {
-        self.caller.as_ref().and_then(|s| s.home_school_id.as_deref())
+        self.caller
+            .as_ref()
+            .and_then(|s| s.home_school_id.as_deref())
     }
 
     /// The signed-in user. A disabled account counts as signed out.

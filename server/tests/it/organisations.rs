@@ -154,14 +154,24 @@ dual_test!(
             .expect("pupils");
         assert_eq!(forenames(&before), ["Nia"]);
 
-        let switched = mutate(&app, &mat, "organisation.switch", json!({ "schoolId": sister }), &[])
-            .await
-            .expect("switch");
+        let switched = mutate(
+            &app,
+            &mat,
+            "organisation.switch",
+            json!({ "schoolId": sister }),
+            &[],
+        )
+        .await
+        .expect("switch");
         assert_eq!(switched["name"], "Riverside Primary");
         let after = query(&app, &mat, "school.listStudents", Value::Null)
             .await
             .expect("pupils");
-        assert_eq!(forenames(&after), ["Rio", "Sol"], "tenant queries follow the active school");
+        assert_eq!(
+            forenames(&after),
+            ["Rio", "Sol"],
+            "tenant queries follow the active school"
+        );
         let list = query(&app, &mat, "organisation.list", Value::Null)
             .await
             .expect("list");
@@ -169,8 +179,14 @@ dual_test!(
 
         // Outside the trust (or no trust at all): NOT_FOUND, and nothing changes.
         for target in [&outside, &lone, &"no-such-school".to_owned()] {
-            let refused =
-                mutate(&app, &mat, "organisation.switch", json!({ "schoolId": target }), &[]).await;
+            let refused = mutate(
+                &app,
+                &mat,
+                "organisation.switch",
+                json!({ "schoolId": target }),
+                &[],
+            )
+            .await;
             assert_eq!(
                 refused.expect_err("refused").0,
                 "NOT_FOUND",
@@ -184,11 +200,13 @@ dual_test!(
 
         // A session whose stored choice is outside the trust acts in the home school.
         let mut pooled = app.db.conn().await.expect("connection");
-        with_conn!(pooled.db(), |c| diesel::update(voicemark::db::schema::sessions::table)
-            .filter(voicemark::db::schema::sessions::user_id.eq(&mat_id))
-            .set(voicemark::db::schema::sessions::active_school_id.eq(&outside))
-            .execute(c)
-            .await)
+        with_conn!(pooled.db(), |c| diesel::update(
+            voicemark::db::schema::sessions::table
+        )
+        .filter(voicemark::db::schema::sessions::user_id.eq(&mat_id))
+        .set(voicemark::db::schema::sessions::active_school_id.eq(&outside))
+        .execute(c)
+        .await)
         .expect("tamper");
         let home_again = query(&app, &mat, "school.listStudents", Value::Null)
             .await
@@ -196,10 +214,19 @@ dual_test!(
         assert_eq!(forenames(&home_again), ["Nia"]);
 
         // Back home through the procedure too; two switches, two audit rows.
-        mutate(&app, &mat, "organisation.switch", json!({ "schoolId": home }), &[])
-            .await
-            .expect("home");
-        assert_eq!(switch_audit_rows(&app, &mat_id).await, [sister.clone(), home.clone()]);
+        mutate(
+            &app,
+            &mat,
+            "organisation.switch",
+            json!({ "schoolId": home }),
+            &[],
+        )
+        .await
+        .expect("home");
+        assert_eq!(
+            switch_audit_rows(&app, &mat_id).await,
+            [sister.clone(), home.clone()]
+        );
     }
 );
 
@@ -210,9 +237,14 @@ dual_test!(
         let sister = school_in(&app, "Sister School", Some(&trust)).await;
         for role in [UserRole::Admin, UserRole::Teacher] {
             let (_, cookie) = user(&app, Some(&home), role).await;
-            let refused =
-                mutate(&app, &cookie, "organisation.switch", json!({ "schoolId": sister }), &[])
-                    .await;
+            let refused = mutate(
+                &app,
+                &cookie,
+                "organisation.switch",
+                json!({ "schoolId": sister }),
+                &[],
+            )
+            .await;
             assert_eq!(refused.expect_err("refused").0, "FORBIDDEN", "{role:?}");
             let list = query(&app, &cookie, "organisation.list", Value::Null).await;
             assert_eq!(list.expect_err("refused").0, "FORBIDDEN");
@@ -241,9 +273,15 @@ dual_test!(
         assert_eq!(all["organisations"].as_array().map(Vec::len), Some(2));
 
         for target in [&first, &second] {
-            mutate(&app, &superadmin, "organisation.switch", json!({ "schoolId": target }), &[])
-                .await
-                .expect("switch");
+            mutate(
+                &app,
+                &superadmin,
+                "organisation.switch",
+                json!({ "schoolId": target }),
+                &[],
+            )
+            .await
+            .expect("switch");
         }
         let pupils = query(&app, &superadmin, "school.listStudents", Value::Null)
             .await
@@ -257,9 +295,14 @@ dual_test!(
         let dashboard = query(&app, &superadmin, "dashboard.summary", Value::Null).await;
         assert!(dashboard.is_ok(), "{dashboard:?}");
         assert_eq!(switch_audit_rows(&app, &admin_id).await, [first, second]);
-        let unknown =
-            mutate(&app, &superadmin, "organisation.switch", json!({ "schoolId": "nope" }), &[])
-                .await;
+        let unknown = mutate(
+            &app,
+            &superadmin,
+            "organisation.switch",
+            json!({ "schoolId": "nope" }),
+            &[],
+        )
+        .await;
         assert_eq!(unknown.expect_err("refused").0, "NOT_FOUND");
     }
 );
@@ -290,7 +333,10 @@ dual_test!(
         assert_eq!(code, "BAD_REQUEST");
         assert_eq!(fields["name"][0], "Enter the organisation's name.");
         assert_eq!(fields["orgType"][0], "Choose School or Business.");
-        assert_eq!(fields["seats"][0], "Enter a number of seats from 0 to 100000.");
+        assert_eq!(
+            fields["seats"][0],
+            "Enter a number of seats from 0 to 100000."
+        );
         assert_eq!(fields["plan"][0], "Choose Basic, Pro or Enterprise.");
         assert_eq!(fields["postcode"][0], "Enter a valid postcode.");
         let mut unknown_trust = organisation("Trustless");
@@ -303,11 +349,21 @@ dual_test!(
         let list = query(&app, &superadmin, "organisation.adminList", Value::Null)
             .await
             .expect("list");
-        assert_eq!(list.as_array().map(Vec::len), Some(1), "nothing half-written");
+        assert_eq!(
+            list.as_array().map(Vec::len),
+            Some(1),
+            "nothing half-written"
+        );
 
-        let created = mutate(&app, &superadmin, "organisation.save", organisation("Acme Ltd"), &[])
-            .await
-            .expect("created");
+        let created = mutate(
+            &app,
+            &superadmin,
+            "organisation.save",
+            organisation("Acme Ltd"),
+            &[],
+        )
+        .await
+        .expect("created");
         assert_eq!(created["postcode"], "AB1 2CD");
         assert_eq!(created["orgType"], "BUSINESS");
         assert_eq!(created["plan"], "Pro");
@@ -381,30 +437,60 @@ dual_test!(
         let missing = accounts::register(&app.state, signup("a@school.test", " "), None).await;
         assert!(matches!(
             missing,
-            Err(accounts::AccountError::Field { field: "organisationName", .. })
+            Err(accounts::AccountError::Field {
+                field: "organisationName",
+                ..
+            })
         ));
-        let taken = accounts::register(&app.state, signup("Taken@school.test", "Taken Academy"), None).await;
-        let fresh = accounts::register(&app.state, signup("grace@school.test", "Hopper Academy"), None).await;
-        assert!(taken.is_ok() && fresh.is_ok(), "the same neutral answer either way");
+        let taken = accounts::register(
+            &app.state,
+            signup("Taken@school.test", "Taken Academy"),
+            None,
+        )
+        .await;
+        let fresh = accounts::register(
+            &app.state,
+            signup("grace@school.test", "Hopper Academy"),
+            None,
+        )
+        .await;
+        assert!(
+            taken.is_ok() && fresh.is_ok(),
+            "the same neutral answer either way"
+        );
 
         let count_schools = || async {
             let mut pooled = app.db.conn().await.expect("connection");
-            with_conn!(pooled.db(), |c| schools::table.count().get_result::<i64>(c).await)
-                .expect("count")
+            with_conn!(pooled.db(), |c| schools::table
+                .count()
+                .get_result::<i64>(c)
+                .await)
+            .expect("count")
         };
-        assert_eq!(count_schools().await, 0, "no organisation before confirmation");
+        assert_eq!(
+            count_schools().await,
+            0,
+            "no organisation before confirmation"
+        );
 
         let mails = outbox(&app).await;
         let confirmation = mails
             .iter()
             .find(|m| m.contains("To: grace@school.test"))
             .expect("confirmation");
-        let token = token_of(&link(confirmation, "http://127.0.0.1:3000/account/confirm?token="));
+        let token = token_of(&link(
+            confirmation,
+            "http://127.0.0.1:3000/account/confirm?token=",
+        ));
         let created = accounts::confirm_email(&app.state, &token)
             .await
             .expect("confirm");
         assert_eq!(created.as_deref(), Some("Hopper Academy"));
-        assert_eq!(count_schools().await, 1, "only the confirmed sign-up made one");
+        assert_eq!(
+            count_schools().await,
+            1,
+            "only the confirmed sign-up made one"
+        );
 
         let mut pooled = app.db.conn().await.expect("connection");
         let (role, activated, school_id): (UserRole, bool, Option<String>) =
@@ -434,7 +520,8 @@ dual_test!(
 
         // The link works once; the owner of the taken address got a note, not an organisation.
         assert!(accounts::confirm_email(&app.state, &token).await.is_err());
-        assert!(mails.iter().any(|m| m.contains("To: taken@school.test")
-            && m.contains("Someone tried to register")));
+        assert!(mails.iter().any(
+            |m| m.contains("To: taken@school.test") && m.contains("Someone tried to register")
+        ));
     }
 );

@@ -1,9 +1,9 @@
 //! `organisation.adminList`: every organisation (superadmin) with its users and pupils,
 //! plan, seats, trust and settings, as `/schools` lists and edits them.
 
+use super::plan_name_of_product;
 use super::{recent_since, require_superadmin};
 use crate::models::organisations::{self, SchoolFigures};
-use super::plan_name_of_product;
 use crate::rpc::registry::NoInput;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};

@@ -11,9 +11,9 @@ pub mod trusts;
 
 use core_wasm::UserRole;
 
+use crate::models::users::User;
 use crate::rpc::registry::{procedure, Procedure};
 use crate::rpc::{Ctx, RpcResult};
-use crate::models::users::User;
 
 /// The procedures of this router, for the registry.
 pub fn procedures() -> Vec<Procedure> {
@@ -56,7 +56,9 @@ pub fn plan_name_of_product(config: &crate::config::Config, product: Option<&str
     match product {
         None => "Basic",
         Some(p) if Some(p) == products.basic.as_deref() => "Basic",
-        Some(p) if Some(p) == products.enterprise.as_deref() || p == manual_product("Enterprise") => {
+        Some(p)
+            if Some(p) == products.enterprise.as_deref() || p == manual_product("Enterprise") =>
+        {
             "Enterprise"
         }
         Some(_) => "Pro",
@@ -69,7 +71,12 @@ pub fn product_for_plan(config: &crate::config::Config, plan: &str) -> Option<St
     let products = &config.products;
     match plan {
         "Basic" => products.basic.clone(),
-        "Pro" => Some(products.pro.clone().unwrap_or_else(|| manual_product("Pro"))),
+        "Pro" => Some(
+            products
+                .pro
+                .clone()
+                .unwrap_or_else(|| manual_product("Pro")),
+        ),
         _ => Some(
             products
                 .enterprise

@@ -72,14 +72,16 @@ fn check(input: &SaveOrganisationInput) -> RpcResult<Checked> {
         .as_deref()
         .map(|p| p.trim().to_uppercase())
         .filter(|p| !p.is_empty());
-    if postcode
-        .as_deref()
-        .is_some_and(|p| p.chars().count() > 12 || !p.chars().all(|c| c.is_ascii_alphanumeric() || c == ' '))
-    {
+    if postcode.as_deref().is_some_and(|p| {
+        p.chars().count() > 12 || !p.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ')
+    }) {
         errors.add("postcode", "Enter a valid postcode.");
     }
     if input.seats.is_some_and(|s| !(0..=MAX_SEATS).contains(&s)) {
-        errors.add("seats", format!("Enter a number of seats from 0 to {MAX_SEATS}."));
+        errors.add(
+            "seats",
+            format!("Enter a number of seats from 0 to {MAX_SEATS}."),
+        );
     }
     if !PLAN_NAMES.contains(&input.plan.as_str()) {
         errors.add("plan", "Choose Basic, Pro or Enterprise.");
@@ -116,14 +118,13 @@ pub async fn handler(ctx: &Ctx, input: SaveOrganisationInput) -> RpcResult<Admin
     let mut conn = pooled.db();
     let at = now();
     let saved_id = transaction!(&mut conn, |c| {
-        let existing = match &input.id {
-            Some(id) => Some(
-                organisations::school_record(c, id)
-                    .await?
-                    .ok_or_else(|| RpcError::new(ErrorCode::NotFound, "Organisation not found."))?,
-            ),
-            None => None,
-        };
+        let existing =
+            match &input.id {
+                Some(id) => Some(organisations::school_record(c, id).await?.ok_or_else(|| {
+                    RpcError::new(ErrorCode::NotFound, "Organisation not found.")
+                })?),
+                None => None,
+            };
         let trust_id = match (&checked.new_trust_name, &checked.trust_id) {
             (Some(name), _) => Some(match organisations::find_trust_by_name(c, name).await? {
                 Some(id) => id,
@@ -160,7 +161,10 @@ pub async fn handler(ctx: &Ctx, input: SaveOrganisationInput) -> RpcResult<Admin
             product_for_plan(config, &checked.plan)
         };
         let record = SchoolRecord {
-            id: existing.as_ref().map(|e| e.id.clone()).unwrap_or_else(new_id),
+            id: existing
+                .as_ref()
+                .map(|e| e.id.clone())
+                .unwrap_or_else(new_id),
             trust_id,
             name: checked.name.clone(),
             postcode: checked.postcode.clone(),
@@ -180,7 +184,8 @@ pub async fn handler(ctx: &Ctx, input: SaveOrganisationInput) -> RpcResult<Admin
         Ok::<_, RpcError>(record.id)
     })?;
     let ids = [saved_id];
-    let figures = organisations::school_figures(&mut conn, Some(ids.as_slice()), recent_since()).await?;
+    let figures =
+        organisations::school_figures(&mut conn, Some(ids.as_slice()), recent_since()).await?;
     figures
         .into_iter()
         .next()
