@@ -52,7 +52,7 @@ test('a new person signs up, confirms and signs in as the admin of their new sch
   await expect(
     page.getByText('Your e-mail address is confirmed and Meadow Lane School is ready. Sign in to start as its administrator.'),
   ).toBeVisible()
-  await page.getByRole('link', { name: 'Sign in' }).click()
+  await page.getByRole('link', { name: 'Back to sign in' }).click()
   await submitLogin(page, email, 'Goodpass12')
   await expect(page).not.toHaveURL(/\/login/)
   // An admin: Manage School is offered and opens the new school.

@@ -1,6 +1,6 @@
 //! /account/confirm?token=: confirms the e-mail address as soon as the page opens.
 
-import { Link, useSearchParams } from 'react-router'
+import { useSearchParams } from 'react-router'
 
 import { Alert } from '@/components/ui/alert'
 
@@ -24,16 +24,9 @@ export function ConfirmEmailPage() {
   if (!token || confirm.isError) body = <Alert>{LINK_INVALID}</Alert>
   else if (confirm.isSuccess)
     body = (
-      <>
-        <Alert tone="success">
-          {confirm.data.organisationName ? organisationReady(confirm.data.organisationName) : EMAIL_CONFIRMED}
-        </Alert>
-        <p>
-          <Link to="/login" className="text-primary underline-offset-4 hover:underline">
-            Sign in
-          </Link>
-        </p>
-      </>
+      <Alert tone="success">
+        {confirm.data.organisationName ? organisationReady(confirm.data.organisationName) : EMAIL_CONFIRMED}
+      </Alert>
     )
   else body = <p role="status">Confirming your e-mail address…</p>
 
