@@ -42,9 +42,13 @@ test('registering answers with the neutral text', async ({ page }) => {
   await page.getByLabel('Surname').fill('Register')
   await page.getByLabel('Email').fill(`rita.${Date.now()}@northbridge.test`)
   await page.getByLabel('Password').fill('Goodpass12')
+  await page.getByLabel('Organisation name').fill('Register Academy')
+  await page.getByLabel('Postcode').fill('RG1 2AB')
   await page.getByRole('button', { name: 'Register' }).click()
   await expect(
-    page.getByText('Check your e-mail to confirm your address. Your school administrator will then activate your account.'),
+    page.getByText(
+      'Check your e-mail to confirm your address. Confirming it creates your organisation, and you can then sign in as its administrator.',
+    ),
   ).toBeVisible()
 })
 

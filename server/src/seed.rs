@@ -1,6 +1,6 @@
 //! `voicemark seed --demo`: a demo organisation to try the product with.
 //!
-//! A trust with two schools; in the first, three year groups, six form groups, three
+//! A trust with two schools (and a third school outside it); in the first, three year groups, six form groups, three
 //! classes and 60 pupils with parent e-mails; one account per role; a few notifications
 //! with receipts and submissions (some waiting in the Feedback Hub). It seeds only an
 //! empty database, all in one transaction, so it never leaves half a demo behind.
@@ -103,6 +103,9 @@ pub const DEMO_RIVERSIDE_LEADER: &str = "leader@riverside.test";
 
 pub const DEMO_SCHOOL: &str = "Northbridge Academy";
 const DEMO_SECOND_SCHOOL: &str = "Riverside Primary";
+/// A school outside the demo trust, with no accounts: the MAT user cannot switch into it,
+/// the superadmin can (docs/organisations.md).
+pub const DEMO_OTHER_SCHOOL: &str = "Hillcrest School";
 const DEMO_TRUST: &str = "Northbridge Learning Trust";
 pub const DEMO_PUPILS: usize = 60;
 
@@ -184,6 +187,22 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
         )
         .await?;
     }
+
+    organisations::insert_school(
+        c,
+        &organisations::NewSchool {
+            id: new_id(),
+            trust_id: None,
+            created_at: at,
+            updated_at: at,
+            name: DEMO_OTHER_SCHOOL.into(),
+            postcode: Some("HC5 6EF".into()),
+            org_type: OrgType::School,
+            redirect_to_leaders: false,
+            notifications_frequency: NotificationFrequency::Weekly,
+        },
+    )
+    .await?;
 
     // Staff: one account per role.
     let mut staff_ids = Vec::new();

@@ -167,10 +167,29 @@ export const routes: RouteObject[] = [
           },
           placeholder('/leaders/users', 'Manage Users', ADMINS),
           { path: '/leaders/support', lazy: support },
-          placeholder('/leaders/organisations', 'Switch Organisations', ['MAT_USER']),
+          {
+            element: <RequireRole roles={['MAT_USER']} title="Switch Organisations" />,
+            children: [
+              {
+                path: '/leaders/organisations',
+                lazy: async () => ({
+                  Component: (await import('@/features/organisations/components/switch-organisations-page'))
+                    .SwitchOrganisationsPage,
+                }),
+              },
+            ],
+          },
           { path: '/leaders/settings', lazy: settings },
           placeholder('/users', 'Manage users', ['SUPERADMIN']),
-          placeholder('/schools', 'Manage organisations', ['SUPERADMIN']),
+          {
+            element: <RequireRole roles={['SUPERADMIN']} title="Manage organisations" />,
+            children: [
+              {
+                path: '/schools',
+                lazy: async () => ({ Component: (await import('@/features/schools/components/schools-page')).SchoolsPage }),
+              },
+            ],
+          },
         ],
       },
       {

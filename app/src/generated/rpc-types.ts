@@ -5,8 +5,9 @@ export interface ConfirmEmailInput {
   token: string;
 }
 
-export interface Done {
+export interface ConfirmEmailAnswer {
   ok: true;
+  organisationName: string | null;
 }
 
 export interface RegisterInput {
@@ -14,6 +15,13 @@ export interface RegisterInput {
   surname: string;
   email: string;
   password: string;
+  organisationName: string;
+  postcode: string;
+  orgType: string;
+}
+
+export interface Done {
+  ok: true;
 }
 
 export interface RequestPasswordResetInput {
@@ -409,6 +417,64 @@ export interface UpdateNotification {
   sendToPupil: boolean;
   sendToParent: boolean;
   filters: NotificationFilters;
+}
+
+export interface AdminOrganisation {
+  id: string;
+  name: string;
+  postcode: string | null;
+  orgType: string;
+  seats: number | null;
+  plan: string;
+  stripeProductId: string | null;
+  redirectToLeaders: boolean;
+  trustId: string | null;
+  trustName: string | null;
+  users: number;
+  pupils: number;
+}
+
+export interface OrganisationList {
+  organisations: Array<OrganisationItem>;
+}
+
+export interface OrganisationItem {
+  id: string;
+  name: string;
+  postcode: string | null;
+  orgType: string;
+  trustName: string | null;
+  users: number;
+  pupils: number;
+  recentTasks: number;
+  active: boolean;
+  home: boolean;
+}
+
+export interface SaveOrganisationInput {
+  id: string | null;
+  name: string;
+  postcode: string | null;
+  orgType: string;
+  seats: number | null;
+  plan: string;
+  redirectToLeaders: boolean;
+  trustId: string | null;
+  newTrustName: string | null;
+}
+
+export interface SwitchInput {
+  schoolId: string;
+}
+
+export interface SwitchAnswer {
+  schoolId: string;
+  name: string;
+}
+
+export interface TrustItem {
+  id: string;
+  name: string;
 }
 
 export interface PreferencesToken {
@@ -927,7 +993,7 @@ export interface RenamedVoiceNote {
 
 /** Every procedure at /api/trpc: its kind, input and output. */
 export interface RpcProcedures {
-  'account.confirmEmail': { kind: 'mutation'; input: ConfirmEmailInput; output: Done };
+  'account.confirmEmail': { kind: 'mutation'; input: ConfirmEmailInput; output: ConfirmEmailAnswer };
   'account.register': { kind: 'mutation'; input: RegisterInput; output: Done };
   'account.requestPasswordReset': { kind: 'mutation'; input: RequestPasswordResetInput; output: Done };
   'account.resetPassword': { kind: 'mutation'; input: ResetPasswordInput; output: Done };
@@ -963,6 +1029,11 @@ export interface RpcProcedures {
   'notification.recipients': { kind: 'query'; input: NotificationId; output: Array<NotificationRecipient> };
   'notification.submissions': { kind: 'query'; input: NotificationId; output: Array<NotificationSubmission> };
   'notification.update': { kind: 'mutation'; input: UpdateNotification; output: NotificationDetail };
+  'organisation.adminList': { kind: 'query'; input: void; output: Array<AdminOrganisation> };
+  'organisation.list': { kind: 'query'; input: void; output: OrganisationList };
+  'organisation.save': { kind: 'mutation'; input: SaveOrganisationInput; output: AdminOrganisation };
+  'organisation.switch': { kind: 'mutation'; input: SwitchInput; output: SwitchAnswer };
+  'organisation.trusts': { kind: 'query'; input: void; output: Array<TrustItem> };
   'preferences.get': { kind: 'query'; input: PreferencesToken; output: PublicPreferences };
   'preferences.update': { kind: 'mutation'; input: UpdatePreferencesInput; output: PublicPreferences };
   'report.delete': { kind: 'mutation'; input: ReportIdInput; output: Done };

@@ -16,6 +16,11 @@ export interface SessionUser {
   hasCompletedTutorial: boolean
   stripeProductId: string | null
   pro: boolean
+  /** The school the session acts in (the user's own, or the one switched to). */
+  schoolId?: string | null
+  schoolName?: string | null
+  /** True when the session switched away from the user's own school. */
+  switchedSchool?: boolean
 }
 
 export interface Session {

@@ -4,7 +4,7 @@
 
 use chrono::{Duration, NaiveDateTime};
 use core_wasm::limits::{text_error, MAX_PERSON_NAME_CHARS};
-use core_wasm::UserRole;
+use core_wasm::{NotificationFrequency, OrgType, UserRole};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use crate::addresses::normalise_email;
@@ -14,6 +14,7 @@ use crate::db::DbError;
 use crate::ids::new_id;
 use crate::jobs::email_account::{AccountEmail, AccountMessage};
 use crate::models::now;
+use crate::models::organisations::{self, NewSchool, PendingSignup};
 use crate::models::sessions::{delete_other_sessions, delete_user_sessions};
 use crate::models::users::{self, find_by_email, NewUser};
 use crate::state::AppState;
@@ -21,6 +22,8 @@ use crate::transaction;
 
 /// How long a password-reset link works.
 pub const RESET_LINK_VALIDITY: Duration = Duration::hours(1);
+/// The longest organisation name at sign-up.
+pub const MAX_ORGANISATION_NAME_CHARS: usize = 200;
 /// How long an e-mail confirmation link works.
 pub const CONFIRM_LINK_VALIDITY: Duration = Duration::hours(24);
 
@@ -31,6 +34,10 @@ pub struct RegisterForm {
     pub surname: String,
     pub email: String,
     pub password: String,
+    /// The new organisation: its name, postcode and type (SCHOOL or BUSINESS).
+    pub organisation_name: String,
+    pub postcode: String,
+    pub org_type: String,
 }
 
 /// Why an account flow did not go through.
@@ -72,9 +79,11 @@ pub fn account_disabled_message(support_email: &str) -> String {
     )
 }
 
-/// Creates a teacher account that waits for activation and queues a confirmation e-mail.
-/// When the address already has an account, its owner gets a note instead and the answer
-/// is the same `Ok(())`. Fields and limits (per e-mail and per client `address`) are
+/// Creates an account that waits for its e-mail confirmation, with the organisation it asked
+/// for kept beside it (`pending_signups`), and queues a confirmation e-mail; confirming
+/// creates the organisation with the registrant as its ADMIN on the Basic plan
+/// ([`confirm_email`]). When the address already has an account, its owner gets a note
+/// instead and the answer is the same `Ok(())`. Fields and limits (per e-mail and per client `address`) are
 /// checked before any hashing; the e-mail goes through the job queue, queued in the
 /// transaction that stores the account.
 pub async fn register(
@@ -88,6 +97,7 @@ pub async fn register(
     required("surname", &surname, "Surname is required")?;
     let email = valid_email(&form.email)?;
     check_rule("password", &form.password)?;
+    let organisation = check_organisation(&form)?;
     let email_key = format!("register:{email}");
     let address_key = address.map(|a| format!("register-ip:{a}"));
     acquire(state, &email_key, RESET_LIMIT, address_key.as_deref())?;
@@ -123,6 +133,15 @@ pub async fn register(
             role: UserRole::Teacher,
         };
         users::insert(c, &row).await?;
+        organisations::insert_pending_signup(
+            c,
+            &PendingSignup {
+                user_id: id.clone(),
+                created_at: at,
+                ..organisation.clone()
+            },
+        )
+        .await?;
         let token = tokens::issue(
             c,
             Purpose::VerifyEmail,
@@ -246,8 +265,11 @@ pub async fn reset_password(
     })
 }
 
-/// Marks the address of a confirmation link's account as verified.
-pub async fn confirm_email(state: &AppState, token: &str) -> Result<(), AccountError> {
+/// Marks the address of a confirmation link's account as verified. An account made by
+/// sign-up gets its organisation now: the school is created from the pending sign-up on
+/// the Basic plan (no product), and the registrant becomes its activated ADMIN, in the
+/// same transaction that uses the link. Answers the new organisation's name, if one was made.
+pub async fn confirm_email(state: &AppState, token: &str) -> Result<Option<String>, AccountError> {
     let mut pooled = state.db.conn().await?;
     let mut conn = pooled.db();
     let at = now();
@@ -257,7 +279,74 @@ pub async fn confirm_email(state: &AppState, token: &str) -> Result<(), AccountE
             return Err(AccountError::InvalidToken);
         };
         users::mark_email_verified(c, &user_id, at).await?;
-        Ok(())
+        let Some(pending) = organisations::take_pending_signup(c, &user_id).await? else {
+            return Ok(None);
+        };
+        {
+            let school_id = new_id();
+            organisations::insert_school(
+                c,
+                &NewSchool {
+                    id: school_id.clone(),
+                    trust_id: None,
+                    created_at: at,
+                    updated_at: at,
+                    name: pending.organisation_name.clone(),
+                    postcode: Some(pending.postcode),
+                    org_type: pending.org_type,
+                    redirect_to_leaders: false,
+                    notifications_frequency: NotificationFrequency::Weekly,
+                },
+            )
+            .await?;
+            organisations::make_founding_admin(c, &user_id, &school_id, at).await?;
+        }
+        Ok(Some(pending.organisation_name))
+    })
+}
+
+/// The organisation fields of a sign-up, checked (field names as the form's).
+fn check_organisation(form: &RegisterForm) -> Result<PendingSignup, AccountError> {
+    let name = form.organisation_name.trim().to_owned();
+    if name.is_empty() {
+        return Err(AccountError::Field {
+            field: "organisationName",
+            message: "Enter your school or organisation's name.".into(),
+        });
+    }
+    if let Some(message) = text_error(&name, MAX_ORGANISATION_NAME_CHARS) {
+        return Err(AccountError::Field {
+            field: "organisationName",
+            message,
+        });
+    }
+    let postcode = form.postcode.trim().to_uppercase();
+    let postcode_ok = (2..=12).contains(&postcode.chars().count())
+        && postcode
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == ' ');
+    if !postcode_ok {
+        return Err(AccountError::Field {
+            field: "postcode",
+            message: "Enter a valid postcode.".into(),
+        });
+    }
+    let org_type = match form.org_type.as_str() {
+        "SCHOOL" => OrgType::School,
+        "BUSINESS" => OrgType::Business,
+        _ => {
+            return Err(AccountError::Field {
+                field: "orgType",
+                message: "Choose School or Business.".into(),
+            })
+        }
+    };
+    Ok(PendingSignup {
+        user_id: String::new(),
+        organisation_name: name,
+        postcode,
+        org_type,
+        created_at: now(),
     })
 }
 

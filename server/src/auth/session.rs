@@ -102,10 +102,16 @@ pub fn session_clear_cookie(secure: bool) -> String {
     )
 }
 
-/// The signed-in user behind a request.
+/// The signed-in user behind a request. `user.school_id` is the school the session acts
+/// in: the active school the session chose when the user may act there
+/// (`organisations::may_act_in`), otherwise the user's own school.
 #[derive(Debug, Clone)]
 pub struct SessionUser {
     pub user: User,
+    /// The user's own school (`users.school_id`), whatever the session acts in.
+    pub home_school_id: Option<String>,
+    /// The school the session switched to, when it is in force (differs from the home).
+    pub active_school_id: Option<String>,
     /// Identifies the session row (to revoke it at sign-out).
     pub token_hash: String,
     pub expires_at: NaiveDateTime,
@@ -142,9 +148,32 @@ pub async fn current_user(
     let token_hash = hash_token(token);
     let at = now();
     let mut pooled = db.conn().await?;
-    let found = sessions::find_session_user(&mut pooled.db(), &token_hash, at).await?;
-    Ok(found.map(|(user, expires_at)| SessionUser {
+    let mut conn = pooled.db();
+    let Some((mut user, expires_at, chosen)) =
+        sessions::find_session_user(&mut conn, &token_hash, at).await?
+    else {
+        return Ok(None);
+    };
+    let home_school_id = user.school_id.clone();
+    let mut active_school_id = None;
+    if let Some(target) = chosen.filter(|t| Some(t) != home_school_id.as_ref()) {
+        let allowed = crate::models::organisations::may_act_in(
+            &mut conn,
+            &user.id,
+            user.role,
+            home_school_id.as_deref(),
+            &target,
+        )
+        .await?;
+        if allowed {
+            user.school_id = Some(target.clone());
+            active_school_id = Some(target);
+        }
+    }
+    Ok(Some(SessionUser {
         user,
+        home_school_id,
+        active_school_id,
         token_hash,
         expires_at,
     }))

@@ -345,6 +345,20 @@ diesel::table! {
         last_seen_at -> Timestamp,
         ip_address -> Nullable<Text>,
         user_agent -> Nullable<Text>,
+        /// The school the session acts in (a MAT user's or superadmin's choice), if any.
+        active_school_id -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    /// The organisation a registrant asked for, created when the address is confirmed.
+    pending_signups (user_id) {
+        user_id -> Text,
+        organisation_name -> Text,
+        postcode -> Text,
+        #[sql_name = "type"]
+        type_ -> Text,
+        created_at -> Timestamp,
     }
 }
 
@@ -513,6 +527,7 @@ diesel::joinable!(audit_log -> users (user_id));
 diesel::joinable!(audit_log -> schools (school_id));
 diesel::joinable!(reports -> users (user_id));
 diesel::joinable!(reports -> schools (school_id));
+diesel::joinable!(pending_signups -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     erased_receipts,
@@ -520,6 +535,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     schools,
     users,
     organisation_memberships,
+    pending_signups,
     year_groups,
     form_groups,
     classes,

@@ -57,9 +57,11 @@ pub(crate) async fn caller(state: &AppState, headers: &HeaderMap) -> Result<Sess
         .map_err(|err| crate::error::AppError::from(err).into_response())?;
     match found {
         Some(session) if !session.user.disabled && session.user.school_id.is_some() => Ok(session),
-        Some(session) if !session.user.disabled => {
-            Err(refusal(StatusCode::FORBIDDEN, "No school", None))
-        }
+        Some(session) if !session.user.disabled => Err(refusal(
+            StatusCode::FORBIDDEN,
+            crate::rpc::context::no_school_message(session.user.role),
+            None,
+        )),
         _ => Err(refusal(
             StatusCode::UNAUTHORIZED,
             "Please sign in again.",

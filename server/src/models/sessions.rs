@@ -83,20 +83,38 @@ pub async fn set_session_expiry(
     Ok(())
 }
 
-/// The user of the session `token_hash` if it is unexpired at `at`, with its expiry.
+/// The user of the session `token_hash` if it is unexpired at `at`, with its expiry and
+/// the school the session chose to act in (not yet checked: `auth::session` decides).
 pub async fn find_session_user(
     conn: &mut DbConn<'_>,
     token_hash: &str,
     at: NaiveDateTime,
-) -> QueryResult<Option<(User, NaiveDateTime)>> {
+) -> QueryResult<Option<(User, NaiveDateTime, Option<String>)>> {
     with_conn!(conn, |c| sessions::table
         .inner_join(users::table)
         .filter(sessions::token_hash.eq(token_hash))
         .filter(sessions::expires_at.gt(at))
-        .select((User::as_select(), sessions::expires_at))
+        .select((
+            User::as_select(),
+            sessions::expires_at,
+            sessions::active_school_id
+        ))
         .first(c)
         .await
         .optional())
+}
+
+/// Sets (or with `None` clears) the school session `token_hash` acts in.
+pub async fn set_active_school(
+    conn: &mut DbConn<'_>,
+    token_hash: &str,
+    school_id: Option<&str>,
+) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::update(sessions::table.find(token_hash))
+        .set(sessions::active_school_id.eq(school_id))
+        .execute(c)
+        .await)?;
+    Ok(())
 }
 
 /// A new link token row (`purpose` as stored: `VERIFY_EMAIL`, `RESET_PASSWORD`, `SIGN_IN`).

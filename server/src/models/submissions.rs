@@ -24,11 +24,13 @@ pub struct MarkerScope {
 }
 
 impl MarkerScope {
-    /// The scope of `user`; `None` for a user without a school (superadmins).
+    /// The scope of `user`; `None` for a user without a school (a superadmin who chose no
+    /// organisation). Admins, and superadmins in the organisation they chose, see the whole
+    /// school.
     pub fn for_user(user: &User) -> Option<MarkerScope> {
         let school_id = user.school_id.clone()?;
         let sender_id = match user.role {
-            UserRole::Admin => None,
+            UserRole::Admin | UserRole::Superadmin => None,
             _ => Some(user.id.clone()),
         };
         Some(MarkerScope {

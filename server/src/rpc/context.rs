@@ -46,6 +46,13 @@ impl Ctx {
         self.caller.as_ref().map(|s| s.token_hash.as_str())
     }
 
+    /// The caller's own school (`users.school_id`), whichever school the session acts in.
+    pub fn home_school_id(&self) -> Option<&str> {
+        self.caller
+            .as_ref()
+            .and_then(|s| s.home_school_id.as_deref())
+    }
+
     /// The signed-in user. A disabled account counts as signed out.
     pub fn require_user(&self) -> RpcResult<&User> {
         match &self.caller {
@@ -67,12 +74,14 @@ impl Ctx {
         }
     }
 
-    /// The caller's school: the only way procedures pick whose data to read or change.
+    /// The caller's school: the only way procedures pick whose data to read or change. For
+    /// a MAT user or superadmin it is the school the session switched to, if any
+    /// (`auth::session::current_user`). A superadmin who chose none is told how to.
     pub fn school_id(&self) -> RpcResult<&str> {
-        self.require_user()?
-            .school_id
+        let user = self.require_user()?;
+        user.school_id
             .as_deref()
-            .ok_or_else(|| RpcError::forbidden("No school"))
+            .ok_or_else(|| RpcError::forbidden(no_school_message(user.role)))
     }
 
     /// A database connection.
@@ -80,6 +89,20 @@ impl Ctx {
         Ok(self.state.db.conn().await?)
     }
 }
+
+/// What a caller without a school is told: a superadmin acts in an organisation chosen in
+/// the header's picker (docs/organisations.md), anyone else has no school.
+pub fn no_school_message(role: UserRole) -> &'static str {
+    if role == UserRole::Superadmin {
+        NO_ORGANISATION_CHOSEN
+    } else {
+        "No school"
+    }
+}
+
+/// The superadmin's answer before choosing an organisation.
+pub const NO_ORGANISATION_CHOSEN: &str =
+    "No organisation chosen. Choose one with the Organisation picker in the header.";
 
 /// Refuses a state-changing request another site made the browser send: a `Sec-Fetch-Site`
 /// of `cross-site`, or an `Origin` that is neither the public URL's nor the `Host`'s.

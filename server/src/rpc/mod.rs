@@ -18,6 +18,7 @@ pub mod dashboard;
 pub mod feedback;
 pub mod leader;
 pub mod notification;
+pub mod organisation;
 pub mod preferences;
 pub mod report;
 pub mod school;

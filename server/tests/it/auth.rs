@@ -23,14 +23,14 @@ pub(crate) const PASSWORD: &str = "Voicemark1";
 const PUBLIC: &str = "http://127.0.0.1:3000";
 
 /// A browser: a cookie jar and a client address.
-struct Browser<'a> {
+pub(crate) struct Browser<'a> {
     app: &'a TestApp,
     cookies: HashMap<String, String>,
     address: SocketAddr,
 }
 
 impl<'a> Browser<'a> {
-    fn new(app: &'a TestApp) -> Self {
+    pub(crate) fn new(app: &'a TestApp) -> Self {
         Self::at(app, "203.0.113.7")
     }
 
@@ -94,7 +94,7 @@ impl<'a> Browser<'a> {
             .to_owned()
     }
 
-    async fn sign_in(&mut self, email: &str, password: &str) -> TestResponse {
+    pub(crate) async fn sign_in(&mut self, email: &str, password: &str) -> TestResponse {
         let token = self.csrf().await;
         self.post_form(
             "/api/auth/callback/credentials",
@@ -110,7 +110,7 @@ impl<'a> Browser<'a> {
         .await
     }
 
-    async fn session(&mut self) -> serde_json::Value {
+    pub(crate) async fn session(&mut self) -> serde_json::Value {
         let response = self.get("/api/auth/session").await;
         assert_eq!(response.status, StatusCode::OK);
         response.json()
@@ -170,7 +170,7 @@ pub(crate) async fn session_count(app: &TestApp, user_id: &str) -> i64 {
 /// Every message in the test's outbox, decoded enough to read links (quoted-printable soft
 /// breaks and escapes undone).
 /// Runs the queued jobs first: account e-mail goes through the job queue.
-async fn outbox(app: &TestApp) -> Vec<String> {
+pub(crate) async fn outbox(app: &TestApp) -> Vec<String> {
     crate::sending::drain(&app.state).await;
     let dir = app.dir.join("outbox");
     let mut messages: Vec<(std::time::SystemTime, String)> = std::fs::read_dir(&dir)
@@ -214,7 +214,7 @@ fn decode_quoted_printable(raw: &str) -> String {
 }
 
 /// The first link in `message` that starts with `prefix`.
-fn link(message: &str, prefix: &str) -> String {
+pub(crate) fn link(message: &str, prefix: &str) -> String {
     let start = message
         .find(prefix)
         .unwrap_or_else(|| panic!("no {prefix} link in:\n{message}"));
@@ -224,7 +224,7 @@ fn link(message: &str, prefix: &str) -> String {
         .collect()
 }
 
-fn token_of(link: &str) -> String {
+pub(crate) fn token_of(link: &str) -> String {
     let parsed = url::Url::parse(link).expect("link is a URL");
     parsed
         .query_pairs()
@@ -667,6 +667,9 @@ dual_test!(
             surname: "Hopper".into(),
             email: email.into(),
             password: "Compiler1".into(),
+            organisation_name: "Hopper Academy".into(),
+            postcode: "AB1 2CD".into(),
+            org_type: "SCHOOL".into(),
         };
         let taken = accounts::register(&app.state, form("Taken@School.test"), None).await;
         let fresh = accounts::register(&app.state, form("grace@school.test"), None).await;

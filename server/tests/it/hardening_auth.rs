@@ -287,7 +287,7 @@ dual_test!(
         let register = |email: &str, address: &str| {
             rpc(
                 "account.register",
-                json!({ "forename": "Rita", "surname": "Register", "email": email, "password": "Goodpass12" }),
+                json!({ "forename": "Rita", "surname": "Register", "email": email, "password": "Goodpass12", "organisationName": "Test School", "postcode": "AB1 2CD", "orgType": "SCHOOL" }),
                 None,
                 Some(address),
             )
@@ -440,7 +440,7 @@ dual_test!(
             router.clone(),
             rpc(
                 "account.register",
-                json!({ "forename": "Rita", "surname": "R", "email": "rita@school.test", "password": "Goodpass12" }),
+                json!({ "forename": "Rita", "surname": "R", "email": "rita@school.test", "password": "Goodpass12", "organisationName": "Test School", "postcode": "AB1 2CD", "orgType": "SCHOOL" }),
                 None,
                 None,
             ),
@@ -484,7 +484,7 @@ dual_test!(
             voicemark::app::router(slow_state.clone()),
             rpc(
                 "account.register",
-                json!({ "forename": "Sam", "surname": "S", "email": "sam@school.test", "password": "Goodpass12" }),
+                json!({ "forename": "Sam", "surname": "S", "email": "sam@school.test", "password": "Goodpass12", "organisationName": "Test School", "postcode": "AB1 2CD", "orgType": "SCHOOL" }),
                 None,
                 None,
             ),
@@ -678,7 +678,7 @@ async fn floods_of_resets_and_registrations_keep_server_memory_bounded() {
                     &client,
                     &base,
                     "account.register",
-                    json!({ "forename": "Flood", "surname": "Test", "email": format!("flood{n}@school.test"), "password": "Goodpass12" }),
+                    json!({ "forename": "Flood", "surname": "Test", "email": format!("flood{n}@school.test"), "password": "Goodpass12", "organisationName": "Test School", "postcode": "AB1 2CD", "orgType": "SCHOOL" }),
                     &format!("10.2.0.{n}"),
                 )
                 .await
@@ -740,7 +740,7 @@ async fn sigterm_completes_while_a_worker_waits_on_a_silent_mail_server() {
         &client,
         &base,
         "account.register",
-        json!({ "forename": "Rita", "surname": "R", "email": "rita@school.test", "password": "Goodpass12" }),
+        json!({ "forename": "Rita", "surname": "R", "email": "rita@school.test", "password": "Goodpass12", "organisationName": "Test School", "postcode": "AB1 2CD", "orgType": "SCHOOL" }),
         "127.0.0.1",
     )
     .await;

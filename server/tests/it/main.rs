@@ -21,6 +21,7 @@ mod jobs;
 mod jobs_view;
 mod layering;
 mod notifications;
+mod organisations;
 mod preferences;
 mod privacy;
 mod reports;

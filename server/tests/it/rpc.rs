@@ -351,7 +351,10 @@ dual_test!(
         let response =
             query_batch(&app, &["school.listStudents"], &[UNDEFINED], Some(&cookie)).await;
         assert_eq!(response.status, StatusCode::FORBIDDEN);
-        assert_eq!(error_of(&response.json()[0])["message"], "No school");
+        assert_eq!(
+            error_of(&response.json()[0])["message"],
+            "No organisation chosen. Choose one with the Organisation picker in the header."
+        );
     }
 );
 

@@ -17,6 +17,7 @@ import { isPro } from '@/lib/session'
 import { UpgradeProvider } from '@/lib/upgrade'
 
 import { isPaletteShortcut } from './navigation'
+import { HeaderOrganisation } from './organisation-picker'
 import { SidebarContent } from './sidebar'
 import { UpgradeDialog } from './upgrade-dialog'
 import { useRoleCheck } from './use-role-check'
@@ -97,6 +98,7 @@ export function Shell({ user }: { user: SessionUser }) {
           <span>Voicemark</span>
         </Link>
         <div className="flex-1" />
+        <HeaderOrganisation user={user} />
         {/* Phones have no keyboard shortcut and no room for the wide button: the same palette
             (its actions New message, New voice note, New photo, and pupil search) behind an icon. */}
         <Button

@@ -64,6 +64,11 @@ async fn build_session(
         None => None,
     };
     let (redirect_to_leaders, stripe_product_id) = school.unwrap_or((false, None));
+    // The school the session acts in (the shell names it; docs/organisations.md).
+    let school_name = match &session.user.school_id {
+        Some(school_id) => organisations::school_name(&mut conn, school_id).await?,
+        None => None,
+    };
     let mut cookies = Vec::new();
     let expires_at = if session.user.disabled {
         delete_session(&mut conn, &session.token_hash).await?;
@@ -98,6 +103,9 @@ async fn build_session(
             "hasCompletedTutorial": user.has_completed_tutorial,
             "stripeProductId": stripe_product_id,
             "pro": pro,
+            "schoolId": user.school_id,
+            "schoolName": school_name,
+            "switchedSchool": session.active_school_id.is_some(),
         },
         "expires": expires_at.and_utc().to_rfc3339_opts(SecondsFormat::Millis, true),
     });

@@ -1,4 +1,5 @@
-//! `account.register`: a new account; a confirmation e-mail follows.
+//! `account.register`: a new account and the organisation it will run; a confirmation
+//! e-mail follows, and confirming creates the organisation (docs/organisations.md).
 
 use crate::auth::accounts::{self, RegisterForm};
 use crate::rpc::registry::Done;
@@ -11,6 +12,14 @@ rpc_type! {
         pub surname: String,
         pub email: String,
         pub password: String,
+        /// The new school's or business's name (absent: a field error, like empty).
+        #[serde(default)]
+        pub organisation_name: String,
+        #[serde(default)]
+        pub postcode: String,
+        /// SCHOOL or BUSINESS.
+        #[serde(default)]
+        pub org_type: String,
     }
 }
 
@@ -20,6 +29,9 @@ pub async fn handler(ctx: &Ctx, input: RegisterInput) -> RpcResult<Done> {
         surname: input.surname,
         email: input.email,
         password: input.password,
+        organisation_name: input.organisation_name,
+        postcode: input.postcode,
+        org_type: input.org_type,
     };
     accounts::register(&ctx.state, form, ctx.client_address()).await?;
     Ok(Done::OK)

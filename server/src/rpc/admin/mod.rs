@@ -47,8 +47,8 @@ pub fn procedures() -> Vec<Procedure> {
     ]
 }
 
-/// The caller's school, when the caller is an admin (superadmins pass the role rule but
-/// have no school, so they get FORBIDDEN "No school").
+/// The caller's school, when the caller is an admin (superadmins pass the role rule and
+/// act in the organisation they chose; before choosing one they are told to).
 pub fn require_admin(ctx: &Ctx) -> RpcResult<&str> {
     ctx.require_role(&[UserRole::Admin])?;
     ctx.school_id()

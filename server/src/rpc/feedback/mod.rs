@@ -35,5 +35,6 @@ pub(crate) fn scope(ctx: &Ctx) -> RpcResult<MarkerScope> {
     let user = ctx.require_user()?;
     // Through the tenant helper, so the school always comes from the session.
     let _school = ctx.school_id()?;
-    MarkerScope::for_user(user).ok_or_else(|| RpcError::forbidden("No school"))
+    MarkerScope::for_user(user)
+        .ok_or_else(|| RpcError::forbidden(crate::rpc::context::no_school_message(user.role)))
 }

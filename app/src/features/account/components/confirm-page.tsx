@@ -11,6 +11,10 @@ import { LINK_INVALID } from './reset-page'
 export const EMAIL_CONFIRMED =
   'Your e-mail address is confirmed. You can sign in once your school administrator has activated your account.'
 
+/** The answer when confirming created the registrant's organisation. */
+export const organisationReady = (name: string) =>
+  `Your e-mail address is confirmed and ${name} is ready. Sign in to start as its administrator.`
+
 export function ConfirmEmailPage() {
   const [params] = useSearchParams()
   const token = params.get('token') ?? ''
@@ -18,7 +22,12 @@ export function ConfirmEmailPage() {
 
   let body
   if (!token || confirm.isError) body = <Alert>{LINK_INVALID}</Alert>
-  else if (confirm.isSuccess) body = <Alert tone="success">{EMAIL_CONFIRMED}</Alert>
+  else if (confirm.isSuccess)
+    body = (
+      <Alert tone="success">
+        {confirm.data.organisationName ? organisationReady(confirm.data.organisationName) : EMAIL_CONFIRMED}
+      </Alert>
+    )
   else body = <p role="status">Confirming your e-mail address…</p>
 
   return <AccountFrame title="Confirm e-mail address">{body}</AccountFrame>

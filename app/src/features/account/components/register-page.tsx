@@ -1,4 +1,6 @@
-//! /account/register: forename, surname, e-mail and password; the answer is neutral.
+//! /account/register: the registrant (forename, surname, e-mail, password) and their new
+//! organisation (name, postcode, school or business); the answer is neutral. Confirming the
+//! e-mail creates the organisation with the registrant as its admin (docs/organisations.md).
 
 import { useState } from 'react'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -7,7 +9,7 @@ import { useForm } from 'react-hook-form'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
-import { Input } from '@/components/ui/input'
+import { Input, Select } from '@/components/ui/input'
 import { getCore } from '@/lib/core'
 import { setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
@@ -16,9 +18,9 @@ import { registerSchema, useRegister, type RegisterValues } from '../api/registe
 import { AccountFrame } from './account-frame'
 
 export const REGISTERED =
-  'Check your e-mail to confirm your address. Your school administrator will then activate your account.'
+  'Check your e-mail to confirm your address. Confirming it creates your organisation, and you can then sign in as its administrator.'
 
-const FIELDS = ['forename', 'surname', 'email', 'password'] as const
+const FIELDS = ['forename', 'surname', 'email', 'password', 'organisationName', 'postcode', 'orgType'] as const
 
 export function RegisterPage() {
   const [done, setDone] = useState(false)
@@ -31,7 +33,8 @@ export function RegisterPage() {
     formState: { errors, isSubmitting },
   } = useForm<RegisterValues>({
     resolver: zodResolver(registerSchema),
-    defaultValues: { forename: '', surname: '', email: '', password: '' } })
+    defaultValues: { forename: '', surname: '', email: '', password: '', organisationName: '', postcode: '', orgType: 'SCHOOL' },
+  })
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(undefined)
@@ -43,6 +46,9 @@ export function RegisterPage() {
         surname: values.surname.trim(),
         email: values.email.trim(),
         password: values.password,
+        organisationName: values.organisationName.trim(),
+        postcode: values.postcode.trim(),
+        orgType: values.orgType,
       })
       setDone(true)
     } catch (error) {
@@ -51,7 +57,7 @@ export function RegisterPage() {
   })
 
   return (
-    <AccountFrame title="Register" intro="Create an account for Voicemark.">
+    <AccountFrame title="Register" intro="Create an account for Voicemark and your school or organisation.">
       {done ? (
         <Alert tone="success">{REGISTERED}</Alert>
       ) : (
@@ -74,6 +80,21 @@ export function RegisterPage() {
             >
               <Input type="password" autoComplete="new-password" {...register('password')} />
             </FormField>
+            <fieldset className="space-y-4">
+              <legend className="text-sm font-medium">Your organisation</legend>
+              <FormField label="Organisation name" error={errors.organisationName?.message}>
+                <Input autoComplete="organization" {...register('organisationName')} />
+              </FormField>
+              <FormField label="Postcode" error={errors.postcode?.message}>
+                <Input autoComplete="postal-code" {...register('postcode')} />
+              </FormField>
+              <FormField label="Type" error={errors.orgType?.message}>
+                <Select {...register('orgType')}>
+                  <option value="SCHOOL">School</option>
+                  <option value="BUSINESS">Business</option>
+                </Select>
+              </FormField>
+            </fieldset>
             <Button type="submit" className="w-full" disabled={isSubmitting}>
               Register
             </Button>

@@ -36,7 +36,12 @@ export function AdminPage() {
     return (
       <div className="space-y-3">
         <h1 className="text-3xl font-bold tracking-tight">Manage School</h1>
-        <p className="text-muted-foreground">You do not have access to this page.</p>
+        <p className="text-muted-foreground">
+          {/* A superadmin who chose no organisation yet is told to pick one in the header. */}
+          {errorMessage(settings.error).startsWith('No organisation chosen')
+            ? errorMessage(settings.error)
+            : 'You do not have access to this page.'}
+        </p>
       </div>
     )
   }

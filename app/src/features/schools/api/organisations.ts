@@ -1,0 +1,43 @@
+//! `/schools`' calls: every organisation with its counts, the trusts, and saving one.
+
+import { useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
+
+import { invalidateRpc, useRpcMutation, useRpcQuery } from '@/lib/rpc'
+
+export const useAdminOrganisations = () => useRpcQuery('organisation.adminList', undefined, { retry: false })
+export const useTrusts = () => useRpcQuery('organisation.trusts', undefined, { retry: false })
+
+export const PLANS = ['Basic', 'Pro', 'Enterprise'] as const
+/** The trust select's value for "create a new trust". */
+export const NEW_TRUST = '__new__'
+
+export const organisationSchema = z
+  .object({
+    name: z.string().trim().min(1, "Enter the organisation's name.").max(200, 'Use at most 200 characters.'),
+    orgType: z.enum(['SCHOOL', 'BUSINESS'], { message: 'Choose School or Business.' }),
+    postcode: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9 ]{0,12}$/, 'Enter a valid postcode.'),
+    seats: z
+      .string()
+      .trim()
+      .regex(/^\d{0,6}$/, 'Enter a whole number of seats.')
+      .refine((v) => v === '' || Number(v) <= 100_000, 'Enter a number of seats from 0 to 100000.'),
+    plan: z.enum(PLANS, { message: 'Choose Basic, Pro or Enterprise.' }),
+    redirectToLeaders: z.boolean(),
+    trust: z.string(),
+    newTrustName: z.string().trim().max(200, 'Use at most 200 characters.'),
+  })
+  .refine((v) => v.trust !== NEW_TRUST || v.newTrustName.length > 0, {
+    path: ['newTrustName'],
+    message: "Enter the new trust's name.",
+  })
+
+export type OrganisationValues = z.infer<typeof organisationSchema>
+
+export function useSaveOrganisation() {
+  const queryClient = useQueryClient()
+  return useRpcMutation('organisation.save', { onSuccess: () => invalidateRpc(queryClient, 'organisation.') })
+}
