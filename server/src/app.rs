@@ -41,6 +41,8 @@ pub fn router(state: AppState) -> Router {
         .nest("/reports", http::reports::routes().layer(timeout(Duration::from_secs(60))))
         // AI autofill streams its answer (SSE); the limit is on the wait for the headers.
         .nest("/tasks", http::autofill::routes().layer(timeout(Duration::from_secs(60))))
+        // Stripe's signed events (docs/billing.md): stored and queued, answered at once.
+        .nest("/stripe", http::stripe_webhook::routes().layer(timeout(Duration::from_secs(30))))
         .fallback(api_not_found)
         // Answers carry personal data: no browser or proxy keeps a copy (a download that
         // sets its own Cache-Control keeps it).

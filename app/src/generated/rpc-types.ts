@@ -203,6 +203,11 @@ export interface MarkedSubmission {
   feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE';
 }
 
+export interface CustomerSessionOutput {
+  clientSecret: string;
+  clientReferenceId: string;
+}
+
 export interface TaskIdInput {
   taskId: string;
 }
@@ -592,6 +597,13 @@ export interface Features {
   photoAnalysis: boolean;
   dictation: boolean;
   chat: boolean;
+  billing: BillingFeature | null;
+}
+
+export interface BillingFeature {
+  publishableKey: string;
+  pricingTableId: string;
+  pricingTableScriptUrl: string;
 }
 
 export interface Support {
@@ -840,6 +852,14 @@ export interface PasswordChanged {
   changedAt: Date;
 }
 
+export interface BillingPortalInput {
+  returnPath: string;
+}
+
+export interface BillingPortalOutput {
+  url: string;
+}
+
 export interface UploadedFile {
   key: string;
   filename: string;
@@ -926,6 +946,7 @@ export interface RpcProcedures {
   'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
+  'leader.createCustomerSession': { kind: 'mutation'; input: void; output: CustomerSessionOutput };
   'leader.listTaskFiles': { kind: 'query'; input: TaskIdInput; output: Array<TaskContentItem> };
   'leader.transferVoiceNoteToPersonalFolder': { kind: 'mutation'; input: VoiceNoteKeyInput; output: VoiceNoteId };
   'leader.uploadTaskFile': { kind: 'mutation'; input: UploadTaskFileInput; output: UploadTicket };
@@ -982,6 +1003,7 @@ export interface RpcProcedures {
   'template.restore': { kind: 'mutation'; input: TemplateIdInput; output: SavedTemplate };
   'template.save': { kind: 'mutation'; input: SaveTemplateInput; output: SavedTemplate };
   'user.changePassword': { kind: 'mutation'; input: ChangePasswordInput; output: PasswordChanged };
+  'user.createBillingPortalSession': { kind: 'mutation'; input: BillingPortalInput; output: BillingPortalOutput };
   'user.feedbackHubCount': { kind: 'query'; input: void; output: number };
   'user.listFiles': { kind: 'query'; input: void; output: Array<UploadedFile> };
   'user.markTutorialComplete': { kind: 'mutation'; input: true | MarkTutorialCompleteFields; output: Done };
