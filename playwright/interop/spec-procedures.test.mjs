@@ -33,7 +33,6 @@ const JPEG_1PX =
 const NOT_YET_IMPLEMENTED = {
   'user.list': { kind: 'query', issue: 'issue 12 (organisations, people and money: Manage Users)' },
   'leader.getSeatInfo': { kind: 'query', issue: 'issue 12 (organisations, people and money: seats)' },
-  'leader.createCustomerSession': { kind: 'mutation', issue: 'issue 12 (organisations, people and money: Stripe)' },
 };
 
 let baseUrl;
@@ -217,6 +216,12 @@ test('user.listFiles (query, no payload) lists the uploaded file', async () => {
 
 test('submission.getDeepgramKey (mutation, no payload) parses; without speech it is PRECONDITION_FAILED', async () => {
   const answer = await accepted('submission.getDeepgramKey', () => client().mutation('submission.getDeepgramKey'));
+  assert.equal(answer.ok, false);
+  assert.equal(answer.code, 'PRECONDITION_FAILED');
+});
+
+test('leader.createCustomerSession (mutation, no payload) parses; without billing it is PRECONDITION_FAILED', async () => {
+  const answer = await accepted('leader.createCustomerSession', () => client().mutation('leader.createCustomerSession'));
   assert.equal(answer.ok, false);
   assert.equal(answer.code, 'PRECONDITION_FAILED');
 });

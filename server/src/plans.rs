@@ -5,15 +5,12 @@
 
 use core_wasm::plan::{plan_for, seat_allowance, Plan};
 use core_wasm::UserRole;
-use diesel::prelude::*;
 use diesel::result::QueryResult;
-use diesel_async::RunQueryDsl;
 
 use crate::config::Config;
-use crate::db::schema::schools;
 use crate::db::DbConn;
+use crate::models::billing;
 use crate::models::users::User;
-use crate::with_conn;
 
 /// A school's subscription as the limits need it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,13 +35,9 @@ pub async fn school_plan(
     config: &Config,
     school_id: &str,
 ) -> QueryResult<SchoolPlan> {
-    let row: Option<(Option<String>, Option<i32>)> = with_conn!(conn, |c| schools::table
-        .find(school_id)
-        .select((schools::stripe_product_id, schools::seats))
-        .first(c)
-        .await
-        .optional())?;
-    let (product_id, seats) = row.unwrap_or((None, None));
+    let (product_id, seats) = billing::product_and_seats(conn, school_id)
+        .await?
+        .unwrap_or((None, None));
     Ok(SchoolPlan {
         plan: plan_of_product(config, UserRole::Admin, product_id.as_deref()),
         product_id,

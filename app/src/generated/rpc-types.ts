@@ -233,6 +233,11 @@ export interface MarkedSubmission {
   feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE';
 }
 
+export interface CustomerSessionOutput {
+  clientSecret: string;
+  clientReferenceId: string;
+}
+
 export interface TaskIdInput {
   taskId: string;
 }
@@ -680,6 +685,13 @@ export interface Features {
   photoAnalysis: boolean;
   dictation: boolean;
   chat: boolean;
+  billing: BillingFeature | null;
+}
+
+export interface BillingFeature {
+  publishableKey: string;
+  pricingTableId: string;
+  pricingTableScriptUrl: string;
 }
 
 export interface Support {
@@ -928,6 +940,14 @@ export interface PasswordChanged {
   changedAt: Date;
 }
 
+export interface BillingPortalInput {
+  returnPath: string;
+}
+
+export interface BillingPortalOutput {
+  url: string;
+}
+
 export interface UploadedFile {
   key: string;
   filename: string;
@@ -1016,6 +1036,7 @@ export interface RpcProcedures {
   'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
+  'leader.createCustomerSession': { kind: 'mutation'; input: void; output: CustomerSessionOutput };
   'leader.listTaskFiles': { kind: 'query'; input: TaskIdInput; output: Array<TaskContentItem> };
   'leader.transferVoiceNoteToPersonalFolder': { kind: 'mutation'; input: VoiceNoteKeyInput; output: VoiceNoteId };
   'leader.uploadTaskFile': { kind: 'mutation'; input: UploadTaskFileInput; output: UploadTicket };
@@ -1077,6 +1098,7 @@ export interface RpcProcedures {
   'template.restore': { kind: 'mutation'; input: TemplateIdInput; output: SavedTemplate };
   'template.save': { kind: 'mutation'; input: SaveTemplateInput; output: SavedTemplate };
   'user.changePassword': { kind: 'mutation'; input: ChangePasswordInput; output: PasswordChanged };
+  'user.createBillingPortalSession': { kind: 'mutation'; input: BillingPortalInput; output: BillingPortalOutput };
   'user.feedbackHubCount': { kind: 'query'; input: void; output: number };
   'user.listFiles': { kind: 'query'; input: void; output: Array<UploadedFile> };
   'user.markTutorialComplete': { kind: 'mutation'; input: true | MarkTutorialCompleteFields; output: Done };

@@ -476,6 +476,20 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A Stripe webhook event, stored once by its id (docs/billing.md); `payload` is the
+    /// verified raw body, `processed_at` set when the `stripe.event` job applied it.
+    stripe_events (id) {
+        id -> Text,
+        #[sql_name = "type"]
+        type_ -> Text,
+        created -> Timestamp,
+        payload -> Text,
+        received_at -> Timestamp,
+        processed_at -> Nullable<Timestamp>,
+    }
+}
+
 diesel::joinable!(schools -> trusts (trust_id));
 diesel::joinable!(users -> schools (school_id));
 diesel::joinable!(organisation_memberships -> users (user_id));
@@ -564,4 +578,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     audit_log,
     reports,
     health_checks,
+    stripe_events,
 );

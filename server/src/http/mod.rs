@@ -5,6 +5,7 @@ pub mod autofill;
 pub mod health;
 pub mod reports;
 pub mod security_headers;
+pub mod stripe_webhook;
 pub mod submission_files;
 pub mod uploads;
 pub mod web;

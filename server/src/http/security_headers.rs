@@ -17,7 +17,10 @@ use crate::storage::StorageConfig;
 ///   and the bucket's origin when files are served from S3;
 /// - connections: ours, the page's own `blob:` objects, the speech provider's socket and
 ///   the bucket (signed uploads);
-/// - workers: ours and `blob:`; no plugins, no framing, forms post only to us.
+/// - workers: ours and `blob:`; no plugins, no framing, forms post only to us;
+/// - billing on (docs/billing.md): the pricing-table script's origin may run scripts, be
+///   framed and be called, and Stripe's frames (`js.stripe.com`, `*.js.stripe.com`) and API
+///   (`api.stripe.com`) are allowed; billing off adds nothing.
 pub fn content_security_policy(config: &Config) -> String {
     let mut outside: Vec<String> = Vec::new();
     if let Some(speech) = &config.speech {
@@ -30,13 +33,27 @@ pub fn content_security_policy(config: &Config) -> String {
     // remote origin).
     let mut connect = vec!["'self'".to_owned(), "blob:".to_owned()];
     connect.extend(outside.iter().cloned());
+    let mut scripts = vec!["'self'".to_owned(), "'wasm-unsafe-eval'".to_owned()];
+    let mut frames: Vec<String> = Vec::new();
+    if let Some(stripe) = &config.stripe {
+        let script = http_origin(&stripe.pricing_table_script_url);
+        scripts.extend(script.iter().cloned());
+        frames.extend(script.iter().cloned());
+        for origin in STRIPE_FRAMES {
+            if !frames.iter().any(|f| f == origin) {
+                frames.push((*origin).to_owned());
+            }
+        }
+        connect.extend(script.iter().cloned());
+        connect.push(STRIPE_API.to_owned());
+    }
     connect.extend(storage.iter().cloned());
     let mut media = vec!["'self'".to_owned(), "data:".into(), "blob:".into()];
     media.extend(storage.iter().cloned());
     let media = media.join(" ");
     [
         "default-src 'self'".to_owned(),
-        "script-src 'self' 'wasm-unsafe-eval'".to_owned(),
+        format!("script-src {}", scripts.join(" ")),
         "style-src 'self' 'unsafe-inline'".to_owned(),
         format!("img-src {media}"),
         format!("media-src {media}"),
@@ -48,7 +65,28 @@ pub fn content_security_policy(config: &Config) -> String {
         "form-action 'self'".to_owned(),
         "frame-ancestors 'none'".to_owned(),
     ]
+    .into_iter()
+    .chain((!frames.is_empty()).then(|| format!("frame-src {}", frames.join(" "))))
+    .collect::<Vec<_>>()
     .join("; ")
+}
+
+/// The frames Stripe's pricing table opens.
+const STRIPE_FRAMES: &[&str] = &["https://js.stripe.com", "https://*.js.stripe.com"];
+/// The API Stripe's embedded pieces call from the browser.
+const STRIPE_API: &str = "https://api.stripe.com";
+
+/// `scheme://host[:port]` of an http(s) URL.
+fn http_origin(url: &str) -> Option<String> {
+    let url = url::Url::parse(url).ok()?;
+    if !matches!(url.scheme(), "https" | "http") {
+        return None;
+    }
+    let host = url.host_str()?;
+    Some(match url.port() {
+        Some(port) => format!("{}://{host}:{port}", url.scheme()),
+        None => format!("{}://{host}", url.scheme()),
+    })
 }
 
 /// `Strict-Transport-Security` for an https deployment (one year, subdomains included);

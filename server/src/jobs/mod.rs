@@ -20,6 +20,7 @@
 //! | `email.account` | [`email_account::AccountEmail`] | `email_account.rs` |
 //! | `task.process_item` | [`task_process::ProcessTaskItem`] | `task_process.rs` (+ `task_extract.rs`) |
 //! | `voice_note.transcribe` | [`voice_note_transcribe::TranscribeVoiceNote`] | `voice_note_transcribe.rs` |
+//! | `stripe.event` | [`stripe_event::ApplyStripeEvent`] | `stripe_event.rs` |
 //!
 //! A job's life: `QUEUED` → (claimed by a worker: `locked_at`, `locked_by`, `attempts + 1`)
 //! `RUNNING` → `DONE` (`finished_at`), or back to `QUEUED` with `run_at = now + backoff`
@@ -37,6 +38,7 @@ pub mod feedback_send;
 pub mod file_expiry;
 pub mod notification_send;
 pub mod registry;
+pub mod stripe_event;
 pub mod task_extract;
 pub mod task_process;
 pub mod voice_note_transcribe;

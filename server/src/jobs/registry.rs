@@ -15,6 +15,7 @@ use super::email_support::SupportEmail;
 use super::feedback_send::SendFeedback;
 use super::file_expiry::ExpireFiles;
 use super::notification_send::SendNotification;
+use super::stripe_event::ApplyStripeEvent;
 use super::task_process::ProcessTaskItem;
 use super::voice_note_transcribe::TranscribeVoiceNote;
 
@@ -59,6 +60,7 @@ impl Registry {
             .register::<SupportEmail>()
             .register::<ProcessTaskItem>()
             .register::<TranscribeVoiceNote>()
+            .register::<ApplyStripeEvent>()
     }
 
     /// Adds job type `J` under its `KIND`.
@@ -115,7 +117,7 @@ mod tests {
             declared.push(kind.to_owned());
         }
         declared.sort();
-        assert_eq!(declared.len(), 10, "job types found: {declared:?}");
+        assert_eq!(declared.len(), 11, "job types found: {declared:?}");
         assert_eq!(Registry::standard().kinds(), declared);
     }
 

@@ -3,6 +3,7 @@
 
 pub mod assistant_queries;
 pub mod audit;
+pub mod billing;
 pub mod comments;
 pub mod email_preferences;
 pub mod groups;

@@ -5,12 +5,14 @@
 
 pub mod chat;
 pub mod speech;
+pub mod stripe;
 pub mod vision;
 
 use crate::config::Config;
 
 pub use chat::ChatClient;
 pub use speech::SpeechClient;
+pub use stripe::StripeClient;
 pub use vision::VisionClient;
 
 /// The configured providers; `None` where a feature is not set up on this server.
@@ -20,6 +22,8 @@ pub struct Providers {
     pub speech: Option<SpeechClient>,
     /// The text model that fills and tidies a task's answers (`providers::chat`).
     pub chat: Option<ChatClient>,
+    /// Stripe's REST API, when billing is on (`providers::stripe`, docs/billing.md).
+    pub stripe: Option<StripeClient>,
 }
 
 impl Providers {
@@ -29,6 +33,7 @@ impl Providers {
             vision: config.vision.as_ref().map(VisionClient::new).transpose()?,
             speech: config.speech.as_ref().map(SpeechClient::new).transpose()?,
             chat: config.chat.as_ref().map(ChatClient::new).transpose()?,
+            stripe: config.stripe.as_ref().map(StripeClient::new).transpose()?,
         })
     }
 }

@@ -93,6 +93,7 @@ pub fn procedures() -> &'static [Procedure] {
             procedure!(Query "system.features" => system::features),
             procedure!(Query "system.support" => system::support),
             procedure!(Query "system.time" => system::time),
+            procedure!(Mutation "user.createBillingPortalSession" => user::create_billing_portal_session),
             procedure!(Query "user.feedbackHubCount" => user::feedback_hub_count),
             procedure!(Query "user.listFiles" => user::list_files),
             procedure!(Mutation "user.markTutorialComplete" => user::mark_tutorial_complete),

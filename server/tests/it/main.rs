@@ -31,6 +31,7 @@ mod schema;
 mod seed;
 mod sending;
 mod storage_s3;
+mod stripe;
 mod students;
 mod tasks;
 mod submissions;

@@ -970,7 +970,7 @@ dual_test!(
         assert_eq!(response.status, StatusCode::OK, "{}", response.text());
         assert_eq!(
             response.json()["result"]["data"]["json"],
-            json!({"photoAnalysis": false, "dictation": false, "chat": false})
+            json!({"photoAnalysis": false, "dictation": false, "chat": false, "billing": null})
         );
         let routes = app_with(
             &app,
@@ -980,7 +980,7 @@ dual_test!(
         let response = query(&routes, "system.features", Some(&cookie)).await;
         assert_eq!(
             response.json()["result"]["data"]["json"],
-            json!({"photoAnalysis": true, "dictation": true, "chat": false})
+            json!({"photoAnalysis": true, "dictation": true, "chat": false, "billing": null})
         );
     }
 );

@@ -7,6 +7,7 @@ import { Link, Outlet, useLocation } from 'react-router'
 
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
+import { PlanChangeModal, UpgradeBanner } from '@/features/billing'
 import { DictationProvider } from '@/features/dictation/dictation-provider'
 import { PhotoAnalyserProvider } from '@/features/photo-analyser'
 import { OnboardingTour } from '@/features/tour'
@@ -143,6 +144,7 @@ export function Shell({ user }: { user: SessionUser }) {
         </div>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto px-4 py-8 outline-none sm:px-8">
           <div className="mx-auto max-w-4xl">
+            {showUpgrade && <UpgradeBanner onUpgrade={() => setUpgradeOpen(true)} />}
             <Outlet />
           </div>
         </main>
@@ -155,6 +157,7 @@ export function Shell({ user }: { user: SessionUser }) {
         </SheetContent>
       </Dialog>
       <UpgradeDialog open={upgradeOpen} onOpenChange={setUpgradeOpen} />
+      <PlanChangeModal />
       <OnboardingTour hasCompletedTutorial={user.hasCompletedTutorial} canSeeTemplates={allowed?.(['ADMIN', 'ORG_ADMIN'])} />
       {paletteLoaded && (
         <Suspense fallback={null}>

@@ -1,6 +1,7 @@
-//! The header's user menu: Settings, Manage subscription or Upgrade to Pro, Log out.
+//! The header's user menu: Settings, Manage subscription (Stripe's billing portal, created on
+//! click and coming back to this page) or Upgrade to Pro, Log out.
 
-import { useNavigate } from 'react-router'
+import { useLocation, useNavigate } from 'react-router'
 
 import { Button } from '@/components/ui/button'
 import {
@@ -11,7 +12,10 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
+import { useToast } from '@/components/ui/toaster'
+import { useCreateBillingPortalSession } from '@/features/billing'
 import type { SessionUser } from '@/lib/auth-client'
+import { errorMessage } from '@/lib/rpc'
 import { isPro, useSession } from '@/lib/session'
 
 export function initials(user: Pick<SessionUser, 'forename' | 'surname' | 'email'>): string {
@@ -31,6 +35,17 @@ export function UserMenu({
   const navigate = useNavigate()
   const { signOut } = useSession()
   const pro = isPro(user)
+  const { pathname } = useLocation()
+  const { toast } = useToast()
+  const portal = useCreateBillingPortalSession()
+  const manageSubscription = () =>
+    portal.mutate(
+      { returnPath: pathname },
+      {
+        onSuccess: ({ url }) => window.location.assign(url),
+        onError: (error) => toast({ title: 'Manage subscription', description: errorMessage(error), tone: 'error' }),
+      },
+    )
 
   return (
     <DropdownMenu>
@@ -50,9 +65,9 @@ export function UserMenu({
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => navigate(settingsPath)}>Settings</DropdownMenuItem>
         {pro ? (
-          // Until the payment provider's billing portal arrives (issue 12), plan changes are
-          // made by support on a message from the Support page's contact form.
-          <DropdownMenuItem onSelect={() => navigate('/leaders/support')}>Manage subscription</DropdownMenuItem>
+          <DropdownMenuItem disabled={portal.isPending} onSelect={manageSubscription}>
+            Manage subscription
+          </DropdownMenuItem>
         ) : (
           <DropdownMenuItem onSelect={onUpgrade}>Upgrade to Pro</DropdownMenuItem>
         )}

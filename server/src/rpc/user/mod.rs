@@ -1,5 +1,6 @@
 //! `user.*`: the signed-in user's own account, settings and counters.
 
+pub mod create_billing_portal_session;
 pub mod feedback_hub_count;
 pub mod list_files;
 pub mod mark_tutorial_complete;
