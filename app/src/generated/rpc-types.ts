@@ -203,6 +203,13 @@ export interface MarkedSubmission {
   feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE';
 }
 
+export interface SeatInfo {
+  seats: number | null;
+  used: number;
+  pending: number;
+  available: number | null;
+}
+
 export interface TaskIdInput {
   taskId: string;
 }
@@ -840,6 +847,53 @@ export interface PasswordChanged {
   changedAt: Date;
 }
 
+export interface InviteUserInput {
+  forename: string;
+  surname: string;
+  email: string;
+  role: string | null;
+  schoolId: string | null;
+}
+
+export interface ManagedUser {
+  id: string;
+  forename: string;
+  surname: string;
+  email: string;
+  role: string;
+  status: string;
+  lastActive: Date | null;
+  leader: boolean;
+  schoolId: string | null;
+  schoolName: string | null;
+}
+
+export interface InviteFromCsvInput {
+  csv: string;
+  schoolId: string | null;
+}
+
+export interface InviteFromCsvResult {
+  invited: number;
+}
+
+export interface ListAllUsersInput {
+  search: string | null;
+  schoolId: string | null;
+  role: string | null;
+}
+
+export interface AllUsers {
+  users: Array<ManagedUser>;
+  total: number;
+  schools: Array<SchoolOption>;
+}
+
+export interface SchoolOption {
+  id: string;
+  name: string;
+}
+
 export interface UploadedFile {
   key: string;
   filename: string;
@@ -852,6 +906,25 @@ export interface UploadedFile {
 
 export interface MarkTutorialCompleteFields {
   complete: true;
+}
+
+export interface UserIdInput {
+  id: string;
+}
+
+export interface SetDisabledInput {
+  id: string;
+  disabled: boolean;
+}
+
+export interface SetLeaderInput {
+  id: string;
+  leader: boolean;
+}
+
+export interface SetRoleInput {
+  id: string;
+  role: string;
 }
 
 export interface UserSettings {
@@ -926,6 +999,7 @@ export interface RpcProcedures {
   'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
+  'leader.getSeatInfo': { kind: 'query'; input: void; output: SeatInfo };
   'leader.listTaskFiles': { kind: 'query'; input: TaskIdInput; output: Array<TaskContentItem> };
   'leader.transferVoiceNoteToPersonalFolder': { kind: 'mutation'; input: VoiceNoteKeyInput; output: VoiceNoteId };
   'leader.uploadTaskFile': { kind: 'mutation'; input: UploadTaskFileInput; output: UploadTicket };
@@ -983,8 +1057,17 @@ export interface RpcProcedures {
   'template.save': { kind: 'mutation'; input: SaveTemplateInput; output: SavedTemplate };
   'user.changePassword': { kind: 'mutation'; input: ChangePasswordInput; output: PasswordChanged };
   'user.feedbackHubCount': { kind: 'query'; input: void; output: number };
+  'user.invite': { kind: 'mutation'; input: InviteUserInput; output: ManagedUser };
+  'user.inviteFromCsv': { kind: 'mutation'; input: InviteFromCsvInput; output: InviteFromCsvResult };
+  'user.list': { kind: 'query'; input: void; output: Array<ManagedUser> };
+  'user.listAll': { kind: 'query'; input: ListAllUsersInput; output: AllUsers };
   'user.listFiles': { kind: 'query'; input: void; output: Array<UploadedFile> };
   'user.markTutorialComplete': { kind: 'mutation'; input: true | MarkTutorialCompleteFields; output: Done };
+  'user.resendInvite': { kind: 'mutation'; input: UserIdInput; output: ManagedUser };
+  'user.revokeInvite': { kind: 'mutation'; input: UserIdInput; output: boolean };
+  'user.setDisabled': { kind: 'mutation'; input: SetDisabledInput; output: ManagedUser };
+  'user.setLeader': { kind: 'mutation'; input: SetLeaderInput; output: ManagedUser };
+  'user.setRole': { kind: 'mutation'; input: SetRoleInput; output: ManagedUser };
   'user.settings': { kind: 'query'; input: void; output: UserSettings };
   'user.updateEmailPreferences': { kind: 'mutation'; input: EmailPreferences; output: EmailPreferences };
   'user.updateProfile': { kind: 'mutation'; input: UpdateProfileInput; output: Profile };

@@ -3,6 +3,7 @@
 //! sign in may use them (pupils record voice notes too); everything is scoped to the
 //! caller's school and to the caller.
 
+pub mod get_seat_info;
 pub mod list_task_files;
 pub mod transfer_voice_note_to_personal_folder;
 pub mod upload_task_file;
@@ -13,6 +14,7 @@ use crate::rpc::registry::{procedure, Procedure};
 /// The procedures of this router, for the registry.
 pub fn procedures() -> Vec<Procedure> {
     vec![
+        procedure!(Query "leader.getSeatInfo" => get_seat_info),
         procedure!(Query "leader.listTaskFiles" => list_task_files),
         procedure!(Mutation "leader.uploadTaskFile" => upload_task_file),
         procedure!(Mutation "leader.transferVoiceNoteToPersonalFolder" => transfer_voice_note_to_personal_folder),
