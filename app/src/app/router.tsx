@@ -165,11 +165,27 @@ export const routes: RouteObject[] = [
               Component: (await import('@/features/reports/components/report-generator-page')).ReportGeneratorPage,
             }),
           },
-          placeholder('/leaders/users', 'Manage Users', ADMINS),
+          {
+            element: <RequireRole roles={ADMINS} title="Manage Users" />,
+            children: [
+              {
+                path: '/leaders/users',
+                lazy: async () => ({ Component: (await import('@/features/users/components/manage-users-page')).ManageUsersPage }),
+              },
+            ],
+          },
           { path: '/leaders/support', lazy: support },
           placeholder('/leaders/organisations', 'Switch Organisations', ['MAT_USER']),
           { path: '/leaders/settings', lazy: settings },
-          placeholder('/users', 'Manage users', ['SUPERADMIN']),
+          {
+            element: <RequireRole roles={['SUPERADMIN']} title="Manage users" />,
+            children: [
+              {
+                path: '/users',
+                lazy: async () => ({ Component: (await import('@/features/users/components/all-users-page')).AllUsersPage }),
+              },
+            ],
+          },
           placeholder('/schools', 'Manage organisations', ['SUPERADMIN']),
         ],
       },
