@@ -27,7 +27,7 @@ INSERT INTO users (id, created_at, updated_at, forename, surname, email, pro, ac
                    has_completed_tutorial, leader, disabled, last_active, school_id, role)
 SELECT 'bench-u-' || n, '2026-11-01 10:00:00', '2026-11-01 10:00:00', 'Bench', 'User ' || n,
        'bench-' || n || '@northbridge.test', FALSE, n % 3 <> 0, FALSE, FALSE, n % 7 = 0, n % 10 = 0,
-       CASE WHEN n % 3 <> 0 THEN '2026-11-20 09:30:00' END,
+       CASE WHEN n % 3 <> 0 THEN (SELECT created_at FROM users WHERE email = 'admin@northbridge.test') END,
        (SELECT school_id FROM users WHERE email = 'admin@northbridge.test'),
        CASE WHEN n % 5 = 0 THEN 'ADMIN' ELSE 'TEACHER' END
 FROM seq;
@@ -64,7 +64,10 @@ measure() { # label port cookie
   local url="http://127.0.0.1:$2$path"
   local rows
   rows=$(curl -sf -H "Cookie: next-auth.session-token=$3" "$url" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(len(d[0]["result"]["data"]["json"]))')
-  printf '%-10s %s users listed   ' "$1" "$rows"
+  printf '%-10s %s users listed, one answer %s bytes in %s s\n' "$1" "$rows" \
+    "$(curl -s -o /dev/null -w '%{size_download}' -H "Cookie: next-auth.session-token=$3" "$url")" \
+    "$(curl -s -o /dev/null -w '%{time_total}' -H "Cookie: next-auth.session-token=$3" "$url")"
+  printf '%-10s ' "$1"
   node "$root/bench/load.mjs" "$url" "next-auth.session-token=$3" 50 15
 }
 
