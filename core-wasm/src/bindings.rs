@@ -28,6 +28,16 @@ pub fn has_role(role: &str, allowed: Vec<String>) -> Result<bool, JsError> {
     Ok(roles::has_role(role, &allowed))
 }
 
+/// The roles a user of `caller` role may give through the role picker, in picker order.
+#[wasm_bindgen(js_name = assignableRoles)]
+pub fn assignable_roles(caller: &str) -> Result<Vec<String>, JsError> {
+    let caller: UserRole = caller.parse()?;
+    Ok(roles::assignable_roles_for(caller)
+        .into_iter()
+        .map(|r| r.as_str().to_owned())
+        .collect())
+}
+
 /// Formats a JavaScript time (ms since 1970, already in local time) as dd/MM/yyyy[, HH:mm].
 #[wasm_bindgen(js_name = formatDate)]
 pub fn format_date(millis: f64, with_time: bool) -> Result<String, JsError> {

@@ -44,6 +44,51 @@ pub fn assignable_roles(include_privileged: bool) -> Vec<UserRole> {
         .collect()
 }
 
+/// A role's rank for the role picker: nobody raises anyone above their own rank. Teacher <
+/// Admin < Org admin < MAT user (a trust's admin, above one school's) < Superadmin.
+pub fn role_rank(role: UserRole) -> u8 {
+    match role {
+        UserRole::Teacher => 0,
+        UserRole::Admin => 1,
+        UserRole::OrgAdmin => 2,
+        UserRole::MatUser => 3,
+        UserRole::Superadmin => 4,
+    }
+}
+
+/// The roles `caller` may give through the picker: every role for a superadmin; otherwise
+/// the restricted set ([`assignable_roles`] without the privileged roles), and never a role
+/// above the caller's own.
+pub fn assignable_roles_for(caller: UserRole) -> Vec<UserRole> {
+    assignable_roles(caller == UserRole::Superadmin)
+        .into_iter()
+        .filter(|r| role_rank(*r) <= role_rank(caller))
+        .collect()
+}
+
+/// Why `caller` may not change a user's role from `current` to `new` (`None`: allowed).
+/// `own_account`: the user is the caller.
+pub fn role_change_error(
+    caller: UserRole,
+    own_account: bool,
+    current: UserRole,
+    new: UserRole,
+) -> Option<&'static str> {
+    if own_account {
+        return Some("You cannot change your own role.");
+    }
+    if role_rank(current) > role_rank(caller) {
+        return Some("You cannot change the role of someone above your own role.");
+    }
+    if role_rank(new) > role_rank(caller) {
+        return Some("You cannot give a role above your own.");
+    }
+    if !assignable_roles_for(caller).contains(&new) {
+        return Some("Only Voicemark staff can give this role.");
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +119,37 @@ mod tests {
             vec![UserRole::Teacher, UserRole::Admin]
         );
         assert_eq!(assignable_roles(true).len(), 5);
+    }
+
+    #[test]
+    fn nobody_gives_a_role_above_their_own() {
+        assert_eq!(
+            assignable_roles_for(UserRole::Admin),
+            vec![UserRole::Teacher, UserRole::Admin]
+        );
+        assert_eq!(
+            assignable_roles_for(UserRole::OrgAdmin),
+            vec![UserRole::Teacher, UserRole::Admin]
+        );
+        assert_eq!(assignable_roles_for(UserRole::Teacher), vec![UserRole::Teacher]);
+        assert_eq!(assignable_roles_for(UserRole::Superadmin).len(), 5);
+        assert!(role_change_error(UserRole::Admin, false, UserRole::Teacher, UserRole::Admin).is_none());
+        assert_eq!(
+            role_change_error(UserRole::Admin, false, UserRole::Teacher, UserRole::OrgAdmin),
+            Some("You cannot give a role above your own.")
+        );
+        assert_eq!(
+            role_change_error(UserRole::OrgAdmin, false, UserRole::Teacher, UserRole::OrgAdmin),
+            Some("Only Voicemark staff can give this role.")
+        );
+        assert_eq!(
+            role_change_error(UserRole::Admin, false, UserRole::OrgAdmin, UserRole::Teacher),
+            Some("You cannot change the role of someone above your own role.")
+        );
+        assert_eq!(
+            role_change_error(UserRole::Admin, true, UserRole::Admin, UserRole::Teacher),
+            Some("You cannot change your own role.")
+        );
+        assert!(role_change_error(UserRole::Superadmin, false, UserRole::Teacher, UserRole::MatUser).is_none());
     }
 }

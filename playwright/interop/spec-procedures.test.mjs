@@ -31,8 +31,6 @@ const JPEG_1PX =
  * lands, its test below fails: move it to the implemented calls with the spec's payload.
  */
 const NOT_YET_IMPLEMENTED = {
-  'user.list': { kind: 'query', issue: 'issue 12 (organisations, people and money: Manage Users)' },
-  'leader.getSeatInfo': { kind: 'query', issue: 'issue 12 (organisations, people and money: seats)' },
 };
 
 let baseUrl;
@@ -212,6 +210,22 @@ test('user.listFiles (query, no payload) lists the uploaded file', async () => {
   const answer = await accepted('user.listFiles', () => client().query('user.listFiles'));
   assert.ok(answer.ok);
   assert.ok(Array.isArray(answer.value));
+});
+
+test('user.list (query, no payload) lists the admin among the school\'s users', async () => {
+  const answer = await accepted('user.list', () => client().query('user.list'));
+  assert.ok(answer.ok);
+  const me = answer.value.find((u) => u.email === ADMIN.email);
+  assert.ok(me, 'the admin is listed');
+  assert.equal(me.status, 'active');
+  assert.ok(me.lastActive instanceof Date, 'last active is a Date');
+});
+
+test('leader.getSeatInfo (query, no payload) answers seats, used, pending, available', async () => {
+  const answer = await accepted('leader.getSeatInfo', () => client().query('leader.getSeatInfo'));
+  assert.ok(answer.ok);
+  assert.deepEqual(Object.keys(answer.value).sort(), ['available', 'pending', 'seats', 'used']);
+  assert.ok(answer.value.used >= 1);
 });
 
 test('submission.getDeepgramKey (mutation, no payload) parses; without speech it is PRECONDITION_FAILED', async () => {

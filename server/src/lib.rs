@@ -23,4 +23,5 @@ pub mod serve;
 pub mod state;
 pub mod storage;
 pub mod telemetry;
+pub mod staffing;
 pub mod user_admin;

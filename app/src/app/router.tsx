@@ -12,17 +12,6 @@ import { ProtectedShell, RequireRole } from './guards'
 import { AppLayout } from './layout'
 import { RouteErrorPage } from './routes/route-error'
 
-/** A page that only shows its name and that it is coming (optionally for some roles only). */
-function placeholder(path: string, title: string, roles?: UserRole[]): RouteObject {
-  return {
-    path,
-    lazy: async () => {
-      const { PlaceholderPage } = await import('./routes/placeholder')
-      return { Component: () => <PlaceholderPage title={title} roles={roles} /> }
-    },
-  }
-}
-
 const settings = async () => ({ Component: (await import('./routes/settings')).SettingsRoute })
 
 const voiceNotes = async () => ({
@@ -165,7 +154,15 @@ export const routes: RouteObject[] = [
               Component: (await import('@/features/reports/components/report-generator-page')).ReportGeneratorPage,
             }),
           },
-          placeholder('/leaders/users', 'Manage Users', ADMINS),
+          {
+            element: <RequireRole roles={ADMINS} title="Manage Users" />,
+            children: [
+              {
+                path: '/leaders/users',
+                lazy: async () => ({ Component: (await import('@/features/users/components/manage-users-page')).ManageUsersPage }),
+              },
+            ],
+          },
           { path: '/leaders/support', lazy: support },
           {
             element: <RequireRole roles={['MAT_USER']} title="Switch Organisations" />,
@@ -180,7 +177,15 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: '/leaders/settings', lazy: settings },
-          placeholder('/users', 'Manage users', ['SUPERADMIN']),
+          {
+            element: <RequireRole roles={['SUPERADMIN']} title="Manage users" />,
+            children: [
+              {
+                path: '/users',
+                lazy: async () => ({ Component: (await import('@/features/users/components/all-users-page')).AllUsersPage }),
+              },
+            ],
+          },
           {
             element: <RequireRole roles={['SUPERADMIN']} title="Manage organisations" />,
             children: [

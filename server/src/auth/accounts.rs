@@ -216,7 +216,8 @@ pub async fn request_password_reset(
     })
 }
 
-/// Sets a new password through a reset link: uses the link (and every other reset link of
+/// Sets a new password through a reset link (or an invitation link, which also activates
+/// the invited account): uses the link (and every other reset link of
 /// the account) and signs the account out everywhere. The link is checked before the new
 /// password is hashed, so a guessed or stale token costs no argon2 work; each wrong token
 /// counts against the client `address`'s limit.
@@ -233,12 +234,12 @@ pub async fn reset_password(
             return Err(AccountError::RateLimited);
         }
     }
-    let usable = tokens::is_usable(
-        &mut state.db.conn().await?.db(),
-        Purpose::ResetPassword,
-        token,
-    )
-    .await?;
+    let usable = {
+        let mut pooled = state.db.conn().await?;
+        let mut conn = pooled.db();
+        tokens::is_usable(&mut conn, Purpose::ResetPassword, token).await?
+            || tokens::is_usable(&mut conn, Purpose::Invite, token).await?
+    };
     if !usable {
         // The slot stays taken: it was a wrong guess.
         return Err(AccountError::InvalidToken);
@@ -252,10 +253,19 @@ pub async fn reset_password(
     let at = now();
     transaction!(&mut conn, |c| {
         // Checked again: another request may have used the link meanwhile.
-        let used = tokens::consume(c, Purpose::ResetPassword, token, None).await?;
+        let mut used = tokens::consume(c, Purpose::ResetPassword, token, None).await?;
+        // An invitation link (Manage Users) sets the first password and activates.
+        let invited = used.is_none();
+        if invited {
+            used = tokens::consume(c, Purpose::Invite, token, None).await?;
+        }
         let Some(user_id) = used.and_then(|t| t.user_id) else {
             return Err(AccountError::InvalidToken);
         };
+        if invited {
+            crate::models::user_directory::activate(c, &user_id, at).await?;
+            tokens::spend_all(c, Purpose::Invite, &user_id).await?;
+        }
         users::set_password(c, &user_id, &password_hash, at).await?;
         // The link proves the address is the user's.
         users::mark_email_verified(c, &user_id, at).await?;

@@ -19,6 +19,8 @@ pub enum Purpose {
     VerifyEmail,
     ResetPassword,
     SignIn,
+    /// An invitation to set a password, which activates the invited account.
+    Invite,
 }
 
 impl Purpose {
@@ -27,6 +29,7 @@ impl Purpose {
             Purpose::VerifyEmail => "VERIFY_EMAIL",
             Purpose::ResetPassword => "RESET_PASSWORD",
             Purpose::SignIn => "SIGN_IN",
+            Purpose::Invite => "INVITE",
         }
     }
 }

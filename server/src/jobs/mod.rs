@@ -32,6 +32,7 @@ pub mod audience;
 pub mod email_account;
 pub mod email_digest;
 pub mod email_feedback;
+pub mod email_invite;
 pub mod email_notification;
 pub mod email_support;
 pub mod feedback_send;

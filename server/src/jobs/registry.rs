@@ -10,6 +10,7 @@ use crate::state::AppState;
 use super::email_account::AccountEmail;
 use super::email_digest::DigestEmail;
 use super::email_feedback::FeedbackEmail;
+use super::email_invite::InviteEmail;
 use super::email_notification::NotificationEmail;
 use super::email_support::SupportEmail;
 use super::feedback_send::SendFeedback;
@@ -61,6 +62,7 @@ impl Registry {
             .register::<ProcessTaskItem>()
             .register::<TranscribeVoiceNote>()
             .register::<ApplyStripeEvent>()
+            .register::<InviteEmail>()
     }
 
     /// Adds job type `J` under its `KIND`.
@@ -117,7 +119,7 @@ mod tests {
             declared.push(kind.to_owned());
         }
         declared.sort();
-        assert_eq!(declared.len(), 11, "job types found: {declared:?}");
+        assert_eq!(declared.len(), 12, "job types found: {declared:?}");
         assert_eq!(Registry::standard().kinds(), declared);
     }
 

@@ -39,6 +39,9 @@ pub enum Template {
     SupportRequest,
     /// The sender's copy of that message: the same values.
     SupportCopy,
+    /// An admin's invitation: `forename`, `school`, `link` (`/account/reset?token=…&invite=1`,
+    /// 7 days).
+    Invite,
 }
 
 macro_rules! template_files {
@@ -64,6 +67,7 @@ impl Template {
             Template::Feedback => template_files!("feedback"),
             Template::SupportRequest => template_files!("support_request"),
             Template::SupportCopy => template_files!("support_copy"),
+            Template::Invite => template_files!("invite"),
         }
     }
 

@@ -22,6 +22,7 @@ pub mod task_context;
 pub mod task_items;
 pub mod task_submissions;
 pub mod templates;
+pub mod user_directory;
 pub mod users;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};

@@ -4,6 +4,7 @@
 //! [`SourceRow`]s (`csv.rs` for files); the rules for a valid pupil live once, here.
 
 pub mod csv;
+pub mod staff;
 
 use std::collections::{HashMap, HashSet};
 

@@ -40,5 +40,6 @@ mod sweep;
 mod templates;
 mod task_content;
 mod uploads;
+mod users_admin;
 mod web;
 mod year_groups;

@@ -5,6 +5,7 @@
 
 pub mod billing;
 pub mod create_customer_session;
+pub mod get_seat_info;
 pub mod list_task_files;
 pub mod transfer_voice_note_to_personal_folder;
 pub mod upload_task_file;
@@ -16,6 +17,7 @@ use crate::rpc::registry::{procedure, Procedure};
 pub fn procedures() -> Vec<Procedure> {
     vec![
         procedure!(Mutation "leader.createCustomerSession" => create_customer_session),
+        procedure!(Query "leader.getSeatInfo" => get_seat_info),
         procedure!(Query "leader.listTaskFiles" => list_task_files),
         procedure!(Mutation "leader.uploadTaskFile" => upload_task_file),
         procedure!(Mutation "leader.transferVoiceNoteToPersonalFolder" => transfer_voice_note_to_personal_folder),

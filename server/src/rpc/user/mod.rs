@@ -8,3 +8,122 @@ pub mod settings;
 pub mod update_email_preferences;
 pub mod update_profile;
 pub mod upload_file;
+pub mod invite;
+pub mod invite_from_csv;
+pub mod list;
+pub mod list_all;
+pub mod resend_invite;
+pub mod revoke_invite;
+pub mod set_disabled;
+pub mod set_leader;
+pub mod set_role;
+
+use core_wasm::roles::role_rank;
+use core_wasm::UserRole;
+
+use crate::db::DbConn;
+use crate::models::user_directory::{self, DirectoryRow};
+use crate::models::users::User;
+use crate::rpc::registry::{procedure, Procedure};
+use crate::rpc::superjson::JsDate;
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
+
+/// Manage Users' procedures (the other `user.*` are listed in the registry itself).
+pub fn procedures() -> Vec<Procedure> {
+    vec![
+        procedure!(Mutation "user.invite" => invite),
+        procedure!(Mutation "user.inviteFromCsv" => invite_from_csv),
+        procedure!(Query "user.list" => list),
+        procedure!(Query "user.listAll" => list_all),
+        procedure!(Mutation "user.resendInvite" => resend_invite),
+        procedure!(Mutation "user.revokeInvite" => revoke_invite),
+        procedure!(Mutation "user.setDisabled" => set_disabled),
+        procedure!(Mutation "user.setLeader" => set_leader),
+        procedure!(Mutation "user.setRole" => set_role),
+    ]
+}
+
+rpc_type! {
+    /// A user as Manage Users lists them.
+    pub struct ManagedUser {
+        pub id: String,
+        pub forename: String,
+        pub surname: String,
+        pub email: String,
+        /// TEACHER, ADMIN, ORG_ADMIN, MAT_USER or SUPERADMIN (the app shows its label).
+        pub role: String,
+        /// active (activated, not disabled), inactive (disabled) or pending (invited).
+        pub status: String,
+        pub last_active: Option<JsDate>,
+        pub leader: bool,
+        pub school_id: Option<String>,
+        pub school_name: Option<String>,
+    }
+}
+
+impl From<DirectoryRow> for ManagedUser {
+    fn from(row: DirectoryRow) -> Self {
+        let status = if row.disabled {
+            "inactive"
+        } else if row.activated {
+            "active"
+        } else {
+            "pending"
+        };
+        ManagedUser {
+            id: row.id,
+            forename: row.forename,
+            surname: row.surname,
+            email: row.email,
+            role: row.role.as_str().to_owned(),
+            status: status.to_owned(),
+            last_active: row.last_active.map(JsDate::from),
+            leader: row.leader,
+            school_id: row.school_id,
+            school_name: row.school_name,
+        }
+    }
+}
+
+/// The caller, when they manage users: an admin or org admin (over their school) or a
+/// superadmin (over every school).
+pub(crate) fn manager(ctx: &Ctx) -> RpcResult<&User> {
+    ctx.require_role(&[UserRole::Admin, UserRole::OrgAdmin])
+}
+
+/// The school a manager's user changes are limited to: their own (or active) school; none
+/// for a superadmin, who may change anyone.
+pub(crate) fn manager_scope(ctx: &Ctx) -> RpcResult<Option<&str>> {
+    let user = manager(ctx)?;
+    if user.role == UserRole::Superadmin {
+        Ok(None)
+    } else {
+        ctx.school_id().map(Some)
+    }
+}
+
+/// The user `id` a manager may change: in the manager's school (else NOT_FOUND) and not
+/// above the manager's own role (else FORBIDDEN).
+pub(crate) async fn target(
+    conn: &mut DbConn<'_>,
+    caller: &User,
+    scope: Option<&str>,
+    id: &str,
+) -> RpcResult<DirectoryRow> {
+    let row = user_directory::find(conn, id, scope)
+        .await?
+        .ok_or_else(|| RpcError::new(ErrorCode::NotFound, "User not found."))?;
+    if role_rank(row.role) > role_rank(caller.role) {
+        return Err(RpcError::forbidden(
+            "You cannot change someone above your own role.",
+        ));
+    }
+    Ok(row)
+}
+
+/// The role named by `wire` (TEACHER, ADMIN, ...), or a field error on `field`.
+pub(crate) fn parse_role(field: &str, wire: &str) -> RpcResult<UserRole> {
+    wire.parse()
+        .map_err(|_| RpcError::field(field, "Choose a role from the list."))
+}

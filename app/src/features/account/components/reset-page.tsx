@@ -1,4 +1,6 @@
 //! /account/reset?token=: a new password, checked against the core's rule before sending.
+//! With `&invite=1` (an invitation from Manage Users) the page is 'Set your password': the
+//! same form, and the link also activates the account.
 
 import { useState } from 'react'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -21,6 +23,8 @@ export const LINK_INVALID = 'This link is invalid or has expired.'
 export function ResetPasswordPage() {
   const [params] = useSearchParams()
   const token = params.get('token') ?? ''
+  const invite = params.get('invite') === '1'
+  const title = invite ? 'Set your password' : 'Reset password'
   const [done, setDone] = useState(false)
   const [formError, setFormError] = useState<string>()
   const resetPassword = useResetPassword()
@@ -50,17 +54,20 @@ export function ResetPasswordPage() {
 
   if (!token) {
     return (
-      <AccountFrame title="Reset password">
+      <AccountFrame title={title}>
         <Alert>{LINK_INVALID}</Alert>
       </AccountFrame>
     )
   }
 
   return (
-    <AccountFrame title="Reset password" intro="Choose a new password for your account.">
+    <AccountFrame
+      title={title}
+      intro={invite ? 'Choose a password to activate your Voicemark account.' : 'Choose a new password for your account.'}
+    >
       {done ? (
         <Alert tone="success">
-          Your password has been changed.{' '}
+          {invite ? 'Your password is set and your account is active.' : 'Your password has been changed.'}{' '}
           <Link to="/login" className="font-medium underline">
             Sign in
           </Link>
@@ -80,7 +87,7 @@ export function ResetPasswordPage() {
               <Input type="password" autoComplete="new-password" {...register('confirm')} />
             </FormField>
             <Button type="submit" className="w-full" disabled={isSubmitting}>
-              Reset password
+              {invite ? 'Set password' : 'Reset password'}
             </Button>
           </form>
         </>

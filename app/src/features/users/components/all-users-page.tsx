@@ -1,0 +1,81 @@
+//! /users (Manage users, superadmins): every user of every school, searched by name or
+//! e-mail and filtered by school and role, with the same actions as Manage Users and an
+//! invite into a chosen school.
+
+import { useDeferredValue, useState } from 'react'
+
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { FormField } from '@/components/ui/form-field'
+import { Input, Select } from '@/components/ui/input'
+import { ALL_ROLES, roleLabel } from '@/lib/roles'
+import { errorMessage } from '@/lib/rpc'
+import { useSession } from '@/lib/session'
+
+import { useAllUsers } from '../api/users'
+import { InviteDialog } from './invite-dialog'
+import { UsersTable } from './users-table'
+
+export function AllUsersPage() {
+  const { session } = useSession()
+  const [search, setSearch] = useState('')
+  const [schoolId, setSchoolId] = useState('')
+  const [role, setRole] = useState('')
+  const [inviting, setInviting] = useState(false)
+  const deferredSearch = useDeferredValue(search.trim())
+  const list = useAllUsers({ search: deferredSearch || null, schoolId: schoolId || null, role: role || null })
+  const caller = session?.user
+  if (!caller) return null
+  const data = list.data
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-bold tracking-tight">Manage users</h1>
+        <Button onClick={() => setInviting(true)}>Invite user</Button>
+      </div>
+      <div className="flex flex-wrap items-end gap-4">
+        <div className="w-72">
+          <FormField label="Search users">
+            <Input type="search" value={search} placeholder="Name or e-mail" onChange={(e) => setSearch(e.target.value)} />
+          </FormField>
+        </div>
+        <div className="w-56">
+          <FormField label="School">
+            <Select value={schoolId} onChange={(e) => setSchoolId(e.target.value)}>
+              <option value="">All schools</option>
+              {data?.schools.map((school) => (
+                <option key={school.id} value={school.id}>
+                  {school.name}
+                </option>
+              ))}
+            </Select>
+          </FormField>
+        </div>
+        <div className="w-48">
+          <FormField label="Role">
+            <Select value={role} onChange={(e) => setRole(e.target.value)}>
+              <option value="">All roles</option>
+              {ALL_ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {roleLabel(r)}
+                </option>
+              ))}
+            </Select>
+          </FormField>
+        </div>
+      </div>
+      {list.isError && <Alert>{errorMessage(list.error)}</Alert>}
+      {data && (
+        <>
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {data.total > data.users.length
+              ? `Showing the first ${data.users.length} of ${data.total} users: narrow the search to see the rest.`
+              : `${data.total} ${data.total === 1 ? 'user' : 'users'}`}
+          </p>
+          <UsersTable users={data.users} caller={caller} showSchool />
+        </>
+      )}
+      <InviteDialog open={inviting} onOpenChange={setInviting} callerRole={caller.role} schools={data?.schools ?? []} />
+    </div>
+  )
+}
