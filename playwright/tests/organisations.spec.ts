@@ -94,7 +94,7 @@ test('the superadmin picks an organisation; the dashboard and Manage School work
   ).toBeVisible()
 
   await page.getByTestId('organisation-picker').click()
-  await page.getByLabel('Search organisations').fill('north')
+  await page.getByPlaceholder('Search organisations...').fill('north')
   await expect(page.getByRole('option', { name: /Hillcrest School/ })).toHaveCount(0)
   await page.getByRole('option', { name: /Northbridge Academy/ }).click()
   await expect(page.getByTestId('organisation-picker')).toHaveText('Organisation: Northbridge Academy')

@@ -35,7 +35,7 @@ export default function OrganisationPickerDialog({ open, onOpenChange }: { open:
         <DialogDescription className="sr-only">
           Every page then shows the chosen organisation's data. Each switch is recorded in the audit log.
         </DialogDescription>
-        <Command label="Organisations" className="flex max-h-[min(650px,80dvh)] flex-col">
+        <Command label="Search organisations" className="flex max-h-[min(650px,80dvh)] flex-col">
           <Command.Input
             placeholder="Search organisations..."
             aria-label="Search organisations"
