@@ -12,22 +12,23 @@ import { USERS } from '../fixtures/users'
 test.describe.configure({ mode: 'serial' })
 
 let smtpPort = 0
-let server: Voicemark | undefined
+let server: Promise<Voicemark> | undefined
 let mail: MailSink | undefined
 
-test.beforeAll(async () => {
-  test.setTimeout(60_000)
-  smtpPort = await freePort()
-  server = await startVoicemark({ smtpPort, env: { VOICEMARK_JOB_BACKOFF_SECONDS: '0' } })
-})
+/** This file's server, started on first use (fixtures resolve before beforeAll hooks). */
+const start = () =>
+  (server ??= (async () => {
+    smtpPort = await freePort()
+    return startVoicemark({ smtpPort, env: { VOICEMARK_JOB_BACKOFF_SECONDS: '0' } })
+  })())
 
 test.afterAll(async () => {
-  await server?.stop()
+  await (await server)?.stop()
   await mail?.stop()
 })
 
 // eslint-disable-next-line no-empty-pattern
-test.use({ baseURL: async ({}, use) => use(server!.baseURL) })
+test.use({ baseURL: async ({}, use) => use((await start()).baseURL) })
 
 test('the superadmin retries a failed e-mail job from the jobs view', async ({ page, signIn }) => {
   test.setTimeout(90_000)

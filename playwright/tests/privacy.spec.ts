@@ -91,7 +91,7 @@ test('an admin exports and erases a pupil, and sees who opened their profile', a
   const dialog = page.getByRole('dialog', { name: `Erase ${name}?` })
   await expect(dialog).toBeVisible()
   await dialog.getByRole('button', { name: 'Erase pupil' }).click()
-  await expect(page.getByText(`${name} was erased.`)).toBeVisible()
+  await expect(page.getByText(`${name} was erased.`, { exact: true })).toBeVisible()
   await expect(dialog).toBeHidden()
   await expect(page.getByRole('button', { name: `Choose ${name}` })).toHaveCount(0)
   await expect(views.getByRole('row').filter({ hasText: 'Erased pupil' }).first()).toBeVisible()

@@ -98,8 +98,15 @@ dual_test!(
         assert!(answer.header("content-type").unwrap_or("").starts_with("text/html"));
         let text = answer.text();
         assert!(text.contains("<title>Background jobs</title>") && text.contains("<h1>Background jobs</h1>"));
-        assert!(text.contains("<meta http-equiv=\"refresh\" content=\"10\">"));
-        assert!(!text.contains("<script"));
+        assert!(text.contains("<script src=\"/api/bull/refresh.js\" defer></script>"));
+        assert!(text.contains("Refresh every 10 seconds"));
+        assert!(!text.contains("<script>"), "no inline script");
+        let script = app
+            .request(Request::get("/api/bull/refresh.js").header("cookie", &sa.cookie).body(Body::empty()).expect("request"))
+            .await;
+        assert_eq!(script.status, StatusCode::OK);
+        assert!(script.text().contains("location.reload()"));
+        assert_eq!(page(&app, None).await.status, StatusCode::NOT_FOUND);
     }
 );
 
