@@ -238,6 +238,13 @@ export interface CustomerSessionOutput {
   clientReferenceId: string;
 }
 
+export interface SeatInfo {
+  seats: number | null;
+  used: number;
+  pending: number;
+  available: number | null;
+}
+
 export interface TaskIdInput {
   taskId: string;
 }
@@ -948,6 +955,53 @@ export interface BillingPortalOutput {
   url: string;
 }
 
+export interface InviteUserInput {
+  forename: string;
+  surname: string;
+  email: string;
+  role: string | null;
+  schoolId: string | null;
+}
+
+export interface ManagedUser {
+  id: string;
+  forename: string;
+  surname: string;
+  email: string;
+  role: string;
+  status: string;
+  lastActive: Date | null;
+  leader: boolean;
+  schoolId: string | null;
+  schoolName: string | null;
+}
+
+export interface InviteFromCsvInput {
+  csv: string;
+  schoolId: string | null;
+}
+
+export interface InviteFromCsvResult {
+  invited: number;
+}
+
+export interface ListAllUsersInput {
+  search: string | null;
+  schoolId: string | null;
+  role: string | null;
+}
+
+export interface AllUsers {
+  users: Array<ManagedUser>;
+  total: number;
+  schools: Array<SchoolOption>;
+}
+
+export interface SchoolOption {
+  id: string;
+  name: string;
+}
+
 export interface UploadedFile {
   key: string;
   filename: string;
@@ -960,6 +1014,25 @@ export interface UploadedFile {
 
 export interface MarkTutorialCompleteFields {
   complete: true;
+}
+
+export interface UserIdInput {
+  id: string;
+}
+
+export interface SetDisabledInput {
+  id: string;
+  disabled: boolean;
+}
+
+export interface SetLeaderInput {
+  id: string;
+  leader: boolean;
+}
+
+export interface SetRoleInput {
+  id: string;
+  role: string;
 }
 
 export interface UserSettings {
@@ -1037,6 +1110,7 @@ export interface RpcProcedures {
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
   'leader.createCustomerSession': { kind: 'mutation'; input: void; output: CustomerSessionOutput };
+  'leader.getSeatInfo': { kind: 'query'; input: void; output: SeatInfo };
   'leader.listTaskFiles': { kind: 'query'; input: TaskIdInput; output: Array<TaskContentItem> };
   'leader.transferVoiceNoteToPersonalFolder': { kind: 'mutation'; input: VoiceNoteKeyInput; output: VoiceNoteId };
   'leader.uploadTaskFile': { kind: 'mutation'; input: UploadTaskFileInput; output: UploadTicket };
@@ -1100,8 +1174,17 @@ export interface RpcProcedures {
   'user.changePassword': { kind: 'mutation'; input: ChangePasswordInput; output: PasswordChanged };
   'user.createBillingPortalSession': { kind: 'mutation'; input: BillingPortalInput; output: BillingPortalOutput };
   'user.feedbackHubCount': { kind: 'query'; input: void; output: number };
+  'user.invite': { kind: 'mutation'; input: InviteUserInput; output: ManagedUser };
+  'user.inviteFromCsv': { kind: 'mutation'; input: InviteFromCsvInput; output: InviteFromCsvResult };
+  'user.list': { kind: 'query'; input: void; output: Array<ManagedUser> };
+  'user.listAll': { kind: 'query'; input: ListAllUsersInput; output: AllUsers };
   'user.listFiles': { kind: 'query'; input: void; output: Array<UploadedFile> };
   'user.markTutorialComplete': { kind: 'mutation'; input: true | MarkTutorialCompleteFields; output: Done };
+  'user.resendInvite': { kind: 'mutation'; input: UserIdInput; output: ManagedUser };
+  'user.revokeInvite': { kind: 'mutation'; input: UserIdInput; output: boolean };
+  'user.setDisabled': { kind: 'mutation'; input: SetDisabledInput; output: ManagedUser };
+  'user.setLeader': { kind: 'mutation'; input: SetLeaderInput; output: ManagedUser };
+  'user.setRole': { kind: 'mutation'; input: SetRoleInput; output: ManagedUser };
   'user.settings': { kind: 'query'; input: void; output: UserSettings };
   'user.updateEmailPreferences': { kind: 'mutation'; input: EmailPreferences; output: EmailPreferences };
   'user.updateProfile': { kind: 'mutation'; input: UpdateProfileInput; output: Profile };
