@@ -51,6 +51,8 @@ pub const MAX_EMAIL_CHARS: usize = 254;
 pub const MAX_GROUP_NAME_CHARS: usize = 100;
 /// Longest notification title (and custom title) and school name, in characters.
 pub const MAX_TITLE_CHARS: usize = 200;
+/// Longest organisation (school, trust or business) name at sign-up and in /schools.
+pub const MAX_ORGANISATION_NAME_CHARS: usize = 200;
 
 /// Shown when a text carries a NUL character (U+0000), which no database column can store.
 pub const NUL_MESSAGE: &str = "Must not contain a NUL character.";

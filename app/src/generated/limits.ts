@@ -17,6 +17,8 @@ export const MAX_EMAIL_CHARS = 254
 export const MAX_GROUP_NAME_CHARS = 100
 /** Longest notification title. */
 export const MAX_TITLE_CHARS = 200
+/** Longest organisation name. */
+export const MAX_ORGANISATION_NAME_CHARS = 200
 /** Deepest nesting of an input. */
 export const MAX_INPUT_DEPTH = 16
 

@@ -3,7 +3,7 @@
 //! answers never reveal whether an address has an account.
 
 use chrono::{Duration, NaiveDateTime};
-use core_wasm::limits::{text_error, MAX_PERSON_NAME_CHARS};
+use core_wasm::limits::{text_error, MAX_ORGANISATION_NAME_CHARS, MAX_PERSON_NAME_CHARS};
 use core_wasm::{NotificationFrequency, OrgType, UserRole};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
@@ -22,8 +22,6 @@ use crate::transaction;
 
 /// How long a password-reset link works.
 pub const RESET_LINK_VALIDITY: Duration = Duration::hours(1);
-/// The longest organisation name at sign-up.
-pub const MAX_ORGANISATION_NAME_CHARS: usize = 200;
 /// How long an e-mail confirmation link works.
 pub const CONFIRM_LINK_VALIDITY: Duration = Duration::hours(24);
 

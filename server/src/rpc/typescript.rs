@@ -180,7 +180,7 @@ pub const LIMITS_PATH: &str = "app/src/generated/limits.ts";
 /// when the committed file is stale.
 pub fn generate_limits() -> String {
     use core_wasm::limits as l;
-    let constants: [(&str, usize, &str); 9] = [
+    let constants: [(&str, usize, &str); 10] = [
         (
             "MAX_TEXT_CHARS",
             l::MAX_TEXT_CHARS,
@@ -220,6 +220,11 @@ pub fn generate_limits() -> String {
             "MAX_TITLE_CHARS",
             l::MAX_TITLE_CHARS,
             "Longest notification title.",
+        ),
+        (
+            "MAX_ORGANISATION_NAME_CHARS",
+            l::MAX_ORGANISATION_NAME_CHARS,
+            "Longest organisation name.",
         ),
         (
             "MAX_INPUT_DEPTH",

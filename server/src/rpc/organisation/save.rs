@@ -3,7 +3,7 @@
 //! trust, a new one by name, or none). Field errors name the form's fields; nothing is
 //! written unless every field is right. Creating or editing writes an audit row.
 
-use core_wasm::limits::text_error;
+use core_wasm::limits::{text_error, MAX_ORGANISATION_NAME_CHARS};
 use core_wasm::OrgType;
 
 use super::admin_list::AdminOrganisation;
@@ -16,8 +16,6 @@ use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
 use crate::transaction;
 
-/// The longest organisation or trust name.
-pub const MAX_ORGANISATION_NAME_CHARS: usize = 200;
 /// The most seats one organisation can be given here.
 pub const MAX_SEATS: i32 = 100_000;
 

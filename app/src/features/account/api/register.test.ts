@@ -8,7 +8,15 @@ import { registerSchema } from './register'
 
 describe('registerSchema', () => {
   it('refuses a name past the core limit with the server message', () => {
-    const form = { forename: 'Ada', surname: 'Lovelace', email: 'a@b.test', password: 'x' }
+    const form = {
+      forename: 'Ada',
+      surname: 'Lovelace',
+      email: 'a@b.test',
+      password: 'x',
+      organisationName: 'Analytical School',
+      postcode: 'AB1 2CD',
+      orgType: 'SCHOOL' as const,
+    }
     expect(registerSchema.safeParse(form).success).toBe(true)
     const result = registerSchema.safeParse({ ...form, surname: 's'.repeat(MAX_PERSON_NAME_CHARS + 1) })
     expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([

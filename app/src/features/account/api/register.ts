@@ -3,11 +3,14 @@
 
 import { z } from 'zod'
 
-import { fitsChars, MAX_EMAIL_CHARS, MAX_PERSON_NAME_CHARS, tooLongMessage } from '@/generated/limits'
+import {
+  fitsChars,
+  MAX_EMAIL_CHARS,
+  MAX_ORGANISATION_NAME_CHARS,
+  MAX_PERSON_NAME_CHARS,
+  tooLongMessage,
+} from '@/generated/limits'
 import { useRpcMutation } from '@/lib/rpc'
-
-/** The longest organisation name (the server's `MAX_ORGANISATION_NAME_CHARS`). */
-export const MAX_ORGANISATION_NAME_CHARS = 200
 
 export const registerSchema = z.object({
   forename: z.string().min(1, 'Enter your forename.').refine((v) => fitsChars(v, MAX_PERSON_NAME_CHARS), tooLongMessage(MAX_PERSON_NAME_CHARS)),
