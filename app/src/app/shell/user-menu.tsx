@@ -1,5 +1,6 @@
 //! The header's user menu: Settings, Manage subscription (Stripe's billing portal, created on
-//! click and coming back to this page) or Upgrade to Pro, Log out.
+//! click and coming back to this page; without billing, the Support page, where plan changes
+//! are asked for) or Upgrade to Pro, Log out.
 
 import { useLocation, useNavigate } from 'react-router'
 
@@ -13,7 +14,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import { useToast } from '@/components/ui/toaster'
-import { useCreateBillingPortalSession } from '@/features/billing'
+import { useBillingFeature, useCreateBillingPortalSession } from '@/features/billing'
 import type { SessionUser } from '@/lib/auth-client'
 import { errorMessage } from '@/lib/rpc'
 import { isPro, useSession } from '@/lib/session'
@@ -38,7 +39,12 @@ export function UserMenu({
   const { pathname } = useLocation()
   const { toast } = useToast()
   const portal = useCreateBillingPortalSession()
-  const manageSubscription = () =>
+  const billing = useBillingFeature(pro).data?.billing
+  const manageSubscription = () => {
+    if (!billing) {
+      navigate('/leaders/support')
+      return
+    }
     portal.mutate(
       { returnPath: pathname },
       {
@@ -46,6 +52,7 @@ export function UserMenu({
         onError: (error) => toast({ title: 'Manage subscription', description: errorMessage(error), tone: 'error' }),
       },
     )
+  }
 
   return (
     <DropdownMenu>
