@@ -43,6 +43,11 @@ if [[ $want_test == 1 ]]; then
   if [[ ! -x /usr/bin/chromium ]]; then
     apt_install chromium
   fi
+  # The sqlite3 shell: some end-to-end tests set a school's state directly in their own
+  # server's database file.
+  if ! command -v sqlite3 >/dev/null; then
+    apt_install sqlite3
+  fi
   # PostgreSQL for the tests: start the local cluster, or install one.
   if ! command -v pg_ctlcluster >/dev/null; then
     apt_install postgresql
