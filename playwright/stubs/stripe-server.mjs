@@ -232,7 +232,14 @@ export async function startStripeStub({
   return {
     origin,
     requests,
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    // close() alone waits for idle keep-alive connections (the server's HTTP client keeps
+    // them for a while), which outlasted the afterAll hook and left the file's Voicemark
+    // server running: drop them.
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
 }
 
