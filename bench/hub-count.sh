@@ -40,29 +40,8 @@ FROM notifications n, (SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS r FROM stud
 WHERE n.id LIKE 'bench-n-%' AND s.r % 10 = 0;
 SQL
 
-wait_healthy() {
-  for _ in $(seq 1 200); do curl -sf "$1/api/health" >/dev/null && return 0; sleep 0.05; done
-  echo "server at $1 never became healthy" >&2; return 1
-}
-
-start() { # DATABASE_URL port
-  local data="$work/data-$2"
-  mkdir -p "$data"
-  DATABASE_URL="$1" VOICEMARK_DATA_DIR="$data" RUST_LOG=warn "$bin" seed --demo >/dev/null
-  DATABASE_URL="$1" VOICEMARK_DATA_DIR="$data" VOICEMARK_JOB_WORKERS=0 RUST_LOG=error \
-    "$bin" serve --bind "127.0.0.1:$2" >"$work/serve-$2.log" 2>&1 &
-  pids+=($!)
-  wait_healthy "http://127.0.0.1:$2"
-}
-
-sign_in() { # port -> session cookie value
-  local base="http://127.0.0.1:$1" jar="$work/jar-$1" csrf
-  csrf=$(curl -sf -c "$jar" -b "$jar" "$base/api/auth/csrf" | python3 -c 'import json, sys; print(json.load(sys.stdin)["csrfToken"])')
-  curl -sf -c "$jar" -b "$jar" "$base/api/auth/callback/credentials" \
-    --data-urlencode email=teacher@northbridge.test --data-urlencode password=Voicemark1 \
-    --data-urlencode "csrfToken=$csrf" --data-urlencode callbackUrl=/ --data-urlencode json=true >/dev/null
-  awk '$6 == "next-auth.session-token" { print $7 }' "$jar"
-}
+# shellcheck source=bench/server.sh
+source "$root/bench/server.sh"
 
 input=$(python3 -c 'import urllib.parse; print(urllib.parse.quote("{\"0\":{\"json\":null,\"meta\":{\"values\":[\"undefined\"],\"v\":1}}}", safe=""))')
 path="/api/trpc/user.feedbackHubCount?batch=1&input=$input"
@@ -83,14 +62,14 @@ db = sqlite3.connect(sys.argv[1], timeout=30)
 db.executescript(sys.argv[2]); db.commit()
 print("sqlite: submissions =", db.execute("SELECT COUNT(*) FROM submissions").fetchone()[0])
 PY
-sqlite_cookie=$(sign_in 3911)
+sqlite_cookie=$(sign_in 3911 teacher@northbridge.test)
 
 psql "$admin_url" -qtAc "CREATE DATABASE $pg_name"
 pg_url="${admin_url%/*}/$pg_name"
 start "$pg_url" 3912
 psql "$pg_url" -qtA -v ON_ERROR_STOP=1 -c "$FILL" >/dev/null
 psql "$pg_url" -qtAc "ANALYZE; SELECT 'postgres: submissions = ' || COUNT(*) FROM submissions"
-pg_cookie=$(sign_in 3912)
+pg_cookie=$(sign_in 3912 teacher@northbridge.test)
 
 echo "user.feedbackHubCount, 200 connections, 15 s, wrk -t2"
 measure sqlite 3911 "$sqlite_cookie"

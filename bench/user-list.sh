@@ -33,29 +33,8 @@ SELECT 'bench-u-' || n, '2026-11-01 10:00:00', '2026-11-01 10:00:00', 'Bench', '
 FROM seq;
 SQL
 
-wait_healthy() {
-  for _ in $(seq 1 200); do curl -sf "$1/api/health" >/dev/null && return 0; sleep 0.05; done
-  echo "server at $1 never became healthy" >&2; return 1
-}
-
-start() { # DATABASE_URL port
-  local data="$work/data-$2"
-  mkdir -p "$data"
-  DATABASE_URL="$1" VOICEMARK_DATA_DIR="$data" RUST_LOG=warn "$bin" seed --demo >/dev/null
-  DATABASE_URL="$1" VOICEMARK_DATA_DIR="$data" VOICEMARK_JOB_WORKERS=0 RUST_LOG=error \
-    "$bin" serve --bind "127.0.0.1:$2" >"$work/serve-$2.log" 2>&1 &
-  pids+=($!)
-  wait_healthy "http://127.0.0.1:$2"
-}
-
-sign_in() { # port -> session cookie value
-  local base="http://127.0.0.1:$1" jar="$work/jar-$1" csrf
-  csrf=$(curl -sf -c "$jar" -b "$jar" "$base/api/auth/csrf" | python3 -c 'import json, sys; print(json.load(sys.stdin)["csrfToken"])')
-  curl -sf -c "$jar" -b "$jar" "$base/api/auth/callback/credentials" \
-    --data-urlencode email=admin@northbridge.test --data-urlencode password=Voicemark1 \
-    --data-urlencode "csrfToken=$csrf" --data-urlencode callbackUrl=/ --data-urlencode json=true >/dev/null
-  awk '$6 == "next-auth.session-token" { print $7 }' "$jar"
-}
+# shellcheck source=bench/server.sh
+source "$root/bench/server.sh"
 
 input=$(python3 -c 'import urllib.parse; print(urllib.parse.quote("{\"0\":{\"json\":null,\"meta\":{\"values\":[\"undefined\"],\"v\":1}}}", safe=""))')
 path="/api/trpc/user.list?batch=1&input=$input"
@@ -77,14 +56,14 @@ import sqlite3, sys
 db = sqlite3.connect(sys.argv[1], timeout=30)
 db.executescript(sys.argv[2]); db.commit()
 PY
-sqlite_cookie=$(sign_in 3921)
+sqlite_cookie=$(sign_in 3921 admin@northbridge.test)
 
 psql "$admin_url" -qtAc "CREATE DATABASE $pg_name"
 pg_url="${admin_url%/*}/$pg_name"
 start "$pg_url" 3922
 psql "$pg_url" -qtA -v ON_ERROR_STOP=1 -c "$FILL" >/dev/null
 psql "$pg_url" -qtAc "ANALYZE" >/dev/null
-pg_cookie=$(sign_in 3922)
+pg_cookie=$(sign_in 3922 admin@northbridge.test)
 
 echo "user.list, 5,000 extra users, 50 connections, 15 s"
 measure sqlite 3921 "$sqlite_cookie"
