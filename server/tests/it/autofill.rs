@@ -19,8 +19,6 @@ use serde_json::{json, Value};
 use voicemark::app::router;
 use voicemark::config::{ChatConfig, StructuredOutput};
 use voicemark::ids::new_id;
-use voicemark::models::now;
-use voicemark::models::users::NewUser;
 use voicemark::rpc::ai::prompt::NOT_SET_UP;
 use voicemark::state::AppState;
 use voicemark::with_conn;
@@ -91,7 +89,10 @@ async fn serve(routes: Router) -> SocketAddr {
 }
 
 async fn start_stub(flavour: Flavour) -> (String, ChatStub) {
-    let stub = ChatStub { flavour, seen: Arc::new(Mutex::new(Vec::new())) };
+    let stub = ChatStub {
+        flavour,
+        seen: Arc::new(Mutex::new(Vec::new())),
+    };
     let routes = Router::new()
         .route("/v1/chat/completions", post(completions))
         .with_state(stub.clone());
@@ -122,7 +123,10 @@ async fn completions(State(stub): State<ChatStub>, Json(body): Json<Value>) -> R
     let system = body["messages"][0]["content"].as_str().unwrap_or_default();
     let user = body["messages"][1]["content"].as_str().unwrap_or_default();
     let mut content = if system.starts_with("You tidy") {
-        let text = user.split("The answer to tidy:\n").nth(1).unwrap_or_default();
+        let text = user
+            .split("The answer to tidy:\n")
+            .nth(1)
+            .unwrap_or_default();
         format!("\"Tidied: {}\"", text.trim())
     } else {
         stub_json(user)
@@ -142,12 +146,19 @@ async fn completions(State(stub): State<ChatStub>, Json(body): Json<Value>) -> R
     let chars: Vec<char> = content.chars().collect();
     let pieces: Vec<String> = chars.chunks(7).map(|c| c.iter().collect()).collect();
     let mut events = vec![chunk(json!({"role": "assistant", "content": ""}), None)];
-    let cut_at = if stub.flavour == Flavour::ErrorMidStream { 3 } else { pieces.len() };
+    let cut_at = if stub.flavour == Flavour::ErrorMidStream {
+        3
+    } else {
+        pieces.len()
+    };
     for piece in &pieces[..cut_at.min(pieces.len())] {
         events.push(chunk(json!({"content": piece}), None));
     }
     if stub.flavour == Flavour::ErrorMidStream {
-        events.push(format!("data: {}\n\n", json!({"error": {"message": "model crashed", "type": "api_error"}})));
+        events.push(format!(
+            "data: {}\n\n",
+            json!({"error": {"message": "model crashed", "type": "api_error"}})
+        ));
     } else {
         events.push(": keep-alive\n\n".to_owned());
         events.push(chunk(json!({}), Some("stop")));
@@ -160,7 +171,11 @@ async fn completions(State(stub): State<ChatStub>, Json(body): Json<Value>) -> R
     // The bytes go out in uneven writes that cut events (and UTF-8) anywhere.
     let bytes = events.concat().into_bytes();
     let writes: Vec<Bytes> = bytes.chunks(53).map(Bytes::copy_from_slice).collect();
-    let delay = if stub.flavour == Flavour::Slow { Duration::from_millis(20) } else { Duration::ZERO };
+    let delay = if stub.flavour == Flavour::Slow {
+        Duration::from_millis(20)
+    } else {
+        Duration::ZERO
+    };
     let stream = futures_util::stream::iter(writes).then(move |write| async move {
         if !delay.is_zero() {
             tokio::time::sleep(delay).await;
@@ -194,37 +209,15 @@ fn chat_config(base_url: &str, mode: StructuredOutput) -> ChatConfig {
 }
 
 async fn user_in(app: &TestApp, school: &str) -> (String, String) {
-    let at = now();
-    let id = new_id();
-    let user = NewUser {
-        id: id.clone(),
-        created_at: at,
-        updated_at: at,
-        forename: "Lee".into(),
-        surname: "Leader".into(),
-        title: None,
-        email: format!("{id}@school.test"),
-        email_verified: Some(at),
-        password_updated_at: None,
-        password: None,
-        activated: true,
-        disabled: false,
-        leader: true,
-        school_id: Some(school.to_owned()),
-        role: UserRole::Admin,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &user)
-        .await
-        .expect("user");
-    let cookie = session_cookie(app, &id).await;
-    (id, cookie)
+    crate::support::leader_in(app, school, UserRole::Admin).await
 }
 
 async fn exec(app: &TestApp, sql: String) {
     let mut pooled = app.db.conn().await.expect("connection");
-    with_conn!(pooled.db(), |c| diesel::sql_query(sql.clone()).execute(c).await)
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    with_conn!(pooled.db(), |c| diesel::sql_query(sql.clone())
+        .execute(c)
+        .await)
+    .unwrap_or_else(|e| panic!("{sql}: {e}"));
 }
 
 const AT: &str = "'2026-11-24 09:00:00'";
@@ -236,16 +229,38 @@ async fn make_task(app: &TestApp, school: &str, user: &str) -> (String, Vec<Stri
     let template = new_id();
     exec(app, format!("INSERT INTO tasks (id, created_at, updated_at, title, visibility, tags, user_id, school_id) VALUES ('{template}', {AT}, {AT}, 'Learning walk', 'SCHOOL', '[]', '{user}', '{school}')")).await;
     let questions: Vec<String> = (0..3).map(|_| new_id()).collect();
-    let texts = ["What went well in the lesson?", "What are the next steps?", "What was the weather like?"];
+    let texts = [
+        "What went well in the lesson?",
+        "What are the next steps?",
+        "What was the weather like?",
+    ];
     for (i, (id, text)) in questions.iter().zip(texts).enumerate() {
         exec(app, format!("INSERT INTO questions (id, created_at, updated_at, text, type, required, position, task_id) VALUES ('{id}', {AT}, {AT}, '{text}', 'TEXTAREA', FALSE, {i}, '{template}')")).await;
     }
     let task = new_id();
     exec(app, format!("INSERT INTO task_submissions (id, created_at, updated_at, draft, title, tags, task_id, user_id, school_id) VALUES ('{task}', {AT}, {AT}, TRUE, 'Walk 24/11', '[]', '{template}', '{user}', '{school}')")).await;
     for (n, (kind, name, notes, transcript, status)) in [
-        ("VOICE_NOTE", "Walk voice note", None, Some("Pupils in Year 7 were engaged in a group task."), "READY"),
-        ("PHOTO_NOTES", "Board photos", Some("Clear objectives on the board."), None, "READY"),
-        ("FILE", "Secret queued plan", None, Some("QUEUED CONTENT MUST NOT BE SENT"), "QUEUED"),
+        (
+            "VOICE_NOTE",
+            "Walk voice note",
+            None,
+            Some("Pupils in Year 7 were engaged in a group task."),
+            "READY",
+        ),
+        (
+            "PHOTO_NOTES",
+            "Board photos",
+            Some("Clear objectives on the board."),
+            None,
+            "READY",
+        ),
+        (
+            "FILE",
+            "Secret queued plan",
+            None,
+            Some("QUEUED CONTENT MUST NOT BE SENT"),
+            "QUEUED",
+        ),
     ]
     .into_iter()
     .enumerate()
@@ -261,7 +276,9 @@ async fn make_task(app: &TestApp, school: &str, user: &str) -> (String, Vec<Stri
             }
             None => "NULL".to_owned(),
         };
-        let notes = notes.map(|n| format!("'{n}'")).unwrap_or_else(|| "NULL".into());
+        let notes = notes
+            .map(|n| format!("'{n}'"))
+            .unwrap_or_else(|| "NULL".into());
         exec(app, format!("INSERT INTO task_items (id, submission_id, user_id, kind, file_id, name, notes, status, created_at, updated_at) VALUES ('{item}', '{task}', '{user}', '{kind}', {file}, '{name}', {notes}, '{status}', '2026-11-24 09:00:0{n}', {AT})")).await;
     }
     exec(app, format!("INSERT INTO question_responses (id, created_at, updated_at, submission_id, question_id, answer, version) VALUES ('{}', {AT}, {AT}, '{task}', '{}', 'Typed by the leader.', 1)", new_id(), questions[1])).await;
@@ -273,7 +290,11 @@ async fn autofill(routes: &Router, task: &str, cookie: Option<&str>) -> TestResp
     if let Some(cookie) = cookie {
         request = request.header("cookie", cookie);
     }
-    send(routes.clone(), request.body(Body::empty()).expect("request")).await
+    send(
+        routes.clone(),
+        request.body(Body::empty()).expect("request"),
+    )
+    .await
 }
 
 /// The (event, data) pairs of an SSE body.
@@ -291,7 +312,12 @@ fn events(response: &TestResponse) -> Vec<(String, Value)> {
                     data.push_str(v.trim_start());
                 }
             }
-            (!data.is_empty()).then(|| (name, serde_json::from_str(&data).expect("event data is JSON")))
+            (!data.is_empty()).then(|| {
+                (
+                    name,
+                    serde_json::from_str(&data).expect("event data is JSON"),
+                )
+            })
         })
         .collect()
 }
@@ -301,7 +327,11 @@ async fn mutate(routes: &Router, path: &str, input: Value, cookie: &str) -> Test
     let request = Request::post(format!("/api/trpc/{path}?batch=1"))
         .header("content-type", "application/json")
         .header("cookie", cookie);
-    send(routes.clone(), request.body(Body::from(body)).expect("request")).await
+    send(
+        routes.clone(),
+        request.body(Body::from(body)).expect("request"),
+    )
+    .await
 }
 
 async fn queries(app: &TestApp) -> Vec<(String, Option<String>)> {
@@ -333,15 +363,29 @@ dual_test!(
 
         let response = autofill(&routes, &task, Some(&cookie)).await;
         assert_eq!(response.status, StatusCode::OK, "{}", response.text());
-        assert!(response.header("content-type").unwrap_or_default().starts_with("text/event-stream"));
+        assert!(response
+            .header("content-type")
+            .unwrap_or_default()
+            .starts_with("text/event-stream"));
         let events = events(&response);
-        let answers: Vec<&Value> = events.iter().filter(|(n, _)| n == "answer").map(|(_, d)| d).collect();
-        let q1: Vec<&Value> = answers.iter().copied().filter(|d| d["questionId"] == questions[0].as_str()).collect();
+        let answers: Vec<&Value> = events
+            .iter()
+            .filter(|(n, _)| n == "answer")
+            .map(|(_, d)| d)
+            .collect();
+        let q1: Vec<&Value> = answers
+            .iter()
+            .copied()
+            .filter(|d| d["questionId"] == questions[0].as_str())
+            .collect();
         assert!(q1.len() > 3, "q1 arrives in several pieces: {q1:?}");
         assert_eq!(q1[0]["complete"], false);
         // Each piece extends the last; the final one is complete and whole.
         for pair in q1.windows(2) {
-            assert!(pair[1]["text"].as_str().unwrap().starts_with(pair[0]["text"].as_str().unwrap()));
+            assert!(pair[1]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with(pair[0]["text"].as_str().unwrap()));
         }
         let q1_text = expected("q1", "");
         assert_eq!(q1.last().unwrap()["text"], q1_text.as_str());
@@ -350,7 +394,10 @@ dual_test!(
         assert_eq!(last, "done");
         assert_eq!(done["answers"][&questions[0]], q1_text.as_str());
         assert_eq!(done["answers"][&questions[1]], expected("q2", "").as_str());
-        assert_eq!(done["answers"][&questions[2]], "", "the weather is in no content");
+        assert_eq!(
+            done["answers"][&questions[2]], "",
+            "the weather is in no content"
+        );
         assert_eq!(done["truncated"], false);
         assert!(!events.iter().any(|(n, _)| n == "error"));
 
@@ -361,21 +408,33 @@ dual_test!(
         assert_eq!(body["stream"], true);
         assert_eq!(body["model"], "stub-model");
         assert_eq!(body["response_format"]["type"], "json_schema");
-        assert_eq!(body["response_format"]["json_schema"]["schema"]["required"], json!(["q1", "q2", "q3"]));
+        assert_eq!(
+            body["response_format"]["json_schema"]["schema"]["required"],
+            json!(["q1", "q2", "q3"])
+        );
         let prompt = body["messages"][1]["content"].as_str().unwrap();
         assert!(prompt.contains("q1: What went well in the lesson?"));
         assert!(prompt.contains("Transcript: Pupils in Year 7 were engaged in a group task."));
         assert!(prompt.contains("Notes: Clear objectives on the board."));
-        assert!(prompt.contains("q2: Typed by the leader."), "the saved answer is given");
+        assert!(
+            prompt.contains("q2: Typed by the leader."),
+            "the saved answer is given"
+        );
         assert!(!prompt.contains("QUEUED CONTENT") && !prompt.contains("Secret queued plan"));
-        assert!(body["messages"][0]["content"].as_str().unwrap().contains("British English"));
+        assert!(body["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("British English"));
 
         // Kept: the questions and item names, not the content; and the answers.
         let kept = queries(&app).await;
         assert_eq!(kept.len(), 1);
         let query: Value = serde_json::from_str(&kept[0].0).unwrap();
         assert_eq!(query["kind"], "autofill");
-        assert_eq!(query["questions"][0]["text"], "What went well in the lesson?");
+        assert_eq!(
+            query["questions"][0]["text"],
+            "What went well in the lesson?"
+        );
         assert_eq!(query["items"], json!(["Walk voice note", "Board photos"]));
         assert!(!kept[0].0.contains("group task"));
         let response: Value = serde_json::from_str(kept[0].1.as_deref().unwrap()).unwrap();
@@ -397,20 +456,38 @@ dual_test!(
         let (last, done) = events.last().expect("events");
         assert_eq!(last, "done", "{events:?}");
         assert_eq!(done["answers"][&questions[0]], expected("q1", "").as_str());
-        let formats: Vec<Value> = stub.seen.lock().unwrap().iter().map(|b| b["response_format"]["type"].clone()).collect();
-        assert_eq!(formats, vec![json!("json_schema"), json!("json_object"), Value::Null]);
+        let formats: Vec<Value> = stub
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|b| b["response_format"]["type"].clone())
+            .collect();
+        assert_eq!(
+            formats,
+            vec![json!("json_schema"), json!("json_object"), Value::Null]
+        );
 
         // The client remembers: the next call goes straight to the plain request.
         stub.seen.lock().unwrap().clear();
         let again = autofill(&routes, &task, Some(&cookie)).await;
         assert_eq!(events_last(&again), "done");
-        let formats: Vec<Value> = stub.seen.lock().unwrap().iter().map(|b| b["response_format"].clone()).collect();
+        let formats: Vec<Value> = stub
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|b| b["response_format"].clone())
+            .collect();
         assert_eq!(formats, vec![Value::Null]);
     }
 );
 
 fn events_last(response: &TestResponse) -> String {
-    events(response).last().map(|(n, _)| n.clone()).unwrap_or_default()
+    events(response)
+        .last()
+        .map(|(n, _)| n.clone())
+        .unwrap_or_default()
 }
 
 dual_test!(
@@ -463,8 +540,16 @@ dual_test!(
         let response = autofill(&routes, &task, Some(&stranger)).await;
         assert_eq!(response.status, StatusCode::NOT_FOUND);
         // A colleague it is not shared with: NOT_FOUND too.
-        assert_eq!(autofill(&routes, &task, Some(&colleague)).await.status, StatusCode::NOT_FOUND);
-        assert_eq!(autofill(&routes, "no-such-task", Some(&colleague)).await.status, StatusCode::NOT_FOUND);
+        assert_eq!(
+            autofill(&routes, &task, Some(&colleague)).await.status,
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(
+            autofill(&routes, "no-such-task", Some(&colleague))
+                .await
+                .status,
+            StatusCode::NOT_FOUND
+        );
         let signed_out = autofill(&routes, &task, None).await;
         assert_eq!(signed_out.status, StatusCode::UNAUTHORIZED);
         assert_eq!(signed_out.json()["error"], "Sign in to use AI autofill.");
@@ -480,9 +565,21 @@ dual_test!(
         .await;
         assert_eq!(cross.status, StatusCode::FORBIDDEN);
 
-        let format = mutate(&routes, "ai.formatAnswer", json!({"taskId": task, "questionId": questions[0], "text": "hello"}), &stranger).await;
-        assert_eq!(format.json()[0]["error"]["json"]["data"]["code"], "NOT_FOUND");
-        assert!(stub.seen.lock().unwrap().is_empty(), "nothing reached the model");
+        let format = mutate(
+            &routes,
+            "ai.formatAnswer",
+            json!({"taskId": task, "questionId": questions[0], "text": "hello"}),
+            &stranger,
+        )
+        .await;
+        assert_eq!(
+            format.json()[0]["error"]["json"]["data"]["code"],
+            "NOT_FOUND"
+        );
+        assert!(
+            stub.seen.lock().unwrap().is_empty(),
+            "nothing reached the model"
+        );
         assert!(queries(&app).await.is_empty());
     }
 );
@@ -496,13 +593,22 @@ dual_test!(
         let response = autofill(&routes, &task, Some(&cookie)).await;
         assert_eq!(response.status, StatusCode::PRECONDITION_FAILED);
         assert_eq!(response.json()["error"], NOT_SET_UP);
-        let format = mutate(&routes, "ai.formatAnswer", json!({"taskId": task, "questionId": questions[0], "text": "some text"}), &cookie).await;
+        let format = mutate(
+            &routes,
+            "ai.formatAnswer",
+            json!({"taskId": task, "questionId": questions[0], "text": "some text"}),
+            &cookie,
+        )
+        .await;
         let error = &format.json()[0]["error"]["json"];
         assert_eq!(error["data"]["code"], "PRECONDITION_FAILED");
         assert_eq!(error["message"], NOT_SET_UP);
         let features = send(
             routes.clone(),
-            Request::get("/api/trpc/system.features").header("cookie", &cookie).body(Body::empty()).unwrap(),
+            Request::get("/api/trpc/system.features")
+                .header("cookie", &cookie)
+                .body(Body::empty())
+                .unwrap(),
         )
         .await;
         assert_eq!(features.json()["result"]["data"]["json"]["chat"], false);
@@ -519,26 +625,61 @@ dual_test!(
         let school = make_school(&app, "Format School").await;
         let (user, cookie) = user_in(&app, &school).await;
         let (task, questions) = make_task(&app, &school, &user).await;
-        let response = mutate(&routes, "ai.formatAnswer", json!({"taskId": task, "questionId": questions[1], "text": "  pupils was engaged  "}), &cookie).await;
+        let response = mutate(
+            &routes,
+            "ai.formatAnswer",
+            json!({"taskId": task, "questionId": questions[1], "text": "  pupils was engaged  "}),
+            &cookie,
+        )
+        .await;
         assert_eq!(response.status, StatusCode::OK, "{}", response.text());
-        assert_eq!(response.json()[0]["result"]["data"]["json"]["text"], "Tidied: pupils was engaged");
+        assert_eq!(
+            response.json()[0]["result"]["data"]["json"]["text"],
+            "Tidied: pupils was engaged"
+        );
         let seen = stub.seen.lock().unwrap().clone();
         assert_eq!(seen[0]["stream"], false);
         assert!(seen[0].get("response_format").is_none());
-        assert!(seen[0]["messages"][1]["content"].as_str().unwrap().contains("The question: What are the next steps?"));
+        assert!(seen[0]["messages"][1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("The question: What are the next steps?"));
         let kept = queries(&app).await;
         assert_eq!(kept.len(), 1);
-        assert!(kept[0].0.contains("formatAnswer") && kept[0].1.as_deref().unwrap().contains("Tidied"));
+        assert!(
+            kept[0].0.contains("formatAnswer") && kept[0].1.as_deref().unwrap().contains("Tidied")
+        );
 
-        let empty = mutate(&routes, "ai.formatAnswer", json!({"taskId": task, "questionId": questions[1], "text": "   "}), &cookie).await;
+        let empty = mutate(
+            &routes,
+            "ai.formatAnswer",
+            json!({"taskId": task, "questionId": questions[1], "text": "   "}),
+            &cookie,
+        )
+        .await;
         let error = &empty.json()[0]["error"]["json"];
         assert_eq!(error["data"]["code"], "BAD_REQUEST");
-        assert_eq!(error["message"], "Write an answer first, then use AI Formatting.");
-        let wrong = mutate(&routes, "ai.formatAnswer", json!({"taskId": task, "questionId": "not-on-it", "text": "x"}), &cookie).await;
-        assert_eq!(wrong.json()[0]["error"]["json"]["data"]["code"], "NOT_FOUND");
+        assert_eq!(
+            error["message"],
+            "Write an answer first, then use AI Formatting."
+        );
+        let wrong = mutate(
+            &routes,
+            "ai.formatAnswer",
+            json!({"taskId": task, "questionId": "not-on-it", "text": "x"}),
+            &cookie,
+        )
+        .await;
+        assert_eq!(
+            wrong.json()[0]["error"]["json"]["data"]["code"],
+            "NOT_FOUND"
+        );
         let features = send(
             routes.clone(),
-            Request::get("/api/trpc/system.features").header("cookie", &cookie).body(Body::empty()).unwrap(),
+            Request::get("/api/trpc/system.features")
+                .header("cookie", &cookie)
+                .body(Body::empty())
+                .unwrap(),
         )
         .await;
         assert_eq!(features.json()["result"]["data"]["json"]["chat"], true);

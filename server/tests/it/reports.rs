@@ -25,12 +25,11 @@ use voicemark::db::schema::{
 use voicemark::http::reports::{GENERATION_BUDGET_CHARS, NOT_CONFIGURED};
 use voicemark::ids::new_id;
 use voicemark::models::now;
-use voicemark::models::users::NewUser;
 use voicemark::state::AppState;
 use voicemark::with_conn;
 
 use crate::dual_test;
-use crate::support::{make_school, send, session_cookie, TestApp, TestResponse};
+use crate::support::{make_school, send, TestApp, TestResponse};
 
 /// What the stub streams back as the report, in pieces.
 const REPORT_PIECES: [&str; 4] = [
@@ -110,31 +109,7 @@ fn app_with_chat(app: &TestApp, base_url: &str) -> Router {
 
 /// A teacher of `school`: (id, cookie).
 async fn user(app: &TestApp, school: &str) -> (String, String) {
-    let at = now();
-    let id = new_id();
-    let user = NewUser {
-        id: id.clone(),
-        created_at: at,
-        updated_at: at,
-        forename: "Lee".into(),
-        surname: "Leader".into(),
-        title: None,
-        email: format!("{id}@school.test"),
-        email_verified: Some(at),
-        password_updated_at: None,
-        password: None,
-        activated: true,
-        disabled: false,
-        leader: true,
-        school_id: Some(school.to_owned()),
-        role: UserRole::Teacher,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &user)
-        .await
-        .expect("user");
-    let cookie = session_cookie(app, &id).await;
-    (id, cookie)
+    crate::support::leader_in(app, school, UserRole::Teacher).await
 }
 
 /// A task of `owner` with one answered question per `answers` entry; returns its id.

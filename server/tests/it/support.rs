@@ -260,3 +260,32 @@ pub async fn session_cookie(app: &TestApp, user_id: &str) -> String {
             .expect("session");
     format!("next-auth.session-token={token}")
 }
+
+/// A signed-in leader "Lee Leader" of `school` with `role`: (id, `Cookie` header value).
+pub async fn leader_in(app: &TestApp, school: &str, role: core_wasm::UserRole) -> (String, String) {
+    let at = voicemark::models::now();
+    let id = voicemark::ids::new_id();
+    let user = voicemark::models::users::NewUser {
+        id: id.clone(),
+        created_at: at,
+        updated_at: at,
+        forename: "Lee".into(),
+        surname: "Leader".into(),
+        title: None,
+        email: format!("{id}@school.test"),
+        email_verified: Some(at),
+        password_updated_at: None,
+        password: None,
+        activated: true,
+        disabled: false,
+        leader: true,
+        school_id: Some(school.to_owned()),
+        role,
+    };
+    let mut pooled = app.db.conn().await.expect("connection");
+    voicemark::models::users::insert(&mut pooled.db(), &user)
+        .await
+        .expect("user");
+    let cookie = session_cookie(app, &id).await;
+    (id, cookie)
+}
