@@ -19,23 +19,14 @@ use crate::support::{make_school, TestApp, TestResponse};
 
 async fn queue(app: &TestApp, kind: &str, payload: serde_json::Value, state: &str) -> String {
     let mut pooled = app.db.conn().await.expect("connection");
-    let job = NewJob {
-        kind: kind.into(),
-        payload,
-        run_at: now(),
-        idempotency_key: None,
-    };
+    let job = NewJob { kind: kind.into(), payload, run_at: now(), idempotency_key: None };
     let id = voicemark::models::jobs::insert(&mut pooled.db(), &job)
         .await
         .expect("enqueue")
         .expect("new");
     let error = (state == status::FAILED).then_some("connection refused (os error 111)");
     with_conn!(pooled.db(), |c| diesel::update(jobs_table::table.find(&id))
-        .set((
-            jobs_table::status.eq(state),
-            jobs_table::attempts.eq(5),
-            jobs_table::last_error.eq(error)
-        ))
+        .set((jobs_table::status.eq(state), jobs_table::attempts.eq(5), jobs_table::last_error.eq(error)))
         .execute(c)
         .await)
     .expect("state");
@@ -47,8 +38,7 @@ async fn page(app: &TestApp, cookie: Option<&str>) -> TestResponse {
     if let Some(cookie) = cookie {
         request = request.header("cookie", cookie);
     }
-    app.request(request.body(Body::empty()).expect("request"))
-        .await
+    app.request(request.body(Body::empty()).expect("request")).await
 }
 
 /// The page's CSRF token (from its hidden fields) and the cookie pair that vouches for it.
@@ -70,25 +60,15 @@ fn csrf_of(response: &TestResponse) -> (String, String) {
     (token, cookie)
 }
 
-async fn post(
-    app: &TestApp,
-    path: &str,
-    cookie: &str,
-    token: &str,
-    origin: Option<&str>,
-) -> TestResponse {
+async fn post(app: &TestApp, path: &str, cookie: &str, token: &str, origin: Option<&str>) -> TestResponse {
     let mut request = Request::post(path)
         .header("cookie", cookie)
         .header("content-type", "application/x-www-form-urlencoded");
     if let Some(origin) = origin {
         request = request.header("origin", origin);
     }
-    app.request(
-        request
-            .body(Body::from(format!("csrfToken={token}")))
-            .expect("request"),
-    )
-    .await
+    app.request(request.body(Body::from(format!("csrfToken={token}"))).expect("request"))
+        .await
 }
 
 async fn find(app: &TestApp, id: &str) -> Option<voicemark::jobs::Job> {
@@ -102,58 +82,27 @@ dual_test!(
         let teacher = staff(&app, Some(&school), UserRole::Teacher, "Tess").await;
         let admin = staff(&app, Some(&school), UserRole::Admin, "Ada").await;
         let sa = staff(&app, None, UserRole::Superadmin, "Sam").await;
-        for cookie in [
-            None,
-            Some(teacher.cookie.as_str()),
-            Some(admin.cookie.as_str()),
-        ] {
+        for cookie in [None, Some(teacher.cookie.as_str()), Some(admin.cookie.as_str())] {
             let answer = page(&app, cookie).await;
             assert_eq!(answer.status, StatusCode::NOT_FOUND, "{cookie:?}");
             assert!(!answer.text().contains("Background jobs"));
         }
-        let failed = queue(
-            &app,
-            "email.feedback",
-            json!({"to": "jane.parent@home.test", "submissionId": "sub-1"}),
-            status::FAILED,
-        )
-        .await;
+        let failed = queue(&app, "email.feedback", json!({"to": "jane.parent@home.test", "submissionId": "sub-1"}), status::FAILED).await;
         // A teacher's POST is 404 too, whatever it sends.
-        let answer = post(
-            &app,
-            &format!("/api/bull/jobs/{failed}/retry"),
-            &teacher.cookie,
-            "x",
-            None,
-        )
-        .await;
+        let answer = post(&app, &format!("/api/bull/jobs/{failed}/retry"), &teacher.cookie, "x", None).await;
         assert_eq!(answer.status, StatusCode::NOT_FOUND);
-        assert_eq!(
-            find(&app, &failed).await.expect("job").status,
-            status::FAILED
-        );
+        assert_eq!(find(&app, &failed).await.expect("job").status, status::FAILED);
 
         let answer = page(&app, Some(&sa.cookie)).await;
         assert_eq!(answer.status, StatusCode::OK);
-        assert!(answer
-            .header("content-type")
-            .unwrap_or("")
-            .starts_with("text/html"));
+        assert!(answer.header("content-type").unwrap_or("").starts_with("text/html"));
         let text = answer.text();
-        assert!(
-            text.contains("<title>Background jobs</title>")
-                && text.contains("<h1>Background jobs</h1>")
-        );
+        assert!(text.contains("<title>Background jobs</title>") && text.contains("<h1>Background jobs</h1>"));
         assert!(text.contains("<script src=\"/api/bull/refresh.js\" defer></script>"));
         assert!(text.contains("Refresh every 10 seconds"));
         assert!(!text.contains("<script>"), "no inline script");
         let script = app
-            .request(
-                Request::get("/api/bull/refresh.js")
-                    .header("cookie", &sa.cookie)
-                    .body(Body::empty())
-                    .expect("request"),
-            )
+            .request(Request::get("/api/bull/refresh.js").header("cookie", &sa.cookie).body(Body::empty()).expect("request"))
             .await;
         assert_eq!(script.status, StatusCode::OK);
         assert!(script.text().contains("location.reload()"));
@@ -169,13 +118,7 @@ dual_test!(
         }
         queue(&app, "email.feedback", json!({}), status::QUEUED).await;
         queue(&app, "email.feedback", json!({"to": "jane.parent@home.test", "token": "s3cr3t-token", "submissionId": "sub-1"}), status::FAILED).await;
-        queue(
-            &app,
-            "notification.send",
-            json!({"notificationId": "<b>n1</b>"}),
-            status::FAILED,
-        )
-        .await;
+        queue(&app, "notification.send", json!({"notificationId": "<b>n1</b>"}), status::FAILED).await;
         let text = page(&app, Some(&sa.cookie)).await.text();
         assert!(
             text.contains("<tr><th scope=\"row\">email.feedback</th><td>1</td><td>0</td><td>3</td><td>1</td></tr>"),
@@ -198,20 +141,8 @@ dual_test!(
 dual_test!(
     async fn retry_and_discard_need_the_same_origin_and_the_csrf_token(app: TestApp) {
         let sa = staff(&app, None, UserRole::Superadmin, "Sam").await;
-        let first = queue(
-            &app,
-            "email.feedback",
-            json!({"to": "a@b.test"}),
-            status::FAILED,
-        )
-        .await;
-        let second = queue(
-            &app,
-            "email.feedback",
-            json!({"to": "c@d.test"}),
-            status::FAILED,
-        )
-        .await;
+        let first = queue(&app, "email.feedback", json!({"to": "a@b.test"}), status::FAILED).await;
+        let second = queue(&app, "email.feedback", json!({"to": "c@d.test"}), status::FAILED).await;
         let done = queue(&app, "email.feedback", json!({}), status::DONE).await;
         let shown = page(&app, Some(&sa.cookie)).await;
         let (token, csrf_cookie) = csrf_of(&shown);
@@ -219,35 +150,16 @@ dual_test!(
         let retry = format!("/api/bull/jobs/{first}/retry");
 
         // No CSRF cookie, a wrong token, another site: refused, nothing changes.
-        assert_eq!(
-            post(&app, &retry, &sa.cookie, &token, None).await.status,
-            StatusCode::FORBIDDEN
-        );
-        assert_eq!(
-            post(&app, &retry, &cookies, "forged", None).await.status,
-            StatusCode::FORBIDDEN
-        );
+        assert_eq!(post(&app, &retry, &sa.cookie, &token, None).await.status, StatusCode::FORBIDDEN);
+        assert_eq!(post(&app, &retry, &cookies, "forged", None).await.status, StatusCode::FORBIDDEN);
         let cross = post(&app, &retry, &cookies, &token, Some("https://evil.example")).await;
         assert_eq!(cross.status, StatusCode::FORBIDDEN);
-        assert_eq!(
-            find(&app, &first).await.expect("job").status,
-            status::FAILED
-        );
+        assert_eq!(find(&app, &first).await.expect("job").status, status::FAILED);
 
         // Retry: ready to run again, attempts reset; back to the page.
-        let answer = post(
-            &app,
-            &retry,
-            &cookies,
-            &token,
-            Some("http://127.0.0.1:3000"),
-        )
-        .await;
+        let answer = post(&app, &retry, &cookies, &token, Some("http://127.0.0.1:3000")).await;
         assert_eq!(answer.status, StatusCode::SEE_OTHER, "{}", answer.text());
-        assert!(answer
-            .header("location")
-            .unwrap_or("")
-            .ends_with("/api/bull"));
+        assert!(answer.header("location").unwrap_or("").ends_with("/api/bull"));
         let job = find(&app, &first).await.expect("job");
         assert_eq!(job.status, status::QUEUED);
         assert_eq!(job.attempts, 0);
@@ -261,25 +173,11 @@ dual_test!(
         drop(pooled);
 
         // Discard: gone. A job that is not failed cannot be retried or discarded.
-        let answer = post(
-            &app,
-            &format!("/api/bull/jobs/{second}/discard"),
-            &cookies,
-            &token,
-            None,
-        )
-        .await;
+        let answer = post(&app, &format!("/api/bull/jobs/{second}/discard"), &cookies, &token, None).await;
         assert_eq!(answer.status, StatusCode::SEE_OTHER);
         assert!(find(&app, &second).await.is_none());
         for action in ["retry", "discard"] {
-            let answer = post(
-                &app,
-                &format!("/api/bull/jobs/{done}/{action}"),
-                &cookies,
-                &token,
-                None,
-            )
-            .await;
+            let answer = post(&app, &format!("/api/bull/jobs/{done}/{action}"), &cookies, &token, None).await;
             assert_eq!(answer.status, StatusCode::NOT_FOUND);
         }
         assert_eq!(find(&app, &done).await.expect("job").status, status::DONE);

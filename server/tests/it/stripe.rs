@@ -62,24 +62,14 @@ impl Stub {
 }
 
 fn field<'a>(form: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    form.iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
+    form.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 
-fn stripe_error(
-    status: StatusCode,
-    kind: &str,
-    code: &str,
-    message: &str,
-    param: &str,
-) -> Response {
+fn stripe_error(status: StatusCode, kind: &str, code: &str, message: &str, param: &str) -> Response {
     (
         status,
-        Json(
-            json!({"error": {"type": kind, "code": code, "message": message, "param": param,
-            "doc_url": format!("https://stripe.com/docs/error-codes/{code}")}}),
-        ),
+        Json(json!({"error": {"type": kind, "code": code, "message": message, "param": param,
+            "doc_url": format!("https://stripe.com/docs/error-codes/{code}")}})),
     )
         .into_response()
 }
@@ -102,22 +92,10 @@ fn check(headers: &HeaderMap, post: bool, body: &[u8]) -> Result<Vec<(String, St
     }
     let content_type = headers.get("content-type").and_then(|v| v.to_str().ok());
     if content_type != Some("application/x-www-form-urlencoded") {
-        return Err(stripe_error(
-            StatusCode::BAD_REQUEST,
-            "invalid_request_error",
-            "parameter_invalid",
-            "Form bodies only",
-            "",
-        ));
+        return Err(stripe_error(StatusCode::BAD_REQUEST, "invalid_request_error", "parameter_invalid", "Form bodies only", ""));
     }
     if headers.get("idempotency-key").is_none() {
-        return Err(stripe_error(
-            StatusCode::BAD_REQUEST,
-            "invalid_request_error",
-            "idempotency_key_missing",
-            "No Idempotency-Key",
-            "",
-        ));
+        return Err(stripe_error(StatusCode::BAD_REQUEST, "invalid_request_error", "idempotency_key_missing", "No Idempotency-Key", ""));
     }
     Ok(url::form_urlencoded::parse(body).into_owned().collect())
 }
@@ -143,15 +121,10 @@ async fn customers(State(stub): State<Stub>, headers: HeaderMap, body: Bytes) ->
         }
     }
     let n = stub.calls_to("POST /v1/customers").len();
-    stub.calls
-        .lock()
-        .expect("calls")
-        .push(("POST /v1/customers".into(), form.clone()));
-    Json(
-        json!({"id": format!("cus_stub{n}"), "object": "customer", "livemode": false,
+    stub.calls.lock().expect("calls").push(("POST /v1/customers".into(), form.clone()));
+    Json(json!({"id": format!("cus_stub{n}"), "object": "customer", "livemode": false,
         "created": 1717000000, "email": field(&form, "email"), "name": field(&form, "name"),
-        "metadata": {"school_id": field(&form, "metadata[school_id]")}}),
-    )
+        "metadata": {"school_id": field(&form, "metadata[school_id]")}}))
     .into_response()
 }
 
@@ -167,23 +140,13 @@ async fn customer_sessions(State(stub): State<Stub>, headers: HeaderMap, body: B
         return missing("components");
     }
     if customer == "cus_missing" {
-        return stripe_error(
-            StatusCode::BAD_REQUEST,
-            "invalid_request_error",
-            "resource_missing",
-            "No such customer: 'cus_missing'",
-            "customer",
-        );
+        return stripe_error(StatusCode::BAD_REQUEST, "invalid_request_error", "resource_missing",
+            "No such customer: 'cus_missing'", "customer");
     }
-    stub.calls
-        .lock()
-        .expect("calls")
-        .push(("POST /v1/customer_sessions".into(), form));
-    Json(
-        json!({"object": "customer_session", "client_secret": format!("cuss_secret_{customer}"),
+    stub.calls.lock().expect("calls").push(("POST /v1/customer_sessions".into(), form));
+    Json(json!({"object": "customer_session", "client_secret": format!("cuss_secret_{customer}"),
         "components": {"pricing_table": {"enabled": true}}, "created": 1717000000,
-        "customer": customer, "expires_at": 1717001800, "livemode": false}),
-    )
+        "customer": customer, "expires_at": 1717001800, "livemode": false}))
     .into_response()
 }
 
@@ -197,38 +160,23 @@ async fn portal_sessions(State(stub): State<Stub>, headers: HeaderMap, body: Byt
             return missing(required);
         }
     }
-    stub.calls
-        .lock()
-        .expect("calls")
-        .push(("POST /v1/billing_portal/sessions".into(), form.clone()));
+    stub.calls.lock().expect("calls").push(("POST /v1/billing_portal/sessions".into(), form.clone()));
     Json(json!({"id": "bps_1", "object": "billing_portal.session", "customer": field(&form, "customer"),
         "livemode": false, "return_url": field(&form, "return_url"),
         "url": "https://billing.stripe.com/p/session/test_YWNj"}))
     .into_response()
 }
 
-async fn subscription(
-    State(stub): State<Stub>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
+async fn subscription(State(stub): State<Stub>, headers: HeaderMap, Path(id): Path<String>) -> Response {
     if let Err(answer) = check(&headers, false, &[]) {
         return answer;
     }
     let sub = stub.subscription.lock().expect("sub").clone();
     if sub["id"] != json!(id) {
-        return stripe_error(
-            StatusCode::NOT_FOUND,
-            "invalid_request_error",
-            "resource_missing",
-            &format!("No such subscription: '{id}'"),
-            "id",
-        );
+        return stripe_error(StatusCode::NOT_FOUND, "invalid_request_error", "resource_missing",
+            &format!("No such subscription: '{id}'"), "id");
     }
-    stub.calls
-        .lock()
-        .expect("calls")
-        .push((format!("GET /v1/subscriptions/{id}"), Vec::new()));
+    stub.calls.lock().expect("calls").push((format!("GET /v1/subscriptions/{id}"), Vec::new()));
     Json(sub).into_response()
 }
 
@@ -240,9 +188,7 @@ async fn stripe_stub() -> (String, Stub) {
         .route("/v1/billing_portal/sessions", post(portal_sessions))
         .route("/v1/subscriptions/{id}", get(subscription))
         .with_state(stub.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr: SocketAddr = listener.local_addr().expect("addr");
     tokio::spawn(async move {
         let _ = axum::serve(listener, routes).await;
@@ -296,9 +242,7 @@ async fn member(app: &TestApp, role: UserRole) -> (String, String) {
         role,
     };
     let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &user)
-        .await
-        .expect("user");
+    voicemark::models::users::insert(&mut pooled.db(), &user).await.expect("user");
     (school, session_cookie(app, &id).await)
 }
 
@@ -320,25 +264,17 @@ fn data(response: &TestResponse) -> Value {
 fn error(response: &TestResponse) -> (String, String) {
     let error = &response.json()[0]["error"]["json"];
     (
-        error["data"]["code"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned(),
+        error["data"]["code"].as_str().unwrap_or_default().to_owned(),
         error["message"].as_str().unwrap_or_default().to_owned(),
     )
 }
 
 async fn webhook(routes: &Router, body: &str, signature: Option<&str>) -> TestResponse {
-    let mut request =
-        Request::post("/api/stripe/webhook").header("content-type", "application/json");
+    let mut request = Request::post("/api/stripe/webhook").header("content-type", "application/json");
     if let Some(signature) = signature {
         request = request.header("stripe-signature", signature);
     }
-    send(
-        routes.clone(),
-        request.body(Body::from(body.to_owned())).expect("request"),
-    )
-    .await
+    send(routes.clone(), request.body(Body::from(body.to_owned())).expect("request")).await
 }
 
 fn unix_now() -> i64 {
@@ -347,22 +283,11 @@ fn unix_now() -> i64 {
 
 /// Sends `body` signed now with `SECRET`; asserts the 200.
 async fn deliver(routes: &Router, body: &str) {
-    let response = webhook(
-        routes,
-        body,
-        Some(&sign(body.as_bytes(), SECRET, unix_now())),
-    )
-    .await;
+    let response = webhook(routes, body, Some(&sign(body.as_bytes(), SECRET, unix_now()))).await;
     assert_eq!(response.status, StatusCode::OK, "{}", response.text());
 }
 
-fn subscription_object(
-    id: &str,
-    customer: &str,
-    status: &str,
-    product: &str,
-    quantity: i64,
-) -> Value {
+fn subscription_object(id: &str, customer: &str, status: &str, product: &str, quantity: i64) -> Value {
     json!({"id": id, "object": "subscription", "customer": customer, "status": status,
         "cancel_at_period_end": false, "metadata": {},
         "items": {"object": "list", "data": [{"id": "si_1", "object": "subscription_item",
@@ -380,36 +305,19 @@ fn event(id: &str, kind: &str, created: i64, object: Value) -> String {
 
 async fn subscription_of(app: &TestApp, school: &str) -> billing::SubscriptionColumns {
     let mut pooled = app.db.conn().await.expect("connection");
-    billing::subscription_of(&mut pooled.db(), school)
-        .await
-        .expect("query")
-        .expect("school")
+    billing::subscription_of(&mut pooled.db(), school).await.expect("query").expect("school")
 }
 
 async fn set_customer(app: &TestApp, school: &str, customer: &str) {
     let mut pooled = app.db.conn().await.expect("connection");
-    billing::set_customer_if_absent(&mut pooled.db(), school, customer)
-        .await
-        .expect("customer");
+    billing::set_customer_if_absent(&mut pooled.db(), school, customer).await.expect("customer");
 }
 
 async fn count_events(app: &TestApp) -> usize {
     let mut pooled = app.db.conn().await.expect("connection");
     let mut n = 0;
-    for id in [
-        "evt_1PZz",
-        "evt_ok",
-        "evt_rot",
-        "evt_multi",
-        "evt_replay",
-        "evt_tampered",
-    ] {
-        n += usize::from(
-            billing::find_event(&mut pooled.db(), id)
-                .await
-                .expect("q")
-                .is_some(),
-        );
+    for id in ["evt_1PZz", "evt_ok", "evt_rot", "evt_multi", "evt_replay", "evt_tampered"] {
+        n += usize::from(billing::find_event(&mut pooled.db(), id).await.expect("q").is_some());
     }
     n
 }
@@ -427,69 +335,38 @@ dual_test!(
         assert_eq!(old.text(), "Bad request", "nothing about why");
         // The same payload signed now verifies and is stored.
         let t = unix_now();
-        let ok = json!({"id": "evt_ok", "object": "event", "type": "invoice.paid", "created": t})
-            .to_string();
+        let ok = json!({"id": "evt_ok", "object": "event", "type": "invoice.paid", "created": t}).to_string();
         deliver(&routes, &ok).await;
         // A tampered body: the signature of the original does not fit.
-        let original =
-            json!({"id": "evt_tampered", "object": "event", "type": "invoice.paid", "created": t})
-                .to_string();
+        let original = json!({"id": "evt_tampered", "object": "event", "type": "invoice.paid", "created": t}).to_string();
         let header = sign(original.as_bytes(), SECRET, t);
         let tampered = original.replace("invoice.paid", "invoice.paie");
-        assert_eq!(
-            webhook(&routes, &tampered, Some(&header)).await.status,
-            StatusCode::BAD_REQUEST
-        );
+        assert_eq!(webhook(&routes, &tampered, Some(&header)).await.status, StatusCode::BAD_REQUEST);
         // No header, a wrong secret, a future-only v0 scheme: refused.
-        assert_eq!(
-            webhook(&routes, &original, None).await.status,
-            StatusCode::BAD_REQUEST
-        );
+        assert_eq!(webhook(&routes, &original, None).await.status, StatusCode::BAD_REQUEST);
         let wrong = sign(original.as_bytes(), "whsec_someone_else", t);
-        assert_eq!(
-            webhook(&routes, &original, Some(&wrong)).await.status,
-            StatusCode::BAD_REQUEST
-        );
+        assert_eq!(webhook(&routes, &original, Some(&wrong)).await.status, StatusCode::BAD_REQUEST);
         let v0 = sign(original.as_bytes(), SECRET, t).replace("v1=", "v0=");
-        assert_eq!(
-            webhook(&routes, &original, Some(&v0)).await.status,
-            StatusCode::BAD_REQUEST
-        );
+        assert_eq!(webhook(&routes, &original, Some(&v0)).await.status, StatusCode::BAD_REQUEST);
         // Rotated secrets: the old one still verifies while both are configured.
-        let rotated =
-            json!({"id": "evt_rot", "object": "event", "type": "invoice.paid", "created": t})
-                .to_string();
+        let rotated = json!({"id": "evt_rot", "object": "event", "type": "invoice.paid", "created": t}).to_string();
         let header = sign(rotated.as_bytes(), OLD_SECRET, t);
-        assert_eq!(
-            webhook(&routes, &rotated, Some(&header)).await.status,
-            StatusCode::OK
-        );
+        assert_eq!(webhook(&routes, &rotated, Some(&header)).await.status, StatusCode::OK);
         // Several v1 entries: one matching is enough.
-        let multi =
-            json!({"id": "evt_multi", "object": "event", "type": "invoice.paid", "created": t})
-                .to_string();
+        let multi = json!({"id": "evt_multi", "object": "event", "type": "invoice.paid", "created": t}).to_string();
         let good = sign(multi.as_bytes(), SECRET, t);
         let good_v1 = good.split(",v1=").nth(1).expect("v1");
         let header = format!("t={t},v1={},v1={good_v1},v0=abc", "0".repeat(64));
-        assert_eq!(
-            webhook(&routes, &multi, Some(&header)).await.status,
-            StatusCode::OK
-        );
+        assert_eq!(webhook(&routes, &multi, Some(&header)).await.status, StatusCode::OK);
         // A signed body that is not an event: refused, not a 500.
         let junk = "[1,2,3]";
         let header = sign(junk.as_bytes(), SECRET, t);
-        assert_eq!(
-            webhook(&routes, junk, Some(&header)).await.status,
-            StatusCode::BAD_REQUEST
-        );
+        assert_eq!(webhook(&routes, junk, Some(&header)).await.status, StatusCode::BAD_REQUEST);
         assert_eq!(count_events(&app).await, 3, "evt_ok, evt_rot, evt_multi");
         // Billing off: every event refused.
         let off = router(state_with(&app, None));
         let header = sign(ok.as_bytes(), SECRET, unix_now());
-        assert_eq!(
-            webhook(&off, &ok, Some(&header)).await.status,
-            StatusCode::BAD_REQUEST
-        );
+        assert_eq!(webhook(&off, &ok, Some(&header)).await.status, StatusCode::BAD_REQUEST);
     }
 );
 
@@ -503,12 +380,8 @@ dual_test!(
         let (school, _) = member(&app, UserRole::Admin).await;
         set_customer(&app, &school, "cus_A").await;
         let t = unix_now() - 100;
-        let created = event(
-            "evt_c",
-            "customer.subscription.created",
-            t,
-            subscription_object("sub_A", "cus_A", "active", PRO, 10),
-        );
+        let created = event("evt_c", "customer.subscription.created", t,
+            subscription_object("sub_A", "cus_A", "active", PRO, 10));
         deliver(&routes, &created).await;
         // Replayed: answered 200, stored and applied once.
         deliver(&routes, &created).await;
@@ -521,69 +394,30 @@ dual_test!(
         assert_eq!(at.map(|a| a.and_utc().timestamp()), Some(t));
 
         // Seats change to 35 at t+20; then an older update (t+10, 12 seats) arrives late.
-        deliver(
-            &routes,
-            &event(
-                "evt_u2",
-                "customer.subscription.updated",
-                t + 20,
-                subscription_object("sub_A", "cus_A", "active", PRO, 35),
-            ),
-        )
-        .await;
-        deliver(
-            &routes,
-            &event(
-                "evt_u1",
-                "customer.subscription.updated",
-                t + 10,
-                subscription_object("sub_A", "cus_A", "active", PRO, 12),
-            ),
-        )
-        .await;
+        deliver(&routes, &event("evt_u2", "customer.subscription.updated", t + 20,
+            subscription_object("sub_A", "cus_A", "active", PRO, 35))).await;
+        deliver(&routes, &event("evt_u1", "customer.subscription.updated", t + 10,
+            subscription_object("sub_A", "cus_A", "active", PRO, 12))).await;
         assert_eq!(drain(&state).await, 2);
         let (_, _, product, seats, _) = subscription_of(&app, &school).await;
-        assert_eq!(
-            (product.as_deref(), seats),
-            (Some(PRO), Some(35)),
-            "the late, older event changed nothing"
-        );
+        assert_eq!((product.as_deref(), seats), (Some(PRO), Some(35)), "the late, older event changed nothing");
 
         // A payment that failed for good: Basic, the subscription kept.
-        deliver(
-            &routes,
-            &event(
-                "evt_u3",
-                "customer.subscription.updated",
-                t + 30,
-                subscription_object("sub_A", "cus_A", "unpaid", PRO, 35),
-            ),
-        )
-        .await;
+        deliver(&routes, &event("evt_u3", "customer.subscription.updated", t + 30,
+            subscription_object("sub_A", "cus_A", "unpaid", PRO, 35))).await;
         drain(&state).await;
         let (_, sub, product, _, _) = subscription_of(&app, &school).await;
         assert_eq!((sub.as_deref(), product), (Some("sub_A"), None));
 
         // Deleted: back to Basic, no subscription, no seats; the customer stays.
-        deliver(
-            &routes,
-            &event(
-                "evt_d",
-                "customer.subscription.deleted",
-                t + 40,
-                subscription_object("sub_A", "cus_A", "canceled", PRO, 35),
-            ),
-        )
-        .await;
+        deliver(&routes, &event("evt_d", "customer.subscription.deleted", t + 40,
+            subscription_object("sub_A", "cus_A", "canceled", PRO, 35))).await;
         drain(&state).await;
         let (customer, sub, product, seats, _) = subscription_of(&app, &school).await;
         assert_eq!(customer.as_deref(), Some("cus_A"));
         assert_eq!((sub, product, seats), (None, None, None));
         let mut pooled = app.db.conn().await.expect("connection");
-        let stored = billing::find_event(&mut pooled.db(), "evt_d")
-            .await
-            .expect("q")
-            .expect("stored");
+        let stored = billing::find_event(&mut pooled.db(), "evt_d").await.expect("q").expect("stored");
         assert!(stored.processed_at.is_some());
         assert_eq!(stored.kind, "customer.subscription.deleted");
     }
@@ -600,17 +434,9 @@ dual_test!(
         let session = json!({"id": "cs_test_1", "object": "checkout.session", "mode": "subscription",
             "status": "complete", "payment_status": "paid", "client_reference_id": school,
             "customer": "cus_B", "subscription": "sub_B"});
-        deliver(
-            &routes,
-            &event("evt_cs", "checkout.session.completed", unix_now(), session),
-        )
-        .await;
+        deliver(&routes, &event("evt_cs", "checkout.session.completed", unix_now(), session)).await;
         assert_eq!(drain(&state).await, 1);
-        assert_eq!(
-            stub.calls_to("GET /v1/subscriptions/sub_B").len(),
-            1,
-            "read back with the Bearer key"
-        );
+        assert_eq!(stub.calls_to("GET /v1/subscriptions/sub_B").len(), 1, "read back with the Bearer key");
         let (customer, sub, product, seats, _) = subscription_of(&app, &school).await;
         assert_eq!(customer.as_deref(), Some("cus_B"));
         assert_eq!(sub.as_deref(), Some("sub_B"));
@@ -626,40 +452,14 @@ dual_test!(
         let (api, stub) = stripe_stub().await;
         let routes = router(state_with(&app, Some(stripe_config(&api, KEY))));
         let (school, cookie) = member(&app, UserRole::Admin).await;
-        let first = data(
-            &mutate(
-                &routes,
-                "leader.createCustomerSession",
-                Value::Null,
-                &cookie,
-            )
-            .await,
-        );
-        assert_eq!(
-            first,
-            json!({"clientSecret": "cuss_secret_cus_stub0", "clientReferenceId": school})
-        );
-        let again = data(
-            &mutate(
-                &routes,
-                "leader.createCustomerSession",
-                Value::Null,
-                &cookie,
-            )
-            .await,
-        );
+        let first = data(&mutate(&routes, "leader.createCustomerSession", Value::Null, &cookie).await);
+        assert_eq!(first, json!({"clientSecret": "cuss_secret_cus_stub0", "clientReferenceId": school}));
+        let again = data(&mutate(&routes, "leader.createCustomerSession", Value::Null, &cookie).await);
         assert_eq!(again, first);
         let customers = stub.calls_to("POST /v1/customers");
-        assert_eq!(
-            customers.len(),
-            1,
-            "the customer is created on first use only"
-        );
+        assert_eq!(customers.len(), 1, "the customer is created on first use only");
         assert_eq!(field(&customers[0], "name"), Some("Billing School"));
-        assert_eq!(
-            field(&customers[0], "metadata[school_id]"),
-            Some(school.as_str())
-        );
+        assert_eq!(field(&customers[0], "metadata[school_id]"), Some(school.as_str()));
         assert!(field(&customers[0], "email").is_some_and(|e| e.ends_with("@school.test")));
         assert_eq!(stub.calls_to("POST /v1/customer_sessions").len(), 2);
         let (customer, ..) = subscription_of(&app, &school).await;
@@ -667,44 +467,19 @@ dual_test!(
 
         // A teacher may not buy for the school.
         let (_, teacher) = member(&app, UserRole::Teacher).await;
-        let (code, _) = error(
-            &mutate(
-                &routes,
-                "leader.createCustomerSession",
-                Value::Null,
-                &teacher,
-            )
-            .await,
-        );
+        let (code, _) = error(&mutate(&routes, "leader.createCustomerSession", Value::Null, &teacher).await);
         assert_eq!(code, "FORBIDDEN");
 
         // Stripe's error objects become sentences.
         let (other, other_cookie) = member(&app, UserRole::Admin).await;
         set_customer(&app, &other, "cus_missing").await;
-        let response = mutate(
-            &routes,
-            "leader.createCustomerSession",
-            Value::Null,
-            &other_cookie,
-        )
-        .await;
+        let response = mutate(&routes, "leader.createCustomerSession", Value::Null, &other_cookie).await;
         assert_eq!(
             error(&response),
-            (
-                "SERVICE_UNAVAILABLE".into(),
-                "The payment provider refused the request: No such customer: 'cus_missing'".into()
-            )
+            ("SERVICE_UNAVAILABLE".into(), "The payment provider refused the request: No such customer: 'cus_missing'".into())
         );
         let wrong_key = router(state_with(&app, Some(stripe_config(&api, "sk_test_wrong"))));
-        let (code, message) = error(
-            &mutate(
-                &wrong_key,
-                "leader.createCustomerSession",
-                Value::Null,
-                &cookie,
-            )
-            .await,
-        );
+        let (code, message) = error(&mutate(&wrong_key, "leader.createCustomerSession", Value::Null, &cookie).await);
         assert_eq!(code, "PRECONDITION_FAILED");
         assert!(message.contains("VOICEMARK_STRIPE_SECRET_KEY"), "{message}");
     }
@@ -716,49 +491,22 @@ dual_test!(
         let routes = router(state_with(&app, Some(stripe_config(&api, KEY))));
         let (school, cookie) = member(&app, UserRole::Admin).await;
         let input = json!({"returnPath": "/leaders/tasks"});
-        let (code, message) = error(
-            &mutate(
-                &routes,
-                "user.createBillingPortalSession",
-                input.clone(),
-                &cookie,
-            )
-            .await,
-        );
+        let (code, message) = error(&mutate(&routes, "user.createBillingPortalSession", input.clone(), &cookie).await);
         assert_eq!(code, "PRECONDITION_FAILED");
         assert!(message.contains("Upgrade to Pro"), "{message}");
         set_customer(&app, &school, "cus_P").await;
-        let answer =
-            data(&mutate(&routes, "user.createBillingPortalSession", input, &cookie).await);
-        assert_eq!(
-            answer,
-            json!({"url": "https://billing.stripe.com/p/session/test_YWNj"})
-        );
+        let answer = data(&mutate(&routes, "user.createBillingPortalSession", input, &cookie).await);
+        assert_eq!(answer, json!({"url": "https://billing.stripe.com/p/session/test_YWNj"}));
         let calls = stub.calls_to("POST /v1/billing_portal/sessions");
         assert_eq!(field(&calls[0], "customer"), Some("cus_P"));
         let public = app.state.config.public_url.trim_end_matches('/').to_owned();
-        assert_eq!(
-            field(&calls[0], "return_url"),
-            Some(format!("{public}/leaders/tasks").as_str())
-        );
+        assert_eq!(field(&calls[0], "return_url"), Some(format!("{public}/leaders/tasks").as_str()));
         for bad in ["https://evil.example/", "//evil.example/x", "leaders"] {
-            let response = mutate(
-                &routes,
-                "user.createBillingPortalSession",
-                json!({"returnPath": bad}),
-                &cookie,
-            )
-            .await;
+            let response = mutate(&routes, "user.createBillingPortalSession", json!({"returnPath": bad}), &cookie).await;
             assert_eq!(error(&response).0, "BAD_REQUEST", "{bad}");
         }
         let (_, teacher) = member(&app, UserRole::Teacher).await;
-        let response = mutate(
-            &routes,
-            "user.createBillingPortalSession",
-            json!({"returnPath": "/"}),
-            &teacher,
-        )
-        .await;
+        let response = mutate(&routes, "user.createBillingPortalSession", json!({"returnPath": "/"}), &teacher).await;
         assert_eq!(error(&response).0, "FORBIDDEN");
     }
 );
@@ -769,43 +517,25 @@ dual_test!(
         let (_, cookie) = member(&app, UserRole::Admin).await;
         for (path, input) in [
             ("leader.createCustomerSession", Value::Null),
-            (
-                "user.createBillingPortalSession",
-                json!({"returnPath": "/leaders/tasks"}),
-            ),
+            ("user.createBillingPortalSession", json!({"returnPath": "/leaders/tasks"})),
         ] {
             let response = mutate(&off, path, input, &cookie).await;
             assert_eq!(response.status, StatusCode::PRECONDITION_FAILED, "{path}");
             let (code, message) = error(&response);
             assert_eq!(code, "PRECONDITION_FAILED");
-            assert!(
-                message.starts_with("Billing is not set up on this server."),
-                "{message}"
-            );
+            assert!(message.starts_with("Billing is not set up on this server."), "{message}");
             assert!(message.contains("VOICEMARK_STRIPE_SECRET_KEY"), "{message}");
         }
         let features = |routes: Router| {
-            let request = Request::get("/api/trpc/system.features")
-                .header("cookie", &cookie)
-                .body(Body::empty())
-                .expect("request");
+            let request = Request::get("/api/trpc/system.features").header("cookie", &cookie).body(Body::empty()).expect("request");
             send(routes, request)
         };
         let response = features(off.clone()).await;
-        assert_eq!(
-            response.json()["result"]["data"]["json"]["billing"],
-            Value::Null
-        );
-        let policy = response
-            .header("content-security-policy")
-            .expect("csp")
-            .to_owned();
+        assert_eq!(response.json()["result"]["data"]["json"]["billing"], Value::Null);
+        let policy = response.header("content-security-policy").expect("csp").to_owned();
         assert!(!policy.contains("stripe"), "{policy}");
 
-        let on = router(state_with(
-            &app,
-            Some(stripe_config("http://127.0.0.1:9", KEY)),
-        ));
+        let on = router(state_with(&app, Some(stripe_config("http://127.0.0.1:9", KEY))));
         let response = features(on).await;
         assert_eq!(
             response.json()["result"]["data"]["json"]["billing"],
@@ -813,16 +543,8 @@ dual_test!(
                 "pricingTableScriptUrl": "http://127.0.0.1:9/pricing-table.js"})
         );
         let policy = response.header("content-security-policy").expect("csp");
-        assert!(
-            policy.contains("script-src 'self' 'wasm-unsafe-eval' http://127.0.0.1:9"),
-            "{policy}"
-        );
-        assert!(
-            policy.contains(
-                "frame-src http://127.0.0.1:9 https://js.stripe.com https://*.js.stripe.com"
-            ),
-            "{policy}"
-        );
+        assert!(policy.contains("script-src 'self' 'wasm-unsafe-eval' http://127.0.0.1:9"), "{policy}");
+        assert!(policy.contains("frame-src http://127.0.0.1:9 https://js.stripe.com https://*.js.stripe.com"), "{policy}");
         assert!(policy.contains("https://api.stripe.com"), "{policy}");
     }
 );
@@ -909,11 +631,7 @@ async fn webhook_throughput() {
         assert_eq!(ran, 900, "one job per distinct event: none applied twice");
         for school in &schools {
             let (_, _, product, seats, _) = subscription_of(&app, school).await;
-            assert_eq!(
-                (product.as_deref(), seats),
-                (Some(PRO), Some(27)),
-                "the newest event wins"
-            );
+            assert_eq!((product.as_deref(), seats), (Some(PRO), Some(27)), "the newest event wins");
         }
         latencies.sort();
         let p99 = latencies[latencies.len() * 99 / 100];

@@ -171,11 +171,7 @@ dual_test!(
         }
         let sixth = mutate(&app, "support.contact", message.clone(), Some(&busy)).await;
         assert_eq!(sixth.code(), "TOO_MANY_REQUESTS");
-        assert!(
-            sixth.message().contains("wait 15 minutes"),
-            "{}",
-            sixth.message()
-        );
+        assert!(sixth.message().contains("wait 15 minutes"), "{}", sixth.message());
         assert_eq!(support_jobs(&app).await, 10);
         mutate(&app, "support.contact", message, Some(&other))
             .await

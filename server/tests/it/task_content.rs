@@ -180,16 +180,14 @@ async fn task(app: &TestApp, school: &str, owner: &str) -> String {
 
 async fn share(app: &TestApp, task_id: &str, user_id: &str) {
     let mut pooled = app.db.conn().await.expect("connection");
-    with_conn!(pooled.db(), |c| diesel::insert_into(
-        task_collaborators::table
-    )
-    .values((
-        task_collaborators::submission_id.eq(task_id),
-        task_collaborators::user_id.eq(user_id),
-        task_collaborators::created_at.eq(now()),
-    ))
-    .execute(c)
-    .await)
+    with_conn!(pooled.db(), |c| diesel::insert_into(task_collaborators::table)
+        .values((
+            task_collaborators::submission_id.eq(task_id),
+            task_collaborators::user_id.eq(user_id),
+            task_collaborators::created_at.eq(now()),
+        ))
+        .execute(c)
+        .await)
     .expect("share");
 }
 
@@ -227,17 +225,12 @@ async fn put(app: &TestApp, ticket: &Value, bytes: Vec<u8>) {
 }
 
 async fn items(app: &TestApp, cookie: &str, task_id: &str) -> Vec<Value> {
-    query(
-        app,
-        "leader.listTaskFiles",
-        json!({"taskId": task_id}),
-        Some(cookie),
-    )
-    .await
-    .data()
-    .as_array()
-    .expect("a list")
-    .clone()
+    query(app, "leader.listTaskFiles", json!({"taskId": task_id}), Some(cookie))
+        .await
+        .data()
+        .as_array()
+        .expect("a list")
+        .clone()
 }
 
 fn named<'a>(items: &'a [Value], name: &str) -> &'a Value {
@@ -318,8 +311,7 @@ fn docx() -> Vec<u8> {
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated);
-    zip.start_file("[Content_Types].xml", options)
-        .expect("entry");
+    zip.start_file("[Content_Types].xml", options).expect("entry");
     zip.write_all(b"<Types/>").expect("write");
     zip.start_file("word/document.xml", options).expect("entry");
     zip.write_all(xml.as_bytes()).expect("write");
@@ -351,15 +343,7 @@ dual_test!(
         let f = fixture(&app).await;
         let cookie = &f.w.teacher.cookie;
         let audio = wav(3);
-        let key = upload(
-            &app,
-            cookie,
-            &f.task,
-            "Lesson 3.wav",
-            "audio/wav",
-            audio.clone(),
-        )
-        .await;
+        let key = upload(&app, cookie, &f.task, "Lesson 3.wav", "audio/wav", audio.clone()).await;
 
         let list = items(&app, cookie, &f.task).await;
         let item = named(&list, "Lesson 3.wav");
@@ -383,7 +367,11 @@ dual_test!(
 
         // The task's file is not one of the teacher's shared files.
         let files = query(&app, "user.listFiles", Value::Null, Some(cookie)).await;
-        assert!(!files.data().to_string().contains(&key), "{}", files.data());
+        assert!(
+            !files.data().to_string().contains(&key),
+            "{}",
+            files.data()
+        );
         // A second run finds nothing to do.
         assert_eq!(drain(&app).await, 0);
     }
@@ -391,7 +379,7 @@ dual_test!(
 
 dual_test!(
     async fn a_provider_error_fails_the_item_with_its_message_and_retry_transcribes_it(
-        app: TestApp,
+        app: TestApp
     ) {
         let mut app = app;
         let stub = with_deepgram(&mut app).await;
@@ -401,15 +389,7 @@ dual_test!(
             402,
             json!({"err_code": "ASR_PAYMENT_REQUIRED", "err_msg": "Project does not have enough credits for an ASR request.", "request_id": "r3"}).to_string(),
         ));
-        upload(
-            &app,
-            cookie,
-            &f.task,
-            "interview.mp3",
-            "audio/mpeg",
-            vec![7u8; 4096],
-        )
-        .await;
+        upload(&app, cookie, &f.task, "interview.mp3", "audio/mpeg", vec![7u8; 4096]).await;
         drain(&app).await;
         let list = items(&app, cookie, &f.task).await;
         let item = named(&list, "interview.mp3").clone();
@@ -452,15 +432,7 @@ dual_test!(
     async fn without_deepgram_audio_fails_saying_what_is_missing(app: TestApp) {
         let f = fixture(&app).await;
         let cookie = &f.w.teacher.cookie;
-        upload(
-            &app,
-            cookie,
-            &f.task,
-            "memo.webm",
-            "audio/webm",
-            vec![1u8; 100],
-        )
-        .await;
+        upload(&app, cookie, &f.task, "memo.webm", "audio/webm", vec![1u8; 100]).await;
         drain(&app).await;
         let list = items(&app, cookie, &f.task).await;
         let item = named(&list, "memo.webm");
@@ -473,15 +445,7 @@ dual_test!(
     async fn pdf_word_and_text_files_give_their_text_and_a_corrupt_pdf_a_reason(app: TestApp) {
         let f = fixture(&app).await;
         let cookie = &f.w.teacher.cookie;
-        upload(
-            &app,
-            cookie,
-            &f.task,
-            "policy.pdf",
-            "application/pdf",
-            pdf("Feedback policy 2026"),
-        )
-        .await;
+        upload(&app, cookie, &f.task, "policy.pdf", "application/pdf", pdf("Feedback policy 2026")).await;
         upload(
             &app,
             cookie,
@@ -491,33 +455,9 @@ dual_test!(
             docx(),
         )
         .await;
-        upload(
-            &app,
-            cookie,
-            &f.task,
-            "notes.txt",
-            "text/plain",
-            b"Seating plan: rows A-D".to_vec(),
-        )
-        .await;
-        upload(
-            &app,
-            cookie,
-            &f.task,
-            "broken.pdf",
-            "application/pdf",
-            b"%PDF-1.7\n1 0 obj << /Type /Cat".to_vec(),
-        )
-        .await;
-        upload(
-            &app,
-            cookie,
-            &f.task,
-            "photo.png",
-            "image/png",
-            vec![0x89, b'P', b'N', b'G'],
-        )
-        .await;
+        upload(&app, cookie, &f.task, "notes.txt", "text/plain", b"Seating plan: rows A-D".to_vec()).await;
+        upload(&app, cookie, &f.task, "broken.pdf", "application/pdf", b"%PDF-1.7\n1 0 obj << /Type /Cat".to_vec()).await;
+        upload(&app, cookie, &f.task, "photo.png", "image/png", vec![0x89, b'P', b'N', b'G']).await;
         assert_eq!(drain(&app).await, 5);
 
         let list = items(&app, cookie, &f.task).await;
@@ -525,10 +465,7 @@ dual_test!(
         assert_eq!(pdf_item["status"], "READY", "{pdf_item}");
         assert_eq!(pdf_item["processing"], "EXTRACT");
         assert!(
-            pdf_item["text"]
-                .as_str()
-                .unwrap_or("")
-                .contains("Feedback policy 2026"),
+            pdf_item["text"].as_str().unwrap_or("").contains("Feedback policy 2026"),
             "{pdf_item}"
         );
         let word = named(&list, "marking.docx");
@@ -575,13 +512,7 @@ dual_test!(
         .await
         .data()["id"]
             .clone();
-        let pickable = query(
-            &app,
-            "taskContent.voiceNotes",
-            json!({"taskId": f.task}),
-            Some(cookie),
-        )
-        .await;
+        let pickable = query(&app, "taskContent.voiceNotes", json!({"taskId": f.task}), Some(cookie)).await;
         assert_eq!(pickable.data()[0]["id"], note);
         assert_eq!(pickable.data()[0]["added"], false);
         let added = mutate(
@@ -600,13 +531,7 @@ dual_test!(
         )
         .await;
         assert_eq!(again.data()["added"], 0);
-        let pickable = query(
-            &app,
-            "taskContent.voiceNotes",
-            json!({"taskId": f.task}),
-            Some(cookie),
-        )
-        .await;
+        let pickable = query(&app, "taskContent.voiceNotes", json!({"taskId": f.task}), Some(cookie)).await;
         assert_eq!(pickable.data()[0]["added"], true);
 
         // Photo notes: ready at once; a name is required.
@@ -673,15 +598,7 @@ dual_test!(
     async fn only_the_owner_and_collaborators_reach_a_tasks_content(app: TestApp) {
         let f = fixture(&app).await;
         let owner = &f.w.teacher.cookie;
-        upload(
-            &app,
-            owner,
-            &f.task,
-            "plan.txt",
-            "text/plain",
-            b"plan".to_vec(),
-        )
-        .await;
+        upload(&app, owner, &f.task, "plan.txt", "text/plain", b"plan".to_vec()).await;
         let item = items(&app, owner, &f.task).await[0]["id"].clone();
         let calls: Vec<(&str, Value, bool)> = vec![
             ("leader.listTaskFiles", json!({"taskId": f.task}), false),
@@ -706,16 +623,8 @@ dual_test!(
                 json!({"taskId": f.task, "key": "k"}),
                 true,
             ),
-            (
-                "taskContent.remove",
-                json!({"taskId": f.task, "itemId": item}),
-                true,
-            ),
-            (
-                "taskContent.retry",
-                json!({"taskId": f.task, "itemId": item}),
-                true,
-            ),
+            ("taskContent.remove", json!({"taskId": f.task, "itemId": item}), true),
+            ("taskContent.retry", json!({"taskId": f.task, "itemId": item}), true),
         ];
         for cookie in [&f.w.stranger.cookie, &f.w.colleague.cookie] {
             for (path, input, is_mutation) in &calls {
@@ -767,15 +676,7 @@ async fn transcription_throughput_of_ten_five_minute_files() {
     let cookie = &f.w.teacher.cookie;
     let audio = wav(300);
     for i in 0..10 {
-        upload(
-            &app,
-            cookie,
-            &f.task,
-            &format!("lesson-{i}.wav"),
-            "audio/wav",
-            audio.clone(),
-        )
-        .await;
+        upload(&app, cookie, &f.task, &format!("lesson-{i}.wav"), "audio/wav", audio.clone()).await;
     }
     let started = std::time::Instant::now();
     assert_eq!(drain(&app).await, 10);
@@ -833,17 +734,8 @@ dual_test!(
         let cookie = &w.teacher.cookie;
         let (early, _) = voice_note(&app, cookie, "Before setup.webm").await;
         assert_eq!(drain(&app).await, 0, "nothing is queued without Deepgram");
-        assert_eq!(
-            report_note(&app, cookie, &early).await["hasTranscript"],
-            false
-        );
-        let refused = mutate(
-            &app,
-            "voiceNote.transcribe",
-            json!({"id": early}),
-            Some(cookie),
-        )
-        .await;
+        assert_eq!(report_note(&app, cookie, &early).await["hasTranscript"], false);
+        let refused = mutate(&app, "voiceNote.transcribe", json!({"id": early}), Some(cookie)).await;
         assert_eq!(refused.code(), "PRECONDITION_FAILED");
         assert_eq!(refused.message(), NOT_SET_UP);
 
@@ -865,36 +757,17 @@ dual_test!(
         assert!(key.contains("/voice-notes/"));
 
         // The note from before is transcribed when asked; a colleague cannot ask for it.
-        let other = mutate(
-            &app,
-            "voiceNote.transcribe",
-            json!({"id": early}),
-            Some(&w.admin.cookie),
-        )
-        .await;
+        let other = mutate(&app, "voiceNote.transcribe", json!({"id": early}), Some(&w.admin.cookie)).await;
         assert_eq!(other.code(), "NOT_FOUND");
-        mutate(
-            &app,
-            "voiceNote.transcribe",
-            json!({"id": early}),
-            Some(cookie),
-        )
-        .await
-        .data();
+        mutate(&app, "voiceNote.transcribe", json!({"id": early}), Some(cookie))
+            .await
+            .data();
         assert_eq!(drain(&app).await, 1);
-        assert_eq!(
-            report_note(&app, cookie, &early).await["hasTranscript"],
-            true
-        );
+        assert_eq!(report_note(&app, cookie, &early).await["hasTranscript"], true);
         // Asking again once it has a transcript runs a job that finds nothing to do.
-        mutate(
-            &app,
-            "voiceNote.transcribe",
-            json!({"id": early}),
-            Some(cookie),
-        )
-        .await
-        .data();
+        mutate(&app, "voiceNote.transcribe", json!({"id": early}), Some(cookie))
+            .await
+            .data();
         assert_eq!(drain(&app).await, 1);
         assert_eq!(stub.lock().expect("stub").calls.len(), 2);
     }

@@ -78,12 +78,10 @@ async fn make_pro(app: &TestApp, user_id: &str) {
 
 async fn archive(app: &TestApp, template_id: &str) {
     let mut pooled = app.db.conn().await.expect("connection");
-    with_conn!(pooled.db(), |c| diesel::update(
-        tasks::table.find(template_id)
-    )
-    .set(tasks::archived_at.eq(Some(now())))
-    .execute(c)
-    .await)
+    with_conn!(pooled.db(), |c| diesel::update(tasks::table.find(template_id))
+        .set(tasks::archived_at.eq(Some(now())))
+        .execute(c)
+        .await)
     .expect("archive");
 }
 
@@ -154,21 +152,14 @@ async fn world(app: &TestApp) -> World {
 dual_test!(
     async fn a_task_starts_from_a_visible_template_only(app: TestApp) {
         let w = world(&app).await;
-        let (personal, _) =
-            template(&app, &w.school, &w.cat.id, "PERSONAL", "Cat's own", &[]).await;
+        let (personal, _) = template(&app, &w.school, &w.cat.id, "PERSONAL", "Cat's own", &[]).await;
         let other_school = school(&app, "Faraway").await;
         let far = staff(&app, Some(&other_school), UserRole::Admin, "Far").await;
         let (foreign, _) = template(&app, &other_school, &far.id, "SCHOOL", "Faraway's", &[]).await;
         let (archived, _) = template(&app, &w.school, &w.cat.id, "SCHOOL", "Old form", &[]).await;
         archive(&app, &archived).await;
 
-        let choices = query(
-            &app,
-            "task.templateChoices",
-            Value::Null,
-            Some(&w.ann.cookie),
-        )
-        .await;
+        let choices = query(&app, "task.templateChoices", Value::Null, Some(&w.ann.cookie)).await;
         assert_eq!(
             choices.data(),
             &json!([{"id": w.template, "title": "Lesson observation", "questionCount": 2}])
@@ -179,15 +170,11 @@ dual_test!(
             assert_eq!(answer.status, StatusCode::NOT_FOUND, "{id}");
         }
         assert_eq!(
-            create(&app, &w.ann, &w.template, "  ")
-                .await
-                .field_error("title"),
+            create(&app, &w.ann, &w.template, "  ").await.field_error("title"),
             "Enter a title."
         );
         assert_eq!(
-            create(&app, &w.ann, &w.template, &"a".repeat(201))
-                .await
-                .field_error("title"),
+            create(&app, &w.ann, &w.template, &"a".repeat(201)).await.field_error("title"),
             "Use at most 200 characters."
         );
         let id = create_id(&app, &w.ann, &w.template, " Observation of 7B ").await;
@@ -201,10 +188,7 @@ dual_test!(
         assert_eq!(task["questions"][0]["required"], true);
         assert_eq!(task["answers"], json!([]));
         // The owner of the personal template may use it.
-        assert_eq!(
-            create(&app, &w.cat, &personal, "Mine").await.status,
-            StatusCode::OK
-        );
+        assert_eq!(create(&app, &w.cat, &personal, "Mine").await.status, StatusCode::OK);
     }
 );
 
@@ -223,22 +207,14 @@ dual_test!(
         // A task made 8 days ago no longer counts.
         let mut pooled = app.db.conn().await.expect("connection");
         let old = now() - Duration::days(8);
-        with_conn!(pooled.db(), |c| diesel::update(
-            task_submissions::table.find(&ids[0])
-        )
-        .set(task_submissions::created_at.eq(old))
-        .execute(c)
-        .await)
+        with_conn!(pooled.db(), |c| diesel::update(task_submissions::table.find(&ids[0]))
+            .set(task_submissions::created_at.eq(old))
+            .execute(c)
+            .await)
         .expect("age a task");
         drop(pooled);
-        assert_eq!(
-            create(&app, &w.ann, &w.template, "Task 6").await.status,
-            StatusCode::OK
-        );
-        assert_eq!(
-            create(&app, &w.ann, &w.template, "Task 7").await.code(),
-            "FORBIDDEN"
-        );
+        assert_eq!(create(&app, &w.ann, &w.template, "Task 6").await.status, StatusCode::OK);
+        assert_eq!(create(&app, &w.ann, &w.template, "Task 7").await.code(), "FORBIDDEN");
 
         // Pro has no limit.
         make_pro(&app, &w.ben.id).await;
@@ -278,63 +254,28 @@ dual_test!(
         assert_eq!(again.data()["answers"][0]["version"], 1);
 
         // A question of another template, and a blank title, are refused.
-        let (_, other_questions) = template(
-            &app,
-            &w.school,
-            &w.cat.id,
-            "SCHOOL",
-            "Other",
-            &[("Q", false)],
-        )
-        .await;
+        let (_, other_questions) = template(&app, &w.school, &w.cat.id, "SCHOOL", "Other", &[("Q", false)]).await;
         let wrong = save(&app, &w.ann, json!({"id": id, "answers": [{"questionId": other_questions[0], "answer": "x", "baseVersion": 0}]})).await;
         assert_eq!(wrong.code(), "BAD_REQUEST");
-        assert_eq!(
-            save(&app, &w.ann, json!({"id": id, "title": " ", "answers": []}))
-                .await
-                .field_error("title"),
-            "Enter a title."
-        );
+        assert_eq!(save(&app, &w.ann, json!({"id": id, "title": " ", "answers": []})).await.field_error("title"), "Enter a title.");
 
         // The list, with its filters.
         create_id(&app, &w.ann, &w.template, "Book scrutiny").await;
         let list = |input: Value| {
             let app = &app;
             let cookie = w.ann.cookie.clone();
-            async move {
-                query(app, "task.list", input, Some(&cookie))
-                    .await
-                    .data()
-                    .clone()
-            }
+            async move { query(app, "task.list", input, Some(&cookie)).await.data().clone() }
         };
         let all = list(json!({})).await;
         assert_eq!(all.as_array().expect("tasks").len(), 2);
-        assert_eq!(
-            all[0]["title"], "Book scrutiny",
-            "most recently changed first"
-        );
+        assert_eq!(all[0]["title"], "Book scrutiny", "most recently changed first");
         assert_eq!(all[1]["templateTitle"], "Lesson observation");
         assert_eq!(all[1]["ownerName"], "Ann Staff");
         assert_eq!(all[1]["shared"], false);
-        assert_eq!(
-            list(json!({"search": "7b"}))
-                .await
-                .as_array()
-                .expect("tasks")
-                .len(),
-            1
-        );
+        assert_eq!(list(json!({"search": "7b"})).await.as_array().expect("tasks").len(), 1);
         assert_eq!(list(json!({"tag": "y7"})).await[0]["id"], id.as_str());
         assert_eq!(list(json!({"status": "SUBMITTED"})).await, json!([]));
-        assert_eq!(
-            list(json!({"status": "DRAFT", "search": null}))
-                .await
-                .as_array()
-                .expect("tasks")
-                .len(),
-            2
-        );
+        assert_eq!(list(json!({"status": "DRAFT", "search": null})).await.as_array().expect("tasks").len(), 2);
     }
 );
 
@@ -343,17 +284,8 @@ dual_test!(
         let w = world(&app).await;
         make_pro(&app, &w.ann.id).await;
         let id = create_id(&app, &w.ann, &w.template, "Shared observation").await;
-        let added = mutate(
-            &app,
-            "task.addCollaborator",
-            json!({"id": id, "userId": w.ben.id}),
-            Some(&w.ann.cookie),
-        )
-        .await;
-        assert_eq!(
-            added.data(),
-            &json!([{"id": w.ben.id, "name": "Ben Staff"}])
-        );
+        let added = mutate(&app, "task.addCollaborator", json!({"id": id, "userId": w.ben.id}), Some(&w.ann.cookie)).await;
+        assert_eq!(added.data(), &json!([{"id": w.ben.id, "name": "Ben Staff"}]));
         let q = &w.questions[0];
         save(&app, &w.ann, json!({"id": id, "answers": [{"questionId": q, "answer": "First draft", "baseVersion": 0}]})).await.data();
 
@@ -379,19 +311,8 @@ dual_test!(
 
         // Two first answers at once: the second is a conflict too.
         let q2 = &w.questions[1];
-        save(
-            &app,
-            &w.ann,
-            json!({"id": id, "answers": [{"questionId": q2, "answer": "A", "baseVersion": 0}]}),
-        )
-        .await
-        .data();
-        let late = save(
-            &app,
-            &w.ben,
-            json!({"id": id, "answers": [{"questionId": q2, "answer": "B", "baseVersion": 0}]}),
-        )
-        .await;
+        save(&app, &w.ann, json!({"id": id, "answers": [{"questionId": q2, "answer": "A", "baseVersion": 0}]})).await.data();
+        let late = save(&app, &w.ben, json!({"id": id, "answers": [{"questionId": q2, "answer": "B", "baseVersion": 0}]})).await;
         assert_eq!(late.data()["conflicts"][0]["theirAnswer"], "A");
     }
 );
@@ -412,38 +333,17 @@ dual_test!(
         assert_eq!(refused.message(), COLLABORATE_NEEDS_PRO_MESSAGE);
 
         make_pro(&app, &w.ann.id).await;
-        let colleagues = query(
-            &app,
-            "task.colleagues",
-            json!({"id": id}),
-            Some(&w.ann.cookie),
-        )
-        .await;
-        let names: Vec<&str> = colleagues
-            .data()
-            .as_array()
-            .expect("colleagues")
-            .iter()
-            .map(|c| c["name"].as_str().unwrap_or(""))
-            .collect();
+        let colleagues = query(&app, "task.colleagues", json!({"id": id}), Some(&w.ann.cookie)).await;
+        let names: Vec<&str> = colleagues.data().as_array().expect("colleagues").iter().map(|c| c["name"].as_str().unwrap_or("")).collect();
         assert_eq!(names, vec!["Ben Staff", "Cat Staff"]);
-        assert_eq!(
-            share(&w.ann, &w.sid.id).await.code(),
-            "NOT_FOUND",
-            "another school"
-        );
+        assert_eq!(share(&w.ann, &w.sid.id).await.code(), "NOT_FOUND", "another school");
         share(&w.ann, &w.ben.id).await.data();
 
         // Ben sees it in his list, marked shared; Cat and Sid cannot reach it.
         let list = query(&app, "task.list", json!({}), Some(&w.ben.cookie)).await;
         assert_eq!(list.data()[0]["id"], id.as_str());
         assert_eq!(list.data()[0]["shared"], true);
-        assert_eq!(
-            query(&app, "task.list", json!({}), Some(&w.cat.cookie))
-                .await
-                .data(),
-            &json!([])
-        );
+        assert_eq!(query(&app, "task.list", json!({}), Some(&w.cat.cookie)).await.data(), &json!([]));
         for who in [&w.cat, &w.sid] {
             assert_eq!(get(&app, who, &id).await.status, StatusCode::NOT_FOUND);
             let saved = save(&app, who, json!({"id": id, "answers": []})).await;
@@ -458,18 +358,10 @@ dual_test!(
         assert_eq!(get(&app, &w.ben, &id).await.status, StatusCode::OK);
 
         // The owner removes Ben, then deletes the task.
-        let left = mutate(
-            &app,
-            "task.removeCollaborator",
-            json!({"id": id, "userId": w.ben.id}),
-            Some(&w.ann.cookie),
-        )
-        .await;
+        let left = mutate(&app, "task.removeCollaborator", json!({"id": id, "userId": w.ben.id}), Some(&w.ann.cookie)).await;
         assert_eq!(left.data(), &json!([]));
         assert_eq!(get(&app, &w.ben, &id).await.status, StatusCode::NOT_FOUND);
-        mutate(&app, "task.delete", json!({"id": id}), Some(&w.ann.cookie))
-            .await
-            .data();
+        mutate(&app, "task.delete", json!({"id": id}), Some(&w.ann.cookie)).await.data();
         assert_eq!(get(&app, &w.ann, &id).await.status, StatusCode::NOT_FOUND);
     }
 );
@@ -487,17 +379,10 @@ dual_test!(
         assert_eq!(refused.code(), "BAD_REQUEST");
         let field = format!("answers.{}", w.questions[0]);
         assert!(refused.field_error(&field).contains("What went well?"));
-        assert_eq!(
-            refused.field_error(&format!("answers.{}", w.questions[1])),
-            ""
-        );
+        assert_eq!(refused.field_error(&format!("answers.{}", w.questions[1])), "");
 
         save(&app, &w.ann, json!({"id": id, "answers": [{"questionId": w.questions[0], "answer": "   ", "baseVersion": 0}]})).await.data();
-        assert_eq!(
-            submit().await.code(),
-            "BAD_REQUEST",
-            "a blank answer is no answer"
-        );
+        assert_eq!(submit().await.code(), "BAD_REQUEST", "a blank answer is no answer");
         save(&app, &w.ann, json!({"id": id, "answers": [{"questionId": w.questions[0], "answer": "Pace", "baseVersion": 1}]})).await.data();
         assert!(submit().await.data()["submittedAt"].is_string());
         let task = get(&app, &w.ann, &id).await.data().clone();
@@ -505,13 +390,7 @@ dual_test!(
         assert!(task["submittedAt"].is_string());
         // Editing a submitted task keeps it submitted.
         save(&app, &w.ann, json!({"id": id, "answers": [{"questionId": w.questions[1], "answer": "More", "baseVersion": 0}]})).await.data();
-        let listed = query(
-            &app,
-            "task.list",
-            json!({"status": "SUBMITTED"}),
-            Some(&w.ann.cookie),
-        )
-        .await;
+        let listed = query(&app, "task.list", json!({"status": "SUBMITTED"}), Some(&w.ann.cookie)).await;
         assert_eq!(listed.data()[0]["id"], id.as_str());
     }
 );

@@ -22,15 +22,13 @@ const PASSWORD: &str = "Voicemark1";
 /// Makes the school Pro (any product id but Basic's) with `seats` seats.
 async fn make_pro(app: &TestApp, school_id: &str, seats: Option<i32>) {
     let mut pooled = app.db.conn().await.expect("conn");
-    with_conn!(pooled.db(), |c| diesel::update(
-        schools::table.find(school_id)
-    )
-    .set((
-        schools::stripe_product_id.eq(Some("prod_pro_test")),
-        schools::seats.eq(seats)
-    ))
-    .execute(c)
-    .await)
+    with_conn!(pooled.db(), |c| diesel::update(schools::table.find(school_id))
+        .set((
+            schools::stripe_product_id.eq(Some("prod_pro_test")),
+            schools::seats.eq(seats)
+        ))
+        .execute(c)
+        .await)
     .expect("pro");
 }
 
@@ -45,12 +43,7 @@ async fn outbox(app: &TestApp) -> Vec<String> {
                     .map(|e| {
                         let raw = std::fs::read_to_string(e.path()).expect("read eml");
                         let at = e.metadata().and_then(|m| m.modified()).expect("mtime");
-                        (
-                            at,
-                            raw.replace("=\r\n", "")
-                                .replace("=\n", "")
-                                .replace("=3D", "="),
-                        )
+                        (at, raw.replace("=\r\n", "").replace("=\n", "").replace("=3D", "="))
                     })
                     .collect()
             })
@@ -99,10 +92,7 @@ async fn sign_in(app: &TestApp, email: &str, password: &str) -> String {
     let mut request = request;
     request
         .extensions_mut()
-        .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((
-            [203, 0, 113, 9],
-            40000,
-        ))));
+        .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from(([203, 0, 113, 9], 40000))));
     let response = app.request(request).await;
     // 200 with the callback URL, or 401 with an `?error=` URL.
     assert!(
@@ -110,10 +100,7 @@ async fn sign_in(app: &TestApp, email: &str, password: &str) -> String {
         "{}",
         response.text()
     );
-    response.json()["url"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
+    response.json()["url"].as_str().unwrap_or_default().to_owned()
 }
 
 fn invitee(email: &str, role: &str) -> Value {
@@ -136,56 +123,34 @@ dual_test!(
         make_pro(&app, &school, Some(3)).await;
         let (_, admin) = signed_in(&app, &school, UserRole::Admin).await;
 
-        let user = mutate(
-            &app,
-            &admin,
-            "user.invite",
-            invitee("Tess@School.test", "TEACHER"),
-            &[],
-        )
-        .await
-        .expect("invited");
+        let user = mutate(&app, &admin, "user.invite", invitee("Tess@School.test", "TEACHER"), &[])
+            .await
+            .expect("invited");
         assert_eq!(user["email"], "tess@school.test");
         assert_eq!(user["status"], "pending");
         let id = user["id"].as_str().unwrap().to_owned();
 
-        let seats = query(&app, &admin, "leader.getSeatInfo", json!(null))
-            .await
-            .unwrap();
-        assert_eq!(
-            seats,
-            json!({ "seats": 3, "used": 1, "pending": 1, "available": 1 })
-        );
+        let seats = query(&app, &admin, "leader.getSeatInfo", json!(null)).await.unwrap();
+        assert_eq!(seats, json!({ "seats": 3, "used": 1, "pending": 1, "available": 1 }));
 
         let mails = outbox(&app).await;
         assert_eq!(mails.len(), 1);
-        assert!(
-            mails[0].contains("Subject: You have been invited to Voicemark"),
-            "{}",
-            mails[0]
-        );
+        assert!(mails[0].contains("Subject: You have been invited to Voicemark"), "{}", mails[0]);
         assert!(mails[0].contains("Hill School"));
         assert!(mails[0].contains("&invite=1"));
         let first = invite_token(&mails[0]);
 
         // Resending spends the first link.
-        mutate(&app, &admin, "user.resendInvite", json!({ "id": id }), &[])
-            .await
-            .expect("resent");
+        mutate(&app, &admin, "user.resendInvite", json!({ "id": id }), &[]).await.expect("resent");
         let mails = outbox(&app).await;
         assert_eq!(mails.len(), 2);
         let second = invite_token(&mails[1]);
         assert_ne!(first, second);
         let stale = accounts::reset_password(&app.state, &first, PASSWORD, None).await;
-        assert!(
-            matches!(stale, Err(accounts::AccountError::InvalidToken)),
-            "{stale:?}"
-        );
+        assert!(matches!(stale, Err(accounts::AccountError::InvalidToken)), "{stale:?}");
 
         // Before the link: pending users cannot sign in.
-        assert!(sign_in(&app, "tess@school.test", PASSWORD)
-            .await
-            .contains("error="));
+        assert!(sign_in(&app, "tess@school.test", PASSWORD).await.contains("error="));
         accounts::reset_password(&app.state, &second, PASSWORD, None)
             .await
             .expect("password set");
@@ -198,13 +163,7 @@ dual_test!(
         assert!(!url.contains("error="), "signed in: {url}");
 
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
-        let tess = list
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|u| u["id"] == id)
-            .expect("listed")
-            .clone();
+        let tess = list.as_array().unwrap().iter().find(|u| u["id"] == id).expect("listed").clone();
         assert_eq!(tess["status"], "active");
         assert_eq!(tess["role"], "TEACHER");
         assert!(tess["lastActive"].is_string(), "signed in once: {tess}");
@@ -216,22 +175,11 @@ dual_test!(
         // Basic: the first admin is the only user.
         let basic = make_school(&app, "Basic School").await;
         let (_, admin) = signed_in(&app, &basic, UserRole::Admin).await;
-        let seats = query(&app, &admin, "leader.getSeatInfo", json!(null))
+        let seats = query(&app, &admin, "leader.getSeatInfo", json!(null)).await.unwrap();
+        assert_eq!(seats, json!({ "seats": null, "used": 1, "pending": 0, "available": 0 }));
+        let refused = mutate(&app, &admin, "user.invite", invitee("a@school.test", "TEACHER"), &[])
             .await
-            .unwrap();
-        assert_eq!(
-            seats,
-            json!({ "seats": null, "used": 1, "pending": 0, "available": 0 })
-        );
-        let refused = mutate(
-            &app,
-            &admin,
-            "user.invite",
-            invitee("a@school.test", "TEACHER"),
-            &[],
-        )
-        .await
-        .unwrap_err();
+            .unwrap_err();
         assert_eq!(refused.0, "FORBIDDEN");
         assert!(refused.1.contains("Upgrade to Pro"), "{}", refused.1);
         assert!(outbox(&app).await.is_empty(), "nothing sent");
@@ -241,69 +189,26 @@ dual_test!(
         make_pro(&app, &pro, Some(3)).await;
         let (_, admin) = signed_in(&app, &pro, UserRole::Admin).await;
         for email in ["b@school.test", "c@school.test"] {
-            mutate(&app, &admin, "user.invite", invitee(email, "TEACHER"), &[])
-                .await
-                .expect("fits");
+            mutate(&app, &admin, "user.invite", invitee(email, "TEACHER"), &[]).await.expect("fits");
         }
-        let refused = mutate(
-            &app,
-            &admin,
-            "user.invite",
-            invitee("d@school.test", "TEACHER"),
-            &[],
-        )
-        .await
-        .unwrap_err();
-        assert!(refused.1.contains("Manage subscription"), "{}", refused.1);
-        let seats = query(&app, &admin, "leader.getSeatInfo", json!(null))
+        let refused = mutate(&app, &admin, "user.invite", invitee("d@school.test", "TEACHER"), &[])
             .await
-            .unwrap();
-        assert_eq!(
-            seats,
-            json!({ "seats": 3, "used": 1, "pending": 2, "available": 0 })
-        );
+            .unwrap_err();
+        assert!(refused.1.contains("Manage subscription"), "{}", refused.1);
+        let seats = query(&app, &admin, "leader.getSeatInfo", json!(null)).await.unwrap();
+        assert_eq!(seats, json!({ "seats": 3, "used": 1, "pending": 2, "available": 0 }));
 
         // Revoking a pending invitation frees its seat and its address.
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
-        let pending = list
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|u| u["email"] == "b@school.test")
-            .unwrap();
-        mutate(
-            &app,
-            &admin,
-            "user.revokeInvite",
-            json!({ "id": pending["id"] }),
-            &[],
-        )
-        .await
-        .expect("revoked");
-        mutate(
-            &app,
-            &admin,
-            "user.invite",
-            invitee("b@school.test", "ADMIN"),
-            &[],
-        )
-        .await
-        .expect("free again");
+        let pending = list.as_array().unwrap().iter().find(|u| u["email"] == "b@school.test").unwrap();
+        mutate(&app, &admin, "user.revokeInvite", json!({ "id": pending["id"] }), &[]).await.expect("revoked");
+        mutate(&app, &admin, "user.invite", invitee("b@school.test", "ADMIN"), &[]).await.expect("free again");
 
         // An address in use is a field error.
-        let taken = mutate(
-            &app,
-            &admin,
-            "user.invite",
-            invitee("c@school.test", "TEACHER"),
-            &[],
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(
-            taken.2["email"][0],
-            "An account already uses this e-mail address."
-        );
+        let taken = mutate(&app, &admin, "user.invite", invitee("c@school.test", "TEACHER"), &[])
+            .await
+            .unwrap_err();
+        assert_eq!(taken.2["email"][0], "An account already uses this e-mail address.");
     }
 );
 
@@ -315,86 +220,39 @@ dual_test!(
         let (teacher, _) = signed_in(&app, &school, UserRole::Teacher).await;
         let (org_admin, org) = signed_in(&app, &school, UserRole::OrgAdmin).await;
 
-        let raised = mutate(
-            &app,
-            &admin,
-            "user.setRole",
-            json!({ "id": teacher, "role": "ADMIN" }),
-            &[],
-        )
-        .await
-        .expect("admin gives admin");
+        let raised = mutate(&app, &admin, "user.setRole", json!({ "id": teacher, "role": "ADMIN" }), &[])
+            .await
+            .expect("admin gives admin");
         assert_eq!(raised["role"], "ADMIN");
-        let above = mutate(
-            &app,
-            &admin,
-            "user.setRole",
-            json!({ "id": teacher, "role": "ORG_ADMIN" }),
-            &[],
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(
-            (above.0.as_str(), above.1.as_str()),
-            ("FORBIDDEN", "You cannot give a role above your own.")
-        );
-        let flagged = mutate(
-            &app,
-            &org,
-            "user.setRole",
-            json!({ "id": teacher, "role": "ORG_ADMIN" }),
-            &[],
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(flagged.1, "Only Voicemark staff can give this role.");
-        let higher = mutate(
-            &app,
-            &admin,
-            "user.setRole",
-            json!({ "id": org_admin, "role": "TEACHER" }),
-            &[],
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(higher.1, "You cannot change someone above your own role.");
-        let own = mutate(
-            &app,
-            &admin,
-            "user.setRole",
-            json!({ "id": admin_id, "role": "TEACHER" }),
-            &[],
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(own.1, "You cannot change your own role.");
-        let invite = mutate(
-            &app,
-            &admin,
-            "user.invite",
-            invitee("x@school.test", "MAT_USER"),
-            &[],
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(invite.2["role"][0], "You cannot give this role.");
-        let teacher_call = signed_in(&app, &school, UserRole::Teacher).await.1;
-        let refused = query(&app, &teacher_call, "user.list", json!(null))
+        let above = mutate(&app, &admin, "user.setRole", json!({ "id": teacher, "role": "ORG_ADMIN" }), &[])
             .await
             .unwrap_err();
+        assert_eq!((above.0.as_str(), above.1.as_str()), ("FORBIDDEN", "You cannot give a role above your own."));
+        let flagged = mutate(&app, &org, "user.setRole", json!({ "id": teacher, "role": "ORG_ADMIN" }), &[])
+            .await
+            .unwrap_err();
+        assert_eq!(flagged.1, "Only Voicemark staff can give this role.");
+        let higher = mutate(&app, &admin, "user.setRole", json!({ "id": org_admin, "role": "TEACHER" }), &[])
+            .await
+            .unwrap_err();
+        assert_eq!(higher.1, "You cannot change someone above your own role.");
+        let own = mutate(&app, &admin, "user.setRole", json!({ "id": admin_id, "role": "TEACHER" }), &[])
+            .await
+            .unwrap_err();
+        assert_eq!(own.1, "You cannot change your own role.");
+        let invite = mutate(&app, &admin, "user.invite", invitee("x@school.test", "MAT_USER"), &[])
+            .await
+            .unwrap_err();
+        assert_eq!(invite.2["role"][0], "You cannot give this role.");
+        let teacher_call = signed_in(&app, &school, UserRole::Teacher).await.1;
+        let refused = query(&app, &teacher_call, "user.list", json!(null)).await.unwrap_err();
         assert_eq!(refused.0, "FORBIDDEN");
 
         // A superadmin gives any role, anywhere.
         let (_, superadmin) = signed_in(&app, &school, UserRole::Superadmin).await;
-        let mat = mutate(
-            &app,
-            &superadmin,
-            "user.setRole",
-            json!({ "id": teacher, "role": "MAT_USER" }),
-            &[],
-        )
-        .await
-        .expect("superadmin gives MAT user");
+        let mat = mutate(&app, &superadmin, "user.setRole", json!({ "id": teacher, "role": "MAT_USER" }), &[])
+            .await
+            .expect("superadmin gives MAT user");
         assert_eq!(mat["role"], "MAT_USER");
     }
 );
@@ -407,63 +265,29 @@ dual_test!(
         let (teacher, teacher_cookie) = signed_in(&app, &school, UserRole::Teacher).await;
         assert_eq!(session_count(&app, &teacher).await, 1);
 
-        let own = mutate(
-            &app,
-            &admin,
-            "user.setDisabled",
-            json!({ "id": admin_id, "disabled": true }),
-            &[],
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(own.1, "You cannot disable your own account.");
-
-        let off = mutate(
-            &app,
-            &admin,
-            "user.setDisabled",
-            json!({ "id": teacher, "disabled": true }),
-            &[],
-        )
-        .await
-        .expect("disabled");
-        assert_eq!(off["status"], "inactive");
-        assert_eq!(session_count(&app, &teacher).await, 0, "signed out at once");
-        let after = query(&app, &teacher_cookie, "user.settings", json!(null))
+        let own = mutate(&app, &admin, "user.setDisabled", json!({ "id": admin_id, "disabled": true }), &[])
             .await
             .unwrap_err();
+        assert_eq!(own.1, "You cannot disable your own account.");
+
+        let off = mutate(&app, &admin, "user.setDisabled", json!({ "id": teacher, "disabled": true }), &[])
+            .await
+            .expect("disabled");
+        assert_eq!(off["status"], "inactive");
+        assert_eq!(session_count(&app, &teacher).await, 0, "signed out at once");
+        let after = query(&app, &teacher_cookie, "user.settings", json!(null)).await.unwrap_err();
         assert_eq!(after.0, "UNAUTHORIZED");
 
         // Its seat is free: someone else takes it, and the disabled user cannot come back.
-        mutate(
-            &app,
-            &admin,
-            "user.invite",
-            invitee("new@school.test", "TEACHER"),
-            &[],
-        )
-        .await
-        .expect("seat free");
-        let full = mutate(
-            &app,
-            &admin,
-            "user.setDisabled",
-            json!({ "id": teacher, "disabled": false }),
-            &[],
-        )
-        .await
-        .unwrap_err();
+        mutate(&app, &admin, "user.invite", invitee("new@school.test", "TEACHER"), &[]).await.expect("seat free");
+        let full = mutate(&app, &admin, "user.setDisabled", json!({ "id": teacher, "disabled": false }), &[])
+            .await
+            .unwrap_err();
         assert!(full.1.contains("Manage subscription"), "{}", full.1);
 
-        let led = mutate(
-            &app,
-            &admin,
-            "user.setLeader",
-            json!({ "id": teacher, "leader": true }),
-            &[],
-        )
-        .await
-        .expect("leader");
+        let led = mutate(&app, &admin, "user.setLeader", json!({ "id": teacher, "leader": true }), &[])
+            .await
+            .expect("leader");
         assert_eq!(led["leader"], true);
     }
 );
@@ -477,11 +301,7 @@ dual_test!(
         let (other, _) = signed_in(&app, &theirs, UserRole::Teacher).await;
 
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
-        assert!(list
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|u| u["id"] != other.as_str()));
+        assert!(list.as_array().unwrap().iter().all(|u| u["id"] != other.as_str()));
         for (path, input) in [
             ("user.setRole", json!({ "id": other, "role": "ADMIN" })),
             ("user.setDisabled", json!({ "id": other, "disabled": true })),
@@ -495,14 +315,10 @@ dual_test!(
         // An admin cannot invite into another school by naming it.
         let mut input = invitee("sneaky@school.test", "TEACHER");
         input["schoolId"] = json!(theirs);
-        let user = mutate(&app, &admin, "user.invite", input, &[])
-            .await
-            .expect("invited");
+        let user = mutate(&app, &admin, "user.invite", input, &[]).await.expect("invited");
         assert_eq!(user["schoolId"], mine.as_str());
         // Only a superadmin sees every school's users.
-        let refused = query(&app, &admin, "user.listAll", json!({}))
-            .await
-            .unwrap_err();
+        let refused = query(&app, &admin, "user.listAll", json!({})).await.unwrap_err();
         assert_eq!(refused.0, "FORBIDDEN");
     }
 );
@@ -515,65 +331,32 @@ dual_test!(
         signed_in(&app, &school, UserRole::Teacher).await;
 
         let bad = "forename,surname,email,role\nAda,Lovelace,ada@school.test,Standard\n,Hopper,grace@school.test,\nAlan,Turing,not-an-address,\nKat,J,kat@school.test,SUPERADMIN\n";
-        let refused = mutate(
-            &app,
-            &admin,
-            "user.inviteFromCsv",
-            json!({ "csv": bad, "schoolId": null }),
-            &[],
-        )
-        .await
-        .unwrap_err();
-        let lines: Vec<&str> = refused.2["csv"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap())
-            .collect();
+        let refused = mutate(&app, &admin, "user.inviteFromCsv", json!({ "csv": bad, "schoolId": null }), &[])
+            .await
+            .unwrap_err();
+        let lines: Vec<&str> = refused.2["csv"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert_eq!(lines[0], "Line 3: the forename is missing.");
         assert!(lines[1].starts_with("Line 4: "), "{lines:?}");
 
         // Three people for two free seats: refused as a whole.
         let three = "forename,surname,email\nA,One,a1@school.test\nB,Two,b2@school.test\nC,Three,c3@school.test\n";
-        let full = mutate(
-            &app,
-            &admin,
-            "user.inviteFromCsv",
-            json!({ "csv": three, "schoolId": null }),
-            &[],
-        )
-        .await
-        .unwrap_err();
+        let full = mutate(&app, &admin, "user.inviteFromCsv", json!({ "csv": three, "schoolId": null }), &[])
+            .await
+            .unwrap_err();
         assert_eq!(full.0, "FORBIDDEN");
-        assert!(
-            full.1.starts_with("Only 2 of the 3 seats needed are free"),
-            "{}",
-            full.1
-        );
+        assert!(full.1.starts_with("Only 2 of the 3 seats needed are free"), "{}", full.1);
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
         assert_eq!(list.as_array().unwrap().len(), 2, "nothing written");
         assert!(outbox(&app).await.is_empty());
 
-        let two =
-            "forename,surname,email,role\nA,One,a1@school.test,Staff\nB,Two,b2@school.test,\n";
-        let done = mutate(
-            &app,
-            &admin,
-            "user.inviteFromCsv",
-            json!({ "csv": two, "schoolId": null }),
-            &[],
-        )
-        .await
-        .expect("invited");
+        let two = "forename,surname,email,role\nA,One,a1@school.test,Staff\nB,Two,b2@school.test,\n";
+        let done = mutate(&app, &admin, "user.inviteFromCsv", json!({ "csv": two, "schoolId": null }), &[])
+            .await
+            .expect("invited");
         assert_eq!(done["invited"], 2);
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
-        let a1 = list
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|u| u["email"] == "a1@school.test")
-            .unwrap();
+        let a1 = list.as_array().unwrap().iter().find(|u| u["email"] == "a1@school.test").unwrap();
         assert_eq!(a1["role"], "ADMIN");
         assert_eq!(outbox(&app).await.len(), 2);
     }
@@ -587,34 +370,19 @@ dual_test!(
         signed_in(&app, &south, UserRole::Admin).await;
         let (_, superadmin) = signed_in(&app, &north, UserRole::Superadmin).await;
 
-        let all = query(
-            &app,
-            &superadmin,
-            "user.listAll",
-            json!({ "search": null, "schoolId": null, "role": null }),
-        )
-        .await
-        .unwrap();
+        let all = query(&app, &superadmin, "user.listAll", json!({ "search": null, "schoolId": null, "role": null }))
+            .await
+            .unwrap();
         assert_eq!(all["total"], 3);
         assert_eq!(all["schools"].as_array().unwrap().len(), 2);
-        let admins = query(
-            &app,
-            &superadmin,
-            "user.listAll",
-            json!({ "search": "", "schoolId": south, "role": "ADMIN" }),
-        )
-        .await
-        .unwrap();
+        let admins = query(&app, &superadmin, "user.listAll", json!({ "search": "", "schoolId": south, "role": "ADMIN" }))
+            .await
+            .unwrap();
         assert_eq!(admins["total"], 1);
         assert_eq!(admins["users"][0]["schoolName"], "South");
-        let searched = query(
-            &app,
-            &superadmin,
-            "user.listAll",
-            json!({ "search": "TEACH", "schoolId": null, "role": null }),
-        )
-        .await
-        .unwrap();
+        let searched = query(&app, &superadmin, "user.listAll", json!({ "search": "TEACH", "schoolId": null, "role": null }))
+            .await
+            .unwrap();
         assert_eq!(searched["total"], 1, "{searched}");
     }
 );
