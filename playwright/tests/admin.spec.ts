@@ -30,6 +30,24 @@ test('an admin adds a pupil', async ({ page, signIn }) => {
   await expect(row).toContainText('Year 7')
 })
 
+test('on the Basic plan a new member of staff is refused for want of a seat, and nothing is added', async ({ page, signIn }) => {
+  // The demo school is on Basic (one user), so the form says how to get seats instead.
+  await signIn('admin')
+  await page.goto('/admin/staff')
+  const email = `staff.${unique()}@northbridge.test`
+  await page.getByRole('button', { name: 'Add staff member' }).click()
+  await page.getByLabel('Forename').fill('Sol')
+  await page.getByLabel('Surname').fill('Reyes')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByRole('button', { name: 'Add staff member' }).click()
+  await expect(page.getByRole('alert')).toHaveText(
+    'There are no free seats left: the Basic plan has one user. Choose Upgrade to Pro to invite colleagues.',
+  )
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByRole('table', { name: 'Staff' })).toBeVisible()
+  await expect(page.getByText(email)).toHaveCount(0)
+})
+
 test('a CSV import reports the bad line, then imports the fixed file', async ({ page, signIn }) => {
   await signIn('admin')
   await page.goto('/admin/pupils')

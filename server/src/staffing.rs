@@ -14,6 +14,7 @@ use crate::db::DbConn;
 use crate::ids::new_id;
 use crate::jobs::email_invite::InviteEmail;
 use crate::models::users::{self, NewUser};
+use crate::models::audit::{self, AuditAction};
 use crate::models::{now, user_directory};
 use crate::plans::school_plan;
 
@@ -110,10 +111,12 @@ impl From<diesel::result::Error> for InviteError {
 }
 
 /// Creates every invitee as a pending user of `school_id` and queues their invitation, all
-/// or nothing (call inside a transaction). Returns the new users' ids, in order.
+/// or nothing (call inside a transaction), each recorded in the audit log as done by user
+/// `by` (`None`: by the MIS sync). Returns the new users' ids, in order.
 pub async fn invite(
     conn: &mut DbConn<'_>,
     config: &Config,
+    by: Option<&str>,
     school_id: &str,
     invitees: &[Invitee],
 ) -> Result<Vec<String>, InviteError> {
@@ -160,6 +163,16 @@ pub async fn invite(
         )
         .await?;
         send_invite(conn, config, &id, &invitee.email, &invitee.forename, &school).await?;
+        audit::record_detail(
+            conn,
+            by,
+            Some(school_id),
+            AuditAction::Create,
+            "user",
+            &id,
+            "invite",
+        )
+        .await?;
         ids.push(id);
     }
     Ok(ids)

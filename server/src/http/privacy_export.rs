@@ -88,7 +88,7 @@ async fn export(
         let mut pooled = state.db.conn().await?;
         audit::record_detail(
             &mut pooled.db(),
-            &user.id,
+            Some(&user.id),
             Some(&school_id),
             AuditAction::Read,
             "student",

@@ -10,7 +10,10 @@
 //!   is (or `metadata.school_id`) gets the subscription id, the plan item's product and its
 //!   quantity as seats; deleted, or not paid for (`status` other than active, trialing,
 //!   past_due), clears the product (Basic). An event older than the school's
-//!   `subscription_last_updated_at` changes nothing (Stripe's delivery is unordered).
+//!   `subscription_last_updated_at` changes nothing (Stripe's delivery is unordered). An
+//!   event of the same second as that state cannot be ordered by `created` (whole
+//!   seconds), so the subscription is read back from Stripe and its current state applied;
+//!   without billing configured, the later arrival wins.
 //! - anything else is recorded and ignored.
 
 use chrono::{DateTime, NaiveDateTime};
@@ -171,6 +174,18 @@ async fn subscription_change(
             subscription.customer
         )));
     };
+    if school.subscription_last_updated_at == Some(created) {
+        if let Some(client) = state.providers.stripe.as_ref() {
+            // Two events of one second: which is newer is unknown, so ask Stripe for now.
+            return match client.retrieve_subscription(&subscription.id).await {
+                Ok(current) => Ok(Some((school.id, state_of(state, &current, false, created)))),
+                Err(StripeError::Api { status: 404, .. }) => {
+                    Ok(Some((school.id, state_of(state, subscription, true, created))))
+                }
+                Err(err) => Err(stripe_error(err)),
+            };
+        }
+    }
     Ok(Some((school.id, state_of(state, subscription, deleted, created))))
 }
 

@@ -77,10 +77,11 @@ pub const DETAIL_EXPORT: &str = "export";
 /// replaced by a tombstone).
 pub const DETAIL_ERASE: &str = "erase";
 
-/// Writes one audit row with a `detail` (what kind of read or change it was).
+/// Writes one audit row with a `detail` (what kind of read or change it was); `user_id`
+/// `None`: done by Voicemark itself (the MIS sync), not by a person.
 pub async fn record_detail(
     conn: &mut DbConn<'_>,
-    user_id: &str,
+    user_id: Option<&str>,
     school_id: Option<&str>,
     action: AuditAction,
     entity: &str,

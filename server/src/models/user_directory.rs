@@ -172,6 +172,22 @@ pub async fn lock_school(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<
     Ok(())
 }
 
+/// Holds the user's row until the transaction ends, so two of their requests that count
+/// and then insert (the Basic weekly task limit) run one after the other (PostgreSQL:
+/// `FOR UPDATE`; SQLite's write transaction already holds the lock).
+pub async fn lock_user(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> {
+    if let DbConn::Postgres(ref mut pg) = conn {
+        let pg: &mut diesel_async::AsyncPgConnection = pg;
+        users::table
+            .find(user_id)
+            .select(users::id)
+            .for_update()
+            .load::<String>(pg)
+            .await?;
+    }
+    Ok(())
+}
+
 pub async fn set_role(conn: &mut DbConn<'_>, id: &str, role: UserRole) -> QueryResult<()> {
     let at = now();
     with_conn!(conn, |c| diesel::update(users::table.find(id))

@@ -231,16 +231,17 @@ pub async fn list_staff(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<V
         .collect())
 }
 
-/// The role of the school's user `id`, if that user belongs to the school.
+/// The role of the school's user `id` and whether they are disabled, if that user belongs
+/// to the school.
 pub async fn staff_role(
     conn: &mut DbConn<'_>,
     school_id: &str,
     id: &str,
-) -> QueryResult<Option<UserRole>> {
+) -> QueryResult<Option<(UserRole, bool)>> {
     with_conn!(conn, |c| users::table
         .filter(users::id.eq(id))
         .filter(users::school_id.eq(school_id))
-        .select(users::role)
+        .select((users::role, users::disabled))
         .first(c)
         .await
         .optional())

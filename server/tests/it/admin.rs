@@ -15,7 +15,8 @@ use voicemark::models::users::NewUser;
 use voicemark::with_conn;
 
 use crate::dual_test;
-use crate::support::{make_school, TestApp};
+use crate::auth::session_count;
+use crate::support::{make_pro, make_school, session_cookie, TestApp};
 
 /// A signed-in user of `school_id` with `role`: (user id, cookie).
 pub async fn signed_in(app: &TestApp, school_id: &str, role: UserRole) -> (String, String) {
@@ -295,6 +296,7 @@ dual_test!(
         let other = make_school(&app, "Riverside").await;
         let (admin_id, admin) = signed_in(&app, &school, UserRole::Admin).await;
         let (other_teacher, _) = signed_in(&app, &other, UserRole::Teacher).await;
+        make_pro(&app, &school, None).await;
 
         let staff = mutate(
             &app,
@@ -391,6 +393,85 @@ dual_test!(
             err.2,
             json!({"name": ["Enter the school's name."], "type": ["Choose School or Business."]})
         );
+    }
+);
+
+async fn count(app: &TestApp, cookie: &str) -> usize {
+    query(app, cookie, "admin.listStaff", Value::Null)
+        .await
+        .expect("list")
+        .as_array()
+        .expect("array")
+        .len()
+}
+
+fn staff_member(forename: &str, email: &str, disabled: bool) -> Value {
+    json!({"id": null, "forename": forename, "surname": "Reed", "email": email,
+           "role": "TEACHER", "classIds": [], "activated": true, "disabled": disabled})
+}
+
+dual_test!(
+    async fn staff_added_in_manage_school_take_seats(app: TestApp) {
+        let school = make_school(&app, "Northbridge").await;
+        let (_, admin) = signed_in(&app, &school, UserRole::Admin).await;
+
+        // Basic: the first admin is the one user.
+        let err = mutate(&app, &admin, "admin.saveStaff", staff_member("Tom", "tom@school.test", false), &[])
+            .await
+            .expect_err("basic is full");
+        assert_eq!(err.0, "FORBIDDEN");
+        assert_eq!(
+            err.1,
+            "There are no free seats left: the Basic plan has one user. Choose Upgrade to Pro to invite colleagues."
+        );
+        assert_eq!(count(&app, &admin).await, 1, "nothing written");
+        // A disabled member holds no seat, so Basic may keep a record of one.
+        let kept = mutate(&app, &admin, "admin.saveStaff", staff_member("Kim", "kim@school.test", true), &[])
+            .await
+            .expect("a disabled member");
+        assert_eq!(kept["disabled"], true);
+
+        // Pro with two seats: the admin and Tom.
+        make_pro(&app, &school, Some(2)).await;
+        let tom = mutate(&app, &admin, "admin.saveStaff", staff_member("Tom", "tom@school.test", false), &[])
+            .await
+            .expect("second seat");
+        let tom_id = tom["id"].as_str().expect("id").to_owned();
+        let err = mutate(&app, &admin, "admin.saveStaff", staff_member("Ann", "ann@school.test", false), &[])
+            .await
+            .expect_err("pro is full");
+        assert_eq!(
+            err.1,
+            "There are no free seats left: all 2 seats are taken or invited. Choose Manage subscription to buy more seats."
+        );
+        // Enabling Kim would take a third seat.
+        let mut enable_kim = staff_member("Kim", "kim@school.test", false);
+        enable_kim["id"] = kept["id"].clone();
+        let err = mutate(&app, &admin, "admin.saveStaff", enable_kim.clone(), &[])
+            .await
+            .expect_err("enable beyond seats");
+        assert_eq!(err.0, "FORBIDDEN");
+
+        // Disabling Tom ends his sessions at once and frees his seat for Kim.
+        session_cookie(&app, &tom_id).await;
+        assert_eq!(session_count(&app, &tom_id).await, 1);
+        let mut disable_tom = staff_member("Tom", "tom@school.test", true);
+        disable_tom["id"] = json!(tom_id);
+        mutate(&app, &admin, "admin.saveStaff", disable_tom, &[])
+            .await
+            .expect("disable");
+        assert_eq!(session_count(&app, &tom_id).await, 0, "Tom's sessions ended");
+        let kim = mutate(&app, &admin, "admin.saveStaff", enable_kim, &[])
+            .await
+            .expect("Kim takes the freed seat");
+        assert_eq!(kim["disabled"], false);
+        // Editing a member who already holds a seat needs no new one.
+        let mut rename_kim = staff_member("Kimberley", "kim@school.test", false);
+        rename_kim["id"] = kept["id"].clone();
+        let renamed = mutate(&app, &admin, "admin.saveStaff", rename_kim, &[])
+            .await
+            .expect("rename with full seats");
+        assert_eq!(renamed["forename"], "Kimberley");
     }
 );
 

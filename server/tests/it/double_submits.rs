@@ -13,7 +13,7 @@ use voicemark::with_conn;
 
 use crate::admin::{mutate, signed_in, Outcome};
 use crate::dual_test;
-use crate::support::{make_school, send, TestApp};
+use crate::support::{make_pro, make_school, send, TestApp};
 
 const TIMES: usize = 8;
 
@@ -74,6 +74,8 @@ fn one_id(path: &str, answers: Vec<Outcome>) -> String {
 dual_test!(
     async fn eight_concurrent_creates_leave_one_row(app: TestApp) {
         let school = make_school(&app, "Northbridge").await;
+        // Pro without a seat limit: the staff member created here takes a seat.
+        make_pro(&app, &school, None).await;
         let (_, admin) = signed_in(&app, &school, UserRole::Admin).await;
 
         let class = one_id(

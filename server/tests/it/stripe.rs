@@ -424,6 +424,31 @@ dual_test!(
 );
 
 dual_test!(
+    async fn two_events_of_one_second_apply_stripes_current_state(app: TestApp) {
+        let (api, stub) = stripe_stub().await;
+        let state = state_with(&app, Some(stripe_config(&api, KEY)));
+        let routes = router(state.clone());
+        let (school, _) = member(&app, UserRole::Admin).await;
+        set_customer(&app, &school, "cus_S").await;
+        // Stripe's subscription now has 20 seats; both events carry the same `created`,
+        // and the older one (12 seats) arrives last.
+        *stub.subscription.lock().expect("sub") =
+            subscription_object("sub_S", "cus_S", "active", PRO, 20);
+        let t = unix_now() - 50;
+        deliver(&routes, &event("evt_s2", "customer.subscription.updated", t,
+            subscription_object("sub_S", "cus_S", "active", PRO, 20))).await;
+        assert_eq!(drain(&state).await, 1);
+        assert!(stub.calls_to("GET /v1/subscriptions/sub_S").is_empty(), "a newer second needs no read");
+        deliver(&routes, &event("evt_s1", "customer.subscription.updated", t,
+            subscription_object("sub_S", "cus_S", "active", PRO, 12))).await;
+        assert_eq!(drain(&state).await, 1);
+        assert_eq!(stub.calls_to("GET /v1/subscriptions/sub_S").len(), 1, "the tie is read back");
+        let (_, _, product, seats, _) = subscription_of(&app, &school).await;
+        assert_eq!((product.as_deref(), seats), (Some(PRO), Some(20)), "Stripe's state, not arrival order");
+    }
+);
+
+dual_test!(
     async fn a_completed_checkout_links_the_school_and_reads_the_subscription(app: TestApp) {
         let (api, stub) = stripe_stub().await;
         let state = state_with(&app, Some(stripe_config(&api, KEY)));

@@ -251,6 +251,22 @@ pub async fn make_school(app: &TestApp, name: &str) -> String {
     school.id
 }
 
+/// Makes the school Pro (any product id but Basic's) with `seats` seats (`None`: no limit).
+pub async fn make_pro(app: &TestApp, school_id: &str, seats: Option<i32>) {
+    use diesel::{ExpressionMethods, QueryDsl};
+    use diesel_async::RunQueryDsl;
+    use voicemark::db::schema::schools;
+    let mut pooled = app.db.conn().await.expect("conn");
+    voicemark::with_conn!(pooled.db(), |c| diesel::update(schools::table.find(school_id))
+        .set((
+            schools::stripe_product_id.eq(Some("prod_pro_test")),
+            schools::seats.eq(seats)
+        ))
+        .execute(c)
+        .await)
+    .expect("pro");
+}
+
 /// Opens a session for `user_id` the way sign-in does; returns the `Cookie` header value.
 pub async fn session_cookie(app: &TestApp, user_id: &str) -> String {
     let mut pooled = app.db.conn().await.expect("connection");

@@ -226,6 +226,34 @@ dual_test!(
 );
 
 dual_test!(
+    async fn eight_simultaneous_creates_never_pass_the_weekly_limit(app: TestApp) {
+        let w = world(&app).await;
+        for n in 0..3 {
+            create_id(&app, &w.ann, &w.template, &format!("Task {n}")).await;
+        }
+        let titles: Vec<String> = (0..8).map(|n| format!("At once {n}")).collect();
+        let answers = futures_util::future::join_all(
+            titles.iter().map(|title| create(&app, &w.ann, &w.template, title)),
+        )
+        .await;
+        let made = answers.iter().filter(|a| a.status == StatusCode::OK).count();
+        assert_eq!(made, 2, "two places were left of five");
+        assert!(answers
+            .iter()
+            .filter(|a| a.status != StatusCode::OK)
+            .all(|a| a.code() == "FORBIDDEN" && a.message() == weekly_task_limit_message()));
+        let mut pooled = app.db.conn().await.expect("connection");
+        let n: i64 = with_conn!(pooled.db(), |c| task_submissions::table
+            .filter(task_submissions::user_id.eq(&w.ann.id))
+            .count()
+            .get_result(c)
+            .await)
+        .expect("count");
+        assert_eq!(n, 5);
+    }
+);
+
+dual_test!(
     async fn saving_and_reading_a_task(app: TestApp) {
         let w = world(&app).await;
         let id = create_id(&app, &w.ann, &w.template, "Observation").await;

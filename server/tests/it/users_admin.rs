@@ -9,27 +9,34 @@ use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
 use voicemark::auth::accounts;
-use voicemark::db::schema::{schools, users};
+use voicemark::db::schema::{audit_log, users};
 use voicemark::with_conn;
 
 use crate::admin::{mutate, query, signed_in};
 use crate::auth::session_count;
 use crate::dual_test;
-use crate::support::{make_school, TestApp};
+use crate::support::{make_pro, make_school, TestApp};
 
 const PASSWORD: &str = "Voicemark1";
 
-/// Makes the school Pro (any product id but Basic's) with `seats` seats.
-async fn make_pro(app: &TestApp, school_id: &str, seats: Option<i32>) {
+/// The audit rows about user `id`: (action, by whom, detail), sorted.
+async fn audit_of(app: &TestApp, id: &str) -> Vec<(String, String, String)> {
     let mut pooled = app.db.conn().await.expect("conn");
-    with_conn!(pooled.db(), |c| diesel::update(schools::table.find(school_id))
-        .set((
-            schools::stripe_product_id.eq(Some("prod_pro_test")),
-            schools::seats.eq(seats)
-        ))
-        .execute(c)
+    let mut rows: Vec<(String, Option<String>, Option<String>)> = with_conn!(pooled.db(), |c| audit_log::table
+        .filter(audit_log::entity.eq("user"))
+        .filter(audit_log::entity_id.eq(id))
+        .select((audit_log::action, audit_log::user_id, audit_log::detail))
+        .load(c)
         .await)
-    .expect("pro");
+    .expect("audit");
+    rows.sort();
+    rows.into_iter()
+        .map(|(a, u, d)| (a, u.unwrap_or_default(), d.unwrap_or_default()))
+        .collect()
+}
+
+fn row(action: &str, by: &str, detail: &str) -> (String, String, String) {
+    (action.to_owned(), by.to_owned(), detail.to_owned())
 }
 
 /// The messages in the outbox after running the queued jobs, oldest first.
@@ -187,7 +194,7 @@ dual_test!(
         // Pro with 3 seats: two more people, then full.
         let pro = make_school(&app, "Pro School").await;
         make_pro(&app, &pro, Some(3)).await;
-        let (_, admin) = signed_in(&app, &pro, UserRole::Admin).await;
+        let (pro_admin_id, admin) = signed_in(&app, &pro, UserRole::Admin).await;
         for email in ["b@school.test", "c@school.test"] {
             mutate(&app, &admin, "user.invite", invitee(email, "TEACHER"), &[]).await.expect("fits");
         }
@@ -202,6 +209,10 @@ dual_test!(
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
         let pending = list.as_array().unwrap().iter().find(|u| u["email"] == "b@school.test").unwrap();
         mutate(&app, &admin, "user.revokeInvite", json!({ "id": pending["id"] }), &[]).await.expect("revoked");
+        assert_eq!(
+            audit_of(&app, pending["id"].as_str().unwrap()).await,
+            vec![row("CREATE", &pro_admin_id, "invite"), row("DELETE", &pro_admin_id, "revoke invite")]
+        );
         mutate(&app, &admin, "user.invite", invitee("b@school.test", "ADMIN"), &[]).await.expect("free again");
 
         // An address in use is a field error.
@@ -249,11 +260,14 @@ dual_test!(
         assert_eq!(refused.0, "FORBIDDEN");
 
         // A superadmin gives any role, anywhere.
-        let (_, superadmin) = signed_in(&app, &school, UserRole::Superadmin).await;
+        let (superadmin_id, superadmin) = signed_in(&app, &school, UserRole::Superadmin).await;
         let mat = mutate(&app, &superadmin, "user.setRole", json!({ "id": teacher, "role": "MAT_USER" }), &[])
             .await
             .expect("superadmin gives MAT user");
         assert_eq!(mat["role"], "MAT_USER");
+        let mut expected = vec![row("UPDATE", &admin_id, "role ADMIN"), row("UPDATE", &superadmin_id, "role MAT_USER")];
+        expected.sort();
+        assert_eq!(audit_of(&app, &teacher).await, expected, "refused changes leave no row");
     }
 );
 
@@ -289,6 +303,11 @@ dual_test!(
             .await
             .expect("leader");
         assert_eq!(led["leader"], true);
+        assert_eq!(
+            audit_of(&app, &teacher).await,
+            vec![row("UPDATE", &admin_id, "disable"), row("UPDATE", &admin_id, "leader on")],
+            "the refused enable left no row"
+        );
     }
 );
 

@@ -33,7 +33,7 @@ pub async fn handler(ctx: &Ctx, input: ErasePupil) -> RpcResult<Done> {
         let erased = privacy::erase(c, &school_id, &pupil.id, &tombstone).await?;
         audit::record_detail(
             c,
-            &user_id,
+            Some(&user_id),
             Some(&school_id),
             AuditAction::Delete,
             "student",

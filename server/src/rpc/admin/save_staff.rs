@@ -1,17 +1,22 @@
 //! `admin.saveStaff`: adds a teacher or admin to the caller's school, or edits one. New
 //! staff get no password: they set one with "Forgot password" or sign in by e-mail link.
+//! A member who is not disabled holds a seat (Manage Users): adding one, or enabling one,
+//! is refused with the seat message when the school's seats are full, and disabling one
+//! ends their sessions at once, as `user.setDisabled` does.
 
 use core_wasm::UserRole;
 
 use super::list_staff::Staff;
 use super::{not_found, require_admin};
 use crate::addresses::normalise_email;
-use crate::models::groups;
+use crate::models::audit::{self, AuditAction};
+use crate::models::sessions::delete_user_sessions;
 use crate::models::users::{self, StaffFields};
+use crate::models::{groups, user_directory};
 use crate::rpc::input::check_length;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
-use crate::transaction;
+use crate::{staffing, transaction};
 use core_wasm::limits::MAX_PERSON_NAME_CHARS;
 
 rpc_type! {
@@ -77,13 +82,16 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
         disabled: input.disabled,
     };
     let id = input.id;
+    let config = &ctx.state.config;
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     let saved = transaction!(&mut conn, |c| {
+        // Whether the member holds a seat before this save (a new one holds none).
+        let mut held_seat = false;
         if let Some(id) = id.as_deref() {
             match users::staff_role(c, school_id, id).await? {
                 None => return Err(not_found("Member of staff")),
-                Some(UserRole::Teacher | UserRole::Admin) => {}
+                Some((UserRole::Teacher | UserRole::Admin, disabled)) => held_seat = !disabled,
                 Some(_) => {
                     return Err(RpcError::new(
                         ErrorCode::Forbidden,
@@ -106,7 +114,23 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
         if known.len() != fields.class_ids.len() {
             return Err(RpcError::field("classIds", "Choose classes from the list."));
         }
-        Ok::<_, RpcError>(users::save_staff(c, school_id, id.as_deref(), &fields).await?)
+        if !fields.disabled && !held_seat {
+            user_directory::lock_school(c, school_id).await?;
+            let seats = staffing::seats(c, config, school_id).await?;
+            if !seats.fits(1) {
+                return Err(RpcError::new(ErrorCode::Forbidden, seats.full_message(1)));
+            }
+        }
+        let saved = users::save_staff(c, school_id, id.as_deref(), &fields).await?;
+        if fields.disabled && held_seat {
+            delete_user_sessions(c, &saved.0).await?;
+        }
+        if saved.1 {
+            let action = if id.is_some() { AuditAction::Update } else { AuditAction::Create };
+            audit::record_detail(c, Some(&caller_id), Some(school_id), action, "user", &saved.0, "staff record")
+                .await?;
+        }
+        Ok::<_, RpcError>(saved)
     })?;
     let (saved, written) = saved;
     let rows = users::list_staff(&mut pooled.db(), school_id).await?;

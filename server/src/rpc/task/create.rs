@@ -10,6 +10,7 @@ use super::{caller, check_tags, check_title, plan_of};
 use crate::ids::new_id;
 use crate::models::task_submissions::{self, NewTask};
 use crate::models::templates::{self, Viewer};
+use crate::models::user_directory;
 use crate::models::now;
 use crate::rpc::typescript::{rpc_type, Ts, TsGen};
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
@@ -67,6 +68,8 @@ pub async fn handler(ctx: &Ctx, input: CreateTaskInput) -> RpcResult<CreatedTask
     let id = new_id();
     let at = now();
     transaction!(&mut conn, |c| {
+        // Two creates at once must not both pass the count.
+        user_directory::lock_user(c, &user.id).await?;
         let since = at - Duration::days(TASK_LIMIT_WINDOW_DAYS);
         let made = task_submissions::count_created_since(c, &user.id, since).await?;
         if !may_create_task(plan, u32::try_from(made).unwrap_or(u32::MAX)) {

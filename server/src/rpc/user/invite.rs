@@ -104,7 +104,7 @@ pub async fn handler(ctx: &Ctx, input: InviteUserInput) -> RpcResult<ManagedUser
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     let invited = transaction!(&mut conn, |c| {
-        staffing::invite(c, config, &school_id, std::slice::from_ref(&invitee)).await
+        staffing::invite(c, config, Some(&caller.id), &school_id, std::slice::from_ref(&invitee)).await
     });
     let id = match invited {
         Ok(ids) => ids.into_iter().next().unwrap_or_default(),

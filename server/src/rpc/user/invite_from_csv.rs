@@ -87,7 +87,7 @@ pub async fn handler(ctx: &Ctx, input: InviteFromCsvInput) -> RpcResult<InviteFr
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     let invited = transaction!(&mut conn, |c| {
-        staffing::invite(c, config, &school_id, &invitees).await
+        staffing::invite(c, config, Some(&caller.id), &school_id, &invitees).await
     });
     match invited {
         Ok(ids) => Ok(InviteFromCsvResult {

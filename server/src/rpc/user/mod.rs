@@ -22,6 +22,7 @@ use core_wasm::roles::role_rank;
 use core_wasm::UserRole;
 
 use crate::db::DbConn;
+use crate::models::audit::{self, AuditAction};
 use crate::models::user_directory::{self, DirectoryRow};
 use crate::models::users::User;
 use crate::rpc::registry::{procedure, Procedure};
@@ -120,6 +121,28 @@ pub(crate) async fn target(
         ));
     }
     Ok(row)
+}
+
+/// Records a manager's change to user `row` in the audit log (entity `user`), in the
+/// change's transaction: `detail` names it ("role ADMIN", "disable", "revoke invite", ...).
+pub(crate) async fn audit_change(
+    conn: &mut DbConn<'_>,
+    caller: &User,
+    row: &DirectoryRow,
+    action: AuditAction,
+    detail: &str,
+) -> RpcResult<()> {
+    audit::record_detail(
+        conn,
+        Some(&caller.id),
+        row.school_id.as_deref(),
+        action,
+        "user",
+        &row.id,
+        detail,
+    )
+    .await?;
+    Ok(())
 }
 
 /// The role named by `wire` (TEACHER, ADMIN, ...), or a field error on `field`.

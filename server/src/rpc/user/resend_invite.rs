@@ -1,7 +1,8 @@
 //! `user.resendInvite`: a new invitation link for a pending user (every earlier link is
 //! spent) and the e-mail carrying it.
 
-use super::{manager, manager_scope, target, ManagedUser};
+use super::{audit_change, manager, manager_scope, target, ManagedUser};
+use crate::models::audit::AuditAction;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcError, RpcResult};
 use crate::staffing;
@@ -36,6 +37,7 @@ pub async fn handler(ctx: &Ctx, input: UserIdInput) -> RpcResult<ManagedUser> {
             None => "Voicemark".to_owned(),
         };
         staffing::send_invite(c, config, &row.id, &row.email, &row.forename, &school).await?;
+        audit_change(c, &caller, &row, AuditAction::Update, "resend invite").await?;
         Ok(ManagedUser::from(row))
     })
 }

@@ -3,7 +3,8 @@
 //! password is disabled instead (`user.setDisabled`).
 
 use super::resend_invite::UserIdInput;
-use super::{manager, manager_scope, target};
+use super::{audit_change, manager, manager_scope, target};
+use crate::models::audit::AuditAction;
 use crate::models::user_directory;
 use crate::rpc::{Ctx, RpcError, RpcResult};
 use crate::transaction;
@@ -20,6 +21,7 @@ pub async fn handler(ctx: &Ctx, input: UserIdInput) -> RpcResult<bool> {
                 "This person has already joined: disable them instead.",
             ));
         }
+        audit_change(c, &caller, &row, AuditAction::Delete, "revoke invite").await?;
         Ok(true)
     })
 }

@@ -2,7 +2,8 @@
 //! finds no session and a sign-in answers AccountDisabled) or enables them again, which
 //! takes a seat back, so it is refused when the seats are full. Nobody disables themselves.
 
-use super::{manager, manager_scope, target, ManagedUser};
+use super::{audit_change, manager, manager_scope, target, ManagedUser};
+use crate::models::audit::AuditAction;
 use crate::models::sessions::delete_user_sessions;
 use crate::models::user_directory;
 use crate::rpc::typescript::rpc_type;
@@ -31,6 +32,7 @@ pub async fn handler(ctx: &Ctx, input: SetDisabledInput) -> RpcResult<ManagedUse
         if input.disabled {
             user_directory::set_disabled(c, &row.id, true).await?;
             delete_user_sessions(c, &row.id).await?;
+            audit_change(c, &caller, &row, AuditAction::Update, "disable").await?;
         } else if row.disabled {
             if let Some(school_id) = &row.school_id {
                 user_directory::lock_school(c, school_id).await?;
@@ -40,6 +42,7 @@ pub async fn handler(ctx: &Ctx, input: SetDisabledInput) -> RpcResult<ManagedUse
                 }
             }
             user_directory::set_disabled(c, &row.id, false).await?;
+            audit_change(c, &caller, &row, AuditAction::Update, "enable").await?;
         }
         let row = user_directory::find(c, &row.id, None)
             .await?

@@ -1,7 +1,8 @@
 //! `user.setLeader`: sets or clears a user's `leader` flag (who may switch between the
 //! pupil and leaders areas, spec section 6).
 
-use super::{manager, manager_scope, target, ManagedUser};
+use super::{audit_change, manager, manager_scope, target, ManagedUser};
+use crate::models::audit::AuditAction;
 use crate::models::user_directory;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcError, RpcResult};
@@ -22,6 +23,8 @@ pub async fn handler(ctx: &Ctx, input: SetLeaderInput) -> RpcResult<ManagedUser>
     transaction!(&mut conn, |c| {
         let row = target(c, &caller, scope.as_deref(), &input.id).await?;
         user_directory::set_leader(c, &row.id, input.leader).await?;
+        let detail = if input.leader { "leader on" } else { "leader off" };
+        audit_change(c, &caller, &row, AuditAction::Update, detail).await?;
         let row = user_directory::find(c, &row.id, None)
             .await?
             .ok_or_else(|| RpcError::internal("the user vanished"))?;

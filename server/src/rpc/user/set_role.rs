@@ -5,7 +5,8 @@
 
 use core_wasm::roles::role_change_error;
 
-use super::{manager, manager_scope, parse_role, target, ManagedUser};
+use super::{audit_change, manager, manager_scope, parse_role, target, ManagedUser};
+use crate::models::audit::AuditAction;
 use crate::models::user_directory;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcError, RpcResult};
@@ -31,6 +32,7 @@ pub async fn handler(ctx: &Ctx, input: SetRoleInput) -> RpcResult<ManagedUser> {
             return Err(RpcError::forbidden(message));
         }
         user_directory::set_role(c, &row.id, role).await?;
+        audit_change(c, &caller, &row, AuditAction::Update, &format!("role {}", role.as_str())).await?;
         let row = user_directory::find(c, &row.id, None)
             .await?
             .ok_or_else(|| RpcError::internal("the user vanished"))?;

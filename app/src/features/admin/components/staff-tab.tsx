@@ -11,7 +11,7 @@ import { FormField } from '@/components/ui/form-field'
 import { Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import type { Staff } from '@/generated/rpc-types'
-import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
 import { Cell, DataTable } from '@/components/data-table'
 import { Section } from '@/components/section'
@@ -57,7 +57,9 @@ function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
       toast({ title: staff ? 'Staff member saved.' : 'Staff member added.', tone: 'success' })
       onDone()
     } catch (error) {
-      if (!setServerErrors(error, setError, FIELDS)) toast(failureToast(error))
+      // A refusal no field explains (no free seat, a role managed elsewhere) stays in the
+      // form beside its button, so the admin can read it and choose what to do.
+      if (!setServerErrors(error, setError, FIELDS)) setError('root', { message: errorMessage(error) })
     }
   })
 
@@ -111,6 +113,7 @@ function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
           </label>
           {errors.disabled && <p className="text-sm text-destructive">{errors.disabled.message}</p>}
         </fieldset>
+        {errors.root && <Alert>{errors.root.message}</Alert>}
         <div className="flex gap-2">
           <Button type="submit" disabled={isSubmitting}>
             {staff ? 'Save staff member' : 'Add staff member'}
