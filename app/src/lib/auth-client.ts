@@ -1,5 +1,5 @@
-//! The Auth.js REST calls under /api/auth (session, csrf, credentials sign-in, sign-out,
-//! e-mail link). Plain fetch: these are form posts, not tRPC.
+//! The Auth.js REST calls under /api/auth (session, csrf, providers, credentials sign-in,
+//! sign-out, e-mail link). Plain fetch: these are form posts, not tRPC.
 
 export type UserRole = 'TEACHER' | 'ADMIN' | 'SUPERADMIN' | 'ORG_ADMIN' | 'MAT_USER'
 
@@ -38,11 +38,28 @@ export async function fetchSession(): Promise<Session | null> {
   return body && body.user ? (body as Session) : null
 }
 
-async function csrfToken(): Promise<string> {
+/** The CSRF token of the double-submit check (GET csrf also sets its cookie when needed). */
+export async function csrfToken(): Promise<string> {
   const response = await fetch(`${BASE}/csrf`, { credentials: 'same-origin', cache: 'no-store' })
   if (!response.ok) throw new Error(`CSRF request failed (${response.status})`)
   const { csrfToken } = (await response.json()) as { csrfToken: string }
   return csrfToken
+}
+
+/** One entry of `GET /api/auth/providers`. */
+export interface AuthProvider {
+  id: string
+  name: string
+  type: 'oauth' | 'email' | 'credentials'
+  signinUrl: string
+  callbackUrl: string
+}
+
+/** The ways to sign in the server offers, by id (`azure-ad` only when Microsoft is set up). */
+export async function fetchProviders(): Promise<Record<string, AuthProvider>> {
+  const response = await fetch(`${BASE}/providers`, { credentials: 'same-origin', cache: 'no-store' })
+  if (!response.ok) throw new Error(`Providers request failed (${response.status})`)
+  return (await response.json()) as Record<string, AuthProvider>
 }
 
 async function postForm(path: string, fields: Record<string, string>): Promise<{ url?: string }> {

@@ -23,6 +23,16 @@ describe('signInErrorMessage', () => {
     expect(SUPPORT_EMAIL).toBe('support@voicemark.app')
   })
 
+  it('explains each Sign in with Microsoft failure', () => {
+    expect(signInErrorMessage('OAuthSignin')).toBe('Sign in with Microsoft could not be started. Please try again later.')
+    expect(signInErrorMessage('OAuthCallbackError')).toBe(
+      'Sign in with Microsoft did not complete. Please try again, or sign in with your e-mail address.',
+    )
+    expect(signInErrorMessage('OAuthAccountNotLinked')).toBe(
+      'Your Voicemark account is linked to a different Microsoft account. Sign in with that Microsoft account, or with your e-mail address.',
+    )
+  })
+
   it('names the configured support address in the AccountDisabled text', () => {
     expect(signInErrorMessage('AccountDisabled', 'help@school.example')).toBe(
       'Your account is currently disabled. Please email help@school.example for more information.',
@@ -32,7 +42,7 @@ describe('signInErrorMessage', () => {
   })
 
   it('reads an unknown code as Default and no code as no message', () => {
-    expect(signInErrorMessage('OAuthCallbackError')).toBe(SIGN_IN_ERRORS.Default)
+    expect(signInErrorMessage('NotACode')).toBe(SIGN_IN_ERRORS.Default)
     expect(signInErrorMessage('toString')).toBe(SIGN_IN_ERRORS.Default)
     expect(signInErrorMessage('')).toBeUndefined()
     expect(signInErrorMessage(null)).toBeUndefined()

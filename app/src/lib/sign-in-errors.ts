@@ -18,6 +18,13 @@ export const SIGN_IN_ERRORS = {
   SessionRequired: 'Please sign in to continue.',
   // Not in the spec's catalogue: the e-mail link could not be sent (e.g. a malformed address).
   EmailSignin: 'The sign-in link could not be sent. Please check the address and try again.',
+  // Sign in with Microsoft (Auth.js's error kinds; not in the spec's catalogue). An unknown
+  // address reads as UserNotFound above; docs/microsoft-signin.md.
+  OAuthSignin: 'Sign in with Microsoft could not be started. Please try again later.',
+  OAuthCallbackError:
+    'Sign in with Microsoft did not complete. Please try again, or sign in with your e-mail address.',
+  OAuthAccountNotLinked:
+    'Your Voicemark account is linked to a different Microsoft account. Sign in with that Microsoft account, or with your e-mail address.',
 } as const
 
 export type SignInErrorCode = keyof typeof SIGN_IN_ERRORS

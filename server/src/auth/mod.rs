@@ -10,7 +10,7 @@ pub mod session;
 pub mod tokens;
 
 pub use accounts::account_disabled_message;
-pub use routes::{client_address, routes};
+pub use routes::{client_address, microsoft_connect_routes, routes};
 
 use crate::config::Config;
 

@@ -139,7 +139,7 @@ async fn with_deepgram(app: &mut TestApp) -> Shared {
 // Fixtures
 
 /// A task (a template and the teacher's copy of it) owned by `owner` at `school`.
-async fn task(app: &TestApp, school: &str, owner: &str) -> String {
+pub(crate) async fn task(app: &TestApp, school: &str, owner: &str) -> String {
     let template = new_id();
     let id = new_id();
     let at = now();

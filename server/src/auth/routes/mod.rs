@@ -4,7 +4,9 @@
 //!
 //! Sign-in failures answer `{"url": "<public>/login?error=<Code>"}` (status 401) with Code one
 //! of `UserNotFound`, `UserNotActivated`, `AccountDisabled`, `CredentialsSignin`, `Default`,
-//! and `TooManyAttempts` (status 429) once the attempt limits of [`super::rate_limit`] trip.
+//! and `TooManyAttempts` (status 429) once the attempt limits of [`super::rate_limit`] trip;
+//! Sign in with Microsoft adds `OAuthSignin`, `OAuthCallbackError` and
+//! `OAuthAccountNotLinked` (see [`microsoft`]).
 //! A disabled user's session ends at their next `GET /session` (answer `{}`); the app then
 //! sends them to `/login?error=AccountDisabled`.
 
@@ -12,6 +14,8 @@ mod credentials;
 mod csrf;
 mod email;
 mod log;
+mod microsoft;
+mod microsoft_connect;
 mod providers;
 mod session;
 mod signout;
@@ -29,6 +33,11 @@ use axum::{Json, Router};
 use crate::config::Config;
 use crate::state::AppState;
 
+/// The `/api/microsoft` routes: 'Connect Microsoft account' for a task's content.
+pub fn microsoft_connect_routes() -> Router<AppState> {
+    microsoft_connect::routes()
+}
+
 /// The `/api/auth` routes.
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -42,11 +51,35 @@ pub fn routes() -> Router<AppState> {
             "/callback/credentials",
             post(credentials::sign_in_with_password),
         )
+        .route("/signin", get(sign_in_page))
         .route("/signin/email", post(email::send_sign_in_link))
+        .route("/signin/azure-ad", post(microsoft::start))
+        .route("/callback/azure-ad", get(microsoft::callback))
         .route("/callback/email", get(email::sign_in_with_link))
         .route("/verify-request", get(email::verify_request))
         .route("/signout", post(signout::sign_out))
         .route("/_log", post(log::client_log))
+}
+
+/// `GET /api/auth/signin`: Auth.js's sign-in page is /login; `error` and `callbackUrl`
+/// come along (a refused CSRF check arrives here as `?csrf=true`: /login fetches a fresh
+/// token, so the next try passes).
+async fn sign_in_page(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    axum::extract::Query(query): axum::extract::Query<HashMap<String, String>>,
+) -> Response {
+    let mut url = format!("{}/login", state.config.public_url);
+    let kept: Vec<(&str, &str)> = ["error", "callbackUrl"]
+        .into_iter()
+        .filter_map(|k| query.get(k).map(|v| (k, v.as_str())))
+        .collect();
+    if !kept.is_empty() {
+        let query: String = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(kept)
+            .finish();
+        url = format!("{url}?{query}");
+    }
+    redirect_answer(false, StatusCode::FOUND, &url, &[])
 }
 
 /// Whether cookies must be `Secure` (and take the `__Secure-`/`__Host-` names).

@@ -6,6 +6,7 @@
 pub mod add_photo_notes;
 pub mod add_recording;
 pub mod add_voice_notes;
+pub mod import_microsoft;
 pub mod remove;
 pub mod retry;
 pub mod voice_notes;
@@ -27,6 +28,7 @@ pub fn procedures() -> Vec<Procedure> {
         procedure!(Mutation "taskContent.addPhotoNotes" => add_photo_notes),
         procedure!(Mutation "taskContent.addRecording" => add_recording),
         procedure!(Mutation "taskContent.addVoiceNotes" => add_voice_notes),
+        procedure!(Mutation "taskContent.importMicrosoft" => import_microsoft),
         procedure!(Mutation "taskContent.remove" => remove),
         procedure!(Mutation "taskContent.retry" => retry),
         procedure!(Query "taskContent.voiceNotes" => voice_notes),

@@ -1,5 +1,6 @@
-//! /login: e-mail and password, the `?error=` message, then on to `callbackUrl` (same origin
-//! only), `/`, or `/leaders/tasks` for users kept in the leaders area.
+//! /login: e-mail and password (or 'Sign in with Microsoft' when the server offers it), the
+//! `?error=` message, then on to `callbackUrl` (same origin only), `/`, or `/leaders/tasks`
+//! for users kept in the leaders area.
 
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
@@ -14,7 +15,9 @@ import { afterSignInPath } from '@/lib/callback-url'
 import { useSession } from '@/lib/session'
 import { signInErrorMessage } from '@/lib/sign-in-errors'
 
+import { useSignInProviders } from '../api/use-sign-in-providers'
 import { useSupportAddress } from '../api/use-support-address'
+import { MicrosoftSignIn } from './microsoft-sign-in'
 
 export const LINK_SENT = 'If an account exists for that address, we have sent a sign-in link to it.'
 
@@ -31,6 +34,7 @@ export function LoginPage() {
   // The error's code; its text is made at render time, when the support address is known.
   const [error, setError] = useState<string | undefined>(() => params.get('error') ?? undefined)
   const supportEmail = useSupportAddress()
+  const microsoft = useSignInProviders()?.['azure-ad']
   const [linkSent, setLinkSent] = useState(false)
   const [sendingLink, setSendingLink] = useState(false)
   const {
@@ -117,6 +121,17 @@ export function LoginPage() {
           Email me a sign-in link
         </Button>
       </form>
+      {microsoft && (
+        <>
+          <p className="text-center text-sm text-muted-foreground">or</p>
+          <MicrosoftSignIn
+            signinUrl={microsoft.signinUrl}
+            // Back here once signed in: this page then goes on exactly as after a password.
+            callbackUrl={callbackUrl ? `/login?${new URLSearchParams({ callbackUrl })}` : '/login'}
+            onError={setError}
+          />
+        </>
+      )}
       <div className="flex justify-between text-sm">
         <Link to="/account/forgot" className="text-primary underline-offset-4 hover:underline">
           Forgot password?

@@ -1,6 +1,8 @@
 //! A task's content (spec: the content step): pull in voice notes, upload files (signed PUT
 //! with a progress bar each), take photos of handwritten notes (the photo analyser in its
 //! notes mode) and record on the spot (the dictation drawer, its WAV and transcript kept).
+//! The Microsoft 365 part connects a Microsoft account and imports OneDrive / SharePoint
+//! files and Teams recordings (microsoft-365-part.tsx).
 //! The overview lists every item with its state; it refreshes while anything is queued or
 //! being transcribed or read. Each action is anchored for the onboarding tour.
 
@@ -24,6 +26,7 @@ import { useAddRecording } from '../../api/content/add-recording'
 import { useTaskFiles } from '../../api/content/list-task-files'
 import { uploadTaskFile } from '../../api/content/upload-task-file'
 import { ContentItem } from './content-item'
+import { Microsoft365Part } from './microsoft-365-part'
 import { recordingName } from './item-state'
 import { VoiceNotesDialog } from './voice-notes-dialog'
 
@@ -135,6 +138,7 @@ export function TaskContentSection({ taskId }: { taskId: string }) {
           Start recording
         </Button>
       </div>
+      <Microsoft365Part taskId={taskId} />
       {uploads.length > 0 && (
         <ul className="space-y-2" aria-label="Uploads in progress">
           {uploads.map((upload) => (
