@@ -24,6 +24,7 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/health", get(http::health::health))
         .nest("/auth", crate::auth::routes())
+        .nest("/microsoft", crate::auth::microsoft_connect_routes())
         .merge(crate::rpc::routes())
         .layer(timeout(Duration::from_secs(60)))
         // A 50 MB upload over a slow school connection takes minutes, not seconds.

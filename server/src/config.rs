@@ -12,6 +12,9 @@ use chat::chat_config;
 mod stripe;
 pub use stripe::{StripeConfig, StripeProducts};
 use stripe::{stripe_config, stripe_products};
+mod microsoft;
+pub use microsoft::MicrosoftConfig;
+use microsoft::microsoft_config;
 
 /// Where the server listens and how it presents itself.
 #[derive(Debug, Clone)]
@@ -56,6 +59,39 @@ pub struct Config {
     pub stripe: Option<StripeConfig>,
     /// The plans' payment products (`VOICEMARK_STRIPE_PRODUCT_BASIC`, `_PRO`, `_ENTERPRISE`).
     pub products: StripeProducts,
+    /// Sign in with Microsoft: `None` (not offered) unless `VOICEMARK_MICROSOFT_CLIENT_ID`
+    /// and `VOICEMARK_MICROSOFT_CLIENT_SECRET` are set (docs/microsoft-signin.md).
+    pub microsoft: Option<MicrosoftConfig>,
+    /// `VOICEMARK_ENCRYPTION_KEY` (32 bytes in base64): the key that seals secrets at rest.
+    /// Unset: derived from the server secret (`crate::crypto::SecretBox::derived_from`).
+    pub encryption_key: Option<EncryptionKey>,
+    /// The MIS providers' addresses (docs/mis-sync.md).
+    pub mis: MisConfig,
+}
+
+/// A 256-bit key; `Debug` never shows it.
+#[derive(Clone)]
+pub struct EncryptionKey(pub [u8; 32]);
+
+impl std::fmt::Debug for EncryptionKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<set>")
+    }
+}
+
+/// Where the MIS sync reaches its providers.
+#[derive(Debug, Clone, Default)]
+pub struct MisConfig {
+    /// `VOICEMARK_WONDE_URL`: every Wonde call goes to this base (a proxy or a test server,
+    /// e.g. `http://127.0.0.1:3112`) instead of `https://{region domain}`.
+    pub wonde_url: Option<String>,
+    /// `VOICEMARK_XPORTER_URL`: every Groupcall Xporter call goes to this base instead of
+    /// `https://xporter.groupcall.com` (a proxy or a test server).
+    pub xporter_url: Option<String>,
+    /// Pause between two hourly delta syncs of a school (`VOICEMARK_SYNC_DELTA_MINUTES`, 60).
+    pub delta_minutes: u32,
+    /// UTC hour of the nightly full sync (`VOICEMARK_SYNC_FULL_HOUR`, 2).
+    pub full_sync_hour: u32,
 }
 
 /// How background job workers poll, lease and back off (`crate::jobs::worker` runs them).
@@ -392,7 +428,31 @@ pub fn from_lookup(
     };
     let stripe = stripe_config(&get)?;
     let products = stripe_products(&get);
+    let microsoft = microsoft_config(&get)?;
+    let encryption_key = match get("VOICEMARK_ENCRYPTION_KEY") {
+        None => None,
+        Some(raw) => Some(EncryptionKey(crate::crypto::parse_key(&raw).ok_or(
+            ConfigError::Invalid {
+                name: "VOICEMARK_ENCRYPTION_KEY",
+                expected: "32 bytes written in base64 (openssl rand -base64 32)",
+                value: "<hidden>".into(),
+            },
+        )?)),
+    };
+    let mis = MisConfig {
+        wonde_url: get("VOICEMARK_WONDE_URL")
+            .map(|u| http_base_url("VOICEMARK_WONDE_URL", u))
+            .transpose()?,
+        xporter_url: get("VOICEMARK_XPORTER_URL")
+            .map(|u| http_base_url("VOICEMARK_XPORTER_URL", u))
+            .transpose()?,
+        delta_minutes: number("VOICEMARK_SYNC_DELTA_MINUTES", 60, 5, 24 * 60)? as u32,
+        full_sync_hour: number("VOICEMARK_SYNC_FULL_HOUR", 2, 0, 23)? as u32,
+    };
     Ok(Config {
+        microsoft,
+        encryption_key,
+        mis,
         stripe,
         products,
         jobs,

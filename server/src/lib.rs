@@ -12,6 +12,8 @@ pub mod http;
 pub mod ids;
 pub mod jobs;
 pub mod mail;
+pub mod microsoft_graph;
+pub mod mis;
 pub mod models;
 pub mod password;
 pub mod plans;

@@ -41,6 +41,39 @@ enum Command {
     /// Manage users.
     #[command(subcommand)]
     User(UserCommand),
+    /// Connect a school to its MIS and sync it once.
+    #[command(subcommand)]
+    Sync(SyncCommand),
+}
+
+#[derive(Subcommand)]
+enum SyncCommand {
+    /// Store the school's Wonde credentials (the token sealed) and run one full sync here,
+    /// printing the counts; the server's jobs keep it in step afterwards.
+    Wonde {
+        /// The school's name in Voicemark.
+        #[arg(long, value_name = "NAME")]
+        school: String,
+        /// The school's id at Wonde (e.g. A1930499544).
+        #[arg(long, value_name = "ID")]
+        wonde_id: String,
+        /// The Wonde access token.
+        #[arg(long, value_name = "TOKEN")]
+        token: String,
+    },
+    /// Store the school's Groupcall Xporter credentials (the secret sealed; Wonde's are
+    /// cleared, a school has one source) and run one full sync here, printing the counts.
+    Groupcall {
+        /// The school's name in Voicemark.
+        #[arg(long, value_name = "NAME")]
+        school: String,
+        /// The school's Groupcall id (the OneRoster client id).
+        #[arg(long, value_name = "ID")]
+        groupcall_id: String,
+        /// The school's Groupcall secret.
+        #[arg(long, value_name = "SECRET")]
+        secret: String,
+    },
 }
 
 #[derive(Subcommand)]
@@ -143,6 +176,18 @@ async fn run(command: Command) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Command::Sync(SyncCommand::Wonde {
+            school,
+            wonde_id,
+            token,
+        }) => sync_once(config, &school, voicemark::mis::Source::Wonde, &wonde_id, &token).await,
+        Command::Sync(SyncCommand::Groupcall {
+            school,
+            groupcall_id,
+            secret,
+        }) => {
+            sync_once(config, &school, voicemark::mis::Source::Groupcall, &groupcall_id, &secret).await
+        }
         Command::User(UserCommand::Add(args)) => {
             let db = voicemark::serve::open_database(&config).await?;
             let role = args.role;
@@ -166,4 +211,61 @@ async fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `voicemark sync wonde|groupcall`: stores the school's credentials for `source` (sealed),
+/// schedules its syncs and runs one full sync here, printing the counts.
+async fn sync_once(
+    config: voicemark::config::Config,
+    school: &str,
+    source: voicemark::mis::Source,
+    mis_id: &str,
+    secret: &str,
+) -> anyhow::Result<()> {
+    use voicemark::mis::{sync, Source};
+    let db = voicemark::serve::open_database(&config).await?;
+    let state = voicemark::state::AppState::new(db, config)?;
+    let mut pooled = state.db.conn().await?;
+    let Some(found) =
+        voicemark::models::organisations::find_school_by_name(&mut pooled.db(), school).await?
+    else {
+        anyhow::bail!("There is no school called \"{school}\".");
+    };
+    match source {
+        Source::Wonde => {
+            sync::save_wonde_credentials(&mut pooled.db(), &state.secrets, &found.id, mis_id, secret)
+                .await?
+        }
+        Source::Groupcall => {
+            sync::save_groupcall_credentials(&mut pooled.db(), &state.secrets, &found.id, mis_id, secret)
+                .await?
+        }
+    };
+    voicemark::jobs::mis_sync::schedule_next(
+        &mut pooled.db(),
+        &state.config,
+        &found.id,
+        voicemark::models::now(),
+    )
+    .await?;
+    drop(pooled);
+    let kind = voicemark::mis::SyncKind::Full;
+    match sync::run(&state, &found.id, kind).await? {
+        None => anyhow::bail!("A sync of {school} is already running; try again when it ends."),
+        Some(report) => {
+            let a = &report.applied;
+            println!(
+                "Synced {school} from {}: {} added, {} updated, {} archived, {} staff invited.",
+                source.label(),
+                a.added,
+                a.updated,
+                a.archived,
+                a.staff_invited
+            );
+            for problem in &a.problems {
+                println!("  {problem}");
+            }
+        }
+    }
+    Ok(())
 }

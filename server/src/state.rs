@@ -22,6 +22,8 @@ pub struct AppState {
     pub storage: Arc<crate::storage::Storage>,
     /// The AI vision and speech providers, where configured.
     pub providers: Arc<crate::providers::Providers>,
+    /// Seals and opens the secrets kept for schools (MIS tokens, Microsoft tokens).
+    pub secrets: Arc<crate::crypto::SecretBox>,
 }
 
 /// Why the state could not be assembled at start-up.
@@ -51,7 +53,12 @@ impl AppState {
                 source,
             })?;
         let storage = crate::storage::Storage::new(&config.storage, &config.data_dir, &secret);
+        let secrets = match &config.encryption_key {
+            Some(key) => crate::crypto::SecretBox::new(&key.0),
+            None => crate::crypto::SecretBox::derived_from(&secret),
+        };
         Ok(AppState {
+            secrets: Arc::new(secrets),
             storage: Arc::new(storage),
             providers: Arc::new(providers),
             db,

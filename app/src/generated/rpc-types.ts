@@ -89,6 +89,45 @@ export interface Staff {
   classIds: Array<string>;
 }
 
+export interface MisSyncStatus {
+  source: string | null;
+  wondeId: string | null;
+  groupcallId: string | null;
+  tokenSaved: boolean;
+  running: SyncRunView | null;
+  lastRun: SyncRunView | null;
+  lastFullSync: Date | null;
+  lastDeltaSync: Date | null;
+  noParentCount: number;
+  noParent: Array<ProblemPupil>;
+  noFormCount: number;
+  noForm: Array<ProblemPupil>;
+  duplicateEmails: Array<DuplicateEmail>;
+}
+
+export interface SyncRunView {
+  kind: string;
+  status: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  progress: string;
+  added: number;
+  updated: number;
+  archived: number;
+  error: string | null;
+  problems: Array<string>;
+}
+
+export interface ProblemPupil {
+  id: string;
+  name: string;
+}
+
+export interface DuplicateEmail {
+  email: string;
+  pupils: number;
+}
+
 export interface ProfileViewsInput {
   page: number | null;
 }
@@ -110,6 +149,15 @@ export interface ProfileView {
 export interface SaveGroup {
   id: string | null;
   name: string;
+}
+
+export interface SaveGroupcall {
+  groupcallId: string;
+  secret: string | null;
+}
+
+export interface SavedGroupcall {
+  groupcallId: string;
 }
 
 export interface SavePupil {
@@ -142,6 +190,24 @@ export interface SaveStaff {
   classIds: Array<string>;
   activated: boolean;
   disabled: boolean;
+}
+
+export interface SaveWonde {
+  wondeId: string;
+  token: string | null;
+}
+
+export interface SavedWonde {
+  wondeId: string;
+  schoolName: string | null;
+}
+
+export interface SyncNow {
+  delta: boolean | null;
+}
+
+export interface SyncQueued {
+  queued: boolean;
 }
 
 export interface FormatAnswerInput {
@@ -290,6 +356,45 @@ export interface UploadVoiceNoteInput {
   contentType: string;
   size?: number | null;
   taskId?: string | null;
+}
+
+export interface BrowseInput {
+  driveId: string | null;
+  itemId: string | null;
+}
+
+export interface BrowseAnswer {
+  items: Array<MicrosoftItem>;
+}
+
+export interface MicrosoftItem {
+  id: string;
+  driveId: string | null;
+  name: string;
+  folder: boolean;
+  size: number | null;
+  mimeType: string | null;
+  modified: string | null;
+}
+
+export interface DocumentLibrary {
+  driveId: string;
+  name: string;
+}
+
+export interface MeetingRecording {
+  recordingId: string;
+  meetingId: string;
+  organiserId: string;
+  createdAt: string | null;
+  endedAt: string | null;
+  transcriptId: string | null;
+}
+
+export interface MicrosoftStatus {
+  configured: boolean;
+  connected: boolean;
+  setup: string | null;
 }
 
 export interface AnalyseImageInput {
@@ -855,6 +960,30 @@ export interface AddedItems {
   added: number;
 }
 
+export interface ImportMicrosoftInput {
+  taskId: string;
+  files: Array<ImportMicrosoftFile>;
+  recordings: Array<ImportMicrosoftRecording>;
+}
+
+export interface ImportMicrosoftFile {
+  driveId: string | null;
+  itemId: string;
+  name: string;
+  mimeType: string | null;
+}
+
+export interface ImportMicrosoftRecording {
+  meetingId: string;
+  recordingId: string;
+  transcriptId: string | null;
+  name: string;
+}
+
+export interface ImportMicrosoftAnswer {
+  itemIds: Array<string>;
+}
+
 export interface TaskItemInput {
   taskId: string;
   itemId: string;
@@ -1097,14 +1226,18 @@ export interface RpcProcedures {
   'admin.listPupils': { kind: 'query'; input: ListPupils; output: PupilPage };
   'admin.listStaff': { kind: 'query'; input: void; output: Array<Staff> };
   'admin.listYearGroups': { kind: 'query'; input: void; output: Array<Group> };
+  'admin.misSync': { kind: 'query'; input: void; output: MisSyncStatus };
   'admin.profileViews': { kind: 'query'; input: ProfileViewsInput; output: ProfileViewPage };
   'admin.saveClass': { kind: 'mutation'; input: SaveGroup; output: Group };
   'admin.saveFormGroup': { kind: 'mutation'; input: SaveGroup; output: Group };
+  'admin.saveGroupcall': { kind: 'mutation'; input: SaveGroupcall; output: SavedGroupcall };
   'admin.savePupil': { kind: 'mutation'; input: SavePupil; output: Pupil };
   'admin.saveSchoolSettings': { kind: 'mutation'; input: SchoolSettings; output: SchoolSettings };
   'admin.saveStaff': { kind: 'mutation'; input: SaveStaff; output: Staff };
+  'admin.saveWonde': { kind: 'mutation'; input: SaveWonde; output: SavedWonde };
   'admin.saveYearGroup': { kind: 'mutation'; input: SaveGroup; output: Group };
   'admin.schoolSettings': { kind: 'query'; input: void; output: SchoolSettings };
+  'admin.syncNow': { kind: 'mutation'; input: SyncNow; output: SyncQueued };
   'ai.formatAnswer': { kind: 'mutation'; input: FormatAnswerInput; output: FormattedAnswer };
   'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
@@ -1115,6 +1248,11 @@ export interface RpcProcedures {
   'leader.transferVoiceNoteToPersonalFolder': { kind: 'mutation'; input: VoiceNoteKeyInput; output: VoiceNoteId };
   'leader.uploadTaskFile': { kind: 'mutation'; input: UploadTaskFileInput; output: UploadTicket };
   'leader.uploadVoiceNote': { kind: 'mutation'; input: UploadVoiceNoteInput; output: UploadTicket };
+  'microsoft.browse': { kind: 'query'; input: BrowseInput; output: BrowseAnswer };
+  'microsoft.disconnect': { kind: 'mutation'; input: void; output: boolean };
+  'microsoft.libraries': { kind: 'query'; input: void; output: Array<DocumentLibrary> };
+  'microsoft.recordings': { kind: 'query'; input: void; output: Array<MeetingRecording> };
+  'microsoft.status': { kind: 'query'; input: void; output: MicrosoftStatus };
   'notification.analyseImage': { kind: 'mutation'; input: AnalyseImageInput; output: AnalyseImageOutput };
   'notification.countRecipients': { kind: 'query'; input: CountRecipients; output: RecipientCount };
   'notification.create': { kind: 'mutation'; input: CreateNotification; output: NotificationDetail };
@@ -1162,6 +1300,7 @@ export interface RpcProcedures {
   'taskContent.addPhotoNotes': { kind: 'mutation'; input: AddPhotoNotesInput; output: TaskContentItem };
   'taskContent.addRecording': { kind: 'mutation'; input: AddRecordingInput; output: TaskContentItem };
   'taskContent.addVoiceNotes': { kind: 'mutation'; input: AddVoiceNotesInput; output: AddedItems };
+  'taskContent.importMicrosoft': { kind: 'mutation'; input: ImportMicrosoftInput; output: ImportMicrosoftAnswer };
   'taskContent.remove': { kind: 'mutation'; input: TaskItemInput; output: RemovedItem };
   'taskContent.retry': { kind: 'mutation'; input: TaskItemInput; output: TaskContentItem };
   'taskContent.voiceNotes': { kind: 'query'; input: TaskIdInput; output: Array<PickableVoiceNote> };

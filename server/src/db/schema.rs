@@ -127,6 +127,29 @@ diesel::table! {
         school_id -> Text,
         year_group_id -> Nullable<Text>,
         form_group_id -> Nullable<Text>,
+        /// Set when the pupil left the MIS (docs/mis-sync.md); archived pupils keep their
+        /// submissions but leave lists, the roster and audiences.
+        archived_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// One MIS sync run of a school (docs/mis-sync.md).
+    mis_sync_runs (id) {
+        id -> Text,
+        school_id -> Text,
+        source -> Text,
+        kind -> Text,
+        status -> Text,
+        started_at -> Timestamp,
+        heartbeat_at -> Timestamp,
+        finished_at -> Nullable<Timestamp>,
+        progress -> Text,
+        added -> Integer,
+        updated -> Integer,
+        archived -> Integer,
+        problems -> Text,
+        error -> Nullable<Text>,
     }
 }
 
@@ -498,6 +521,7 @@ diesel::joinable!(year_groups -> schools (school_id));
 diesel::joinable!(form_groups -> schools (school_id));
 diesel::joinable!(classes -> schools (school_id));
 diesel::joinable!(students -> schools (school_id));
+diesel::joinable!(mis_sync_runs -> schools (school_id));
 diesel::joinable!(students -> year_groups (year_group_id));
 diesel::joinable!(students -> form_groups (form_group_id));
 diesel::joinable!(class_students -> classes (class_id));
@@ -579,4 +603,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     reports,
     health_checks,
     stripe_events,
+    mis_sync_runs,
 );

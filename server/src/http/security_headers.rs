@@ -20,7 +20,9 @@ use crate::storage::StorageConfig;
 /// - workers: ours and `blob:`; no plugins, no framing, forms post only to us;
 /// - billing on (docs/billing.md): the pricing-table script's origin may run scripts, be
 ///   framed and be called, and Stripe's frames (`js.stripe.com`, `*.js.stripe.com`) and API
-///   (`api.stripe.com`) are allowed; billing off adds nothing.
+///   (`api.stripe.com`) are allowed; billing off adds nothing;
+/// - Sign in with Microsoft on (docs/microsoft-signin.md): the sign-in form's POST is
+///   answered with a redirect to the identity platform, so its origin joins `form-action`.
 pub fn content_security_policy(config: &Config) -> String {
     let mut outside: Vec<String> = Vec::new();
     if let Some(speech) = &config.speech {
@@ -51,6 +53,10 @@ pub fn content_security_policy(config: &Config) -> String {
     let mut media = vec!["'self'".to_owned(), "data:".into(), "blob:".into()];
     media.extend(storage.iter().cloned());
     let media = media.join(" ");
+    let mut form_action = vec!["'self'".to_owned()];
+    if let Some(microsoft) = &config.microsoft {
+        form_action.extend(http_origin(&microsoft.login_url));
+    }
     [
         "default-src 'self'".to_owned(),
         format!("script-src {}", scripts.join(" ")),
@@ -62,7 +68,7 @@ pub fn content_security_policy(config: &Config) -> String {
         "worker-src 'self' blob:".to_owned(),
         "object-src 'none'".to_owned(),
         "base-uri 'self'".to_owned(),
-        "form-action 'self'".to_owned(),
+        format!("form-action {}", form_action.join(" ")),
         "frame-ancestors 'none'".to_owned(),
     ]
     .into_iter()
@@ -164,6 +170,19 @@ mod tests {
         assert_eq!(
             socket_origin("https://api.deepgram.com").as_deref(),
             Some("wss://api.deepgram.com")
+        );
+        assert!(policy.contains("form-action 'self';"), "{policy}");
+        config.microsoft = Some(crate::config::MicrosoftConfig {
+            client_id: "id".into(),
+            client_secret: "secret".into(),
+            tenant: "organizations".into(),
+            login_url: "https://login.microsoftonline.com".into(),
+            graph_url: "https://graph.microsoft.com/v1.0".into(),
+        });
+        let policy = content_security_policy(&config);
+        assert!(
+            policy.contains("form-action 'self' https://login.microsoftonline.com;"),
+            "{policy}"
         );
     }
 }

@@ -21,6 +21,7 @@
 //! | `task.process_item` | [`task_process::ProcessTaskItem`] | `task_process.rs` (+ `task_extract.rs`) |
 //! | `voice_note.transcribe` | [`voice_note_transcribe::TranscribeVoiceNote`] | `voice_note_transcribe.rs` |
 //! | `stripe.event` | [`stripe_event::ApplyStripeEvent`] | `stripe_event.rs` |
+//! | `mis.sync` | [`mis_sync::SyncMis`] | `mis_sync.rs` |
 //!
 //! A job's life: `QUEUED` → (claimed by a worker: `locked_at`, `locked_by`, `attempts + 1`)
 //! `RUNNING` → `DONE` (`finished_at`), or back to `QUEUED` with `run_at = now + backoff`
@@ -37,10 +38,12 @@ pub mod email_notification;
 pub mod email_support;
 pub mod feedback_send;
 pub mod file_expiry;
+pub mod mis_sync;
 pub mod notification_send;
 pub mod registry;
 pub mod stripe_event;
 pub mod task_extract;
+pub mod task_import_microsoft;
 pub mod task_process;
 pub mod voice_note_transcribe;
 pub mod worker;
@@ -118,11 +121,26 @@ pub enum JobError {
     Retry(String),
     #[error("{0}")]
     Permanent(String),
+    /// Try again after exactly this long (a provider's 429 with `Retry-After`), not after
+    /// the usual backoff.
+    #[error("{message}")]
+    RetryAfter {
+        message: String,
+        after: std::time::Duration,
+    },
 }
 
 impl JobError {
     pub fn is_permanent(&self) -> bool {
         matches!(self, JobError::Permanent(_))
+    }
+
+    /// The wait the failure asked for, if any.
+    pub fn retry_after(&self) -> Option<std::time::Duration> {
+        match self {
+            JobError::RetryAfter { after, .. } => Some(*after),
+            _ => None,
+        }
     }
 }
 

@@ -15,8 +15,10 @@ use super::email_notification::NotificationEmail;
 use super::email_support::SupportEmail;
 use super::feedback_send::SendFeedback;
 use super::file_expiry::ExpireFiles;
+use super::mis_sync::SyncMis;
 use super::notification_send::SendNotification;
 use super::stripe_event::ApplyStripeEvent;
+use super::task_import_microsoft::ImportFromMicrosoft;
 use super::task_process::ProcessTaskItem;
 use super::voice_note_transcribe::TranscribeVoiceNote;
 
@@ -63,6 +65,8 @@ impl Registry {
             .register::<TranscribeVoiceNote>()
             .register::<ApplyStripeEvent>()
             .register::<InviteEmail>()
+            .register::<SyncMis>()
+            .register::<ImportFromMicrosoft>()
     }
 
     /// Adds job type `J` under its `KIND`.
@@ -119,7 +123,7 @@ mod tests {
             declared.push(kind.to_owned());
         }
         declared.sort();
-        assert_eq!(declared.len(), 12, "job types found: {declared:?}");
+        assert_eq!(declared.len(), 14, "job types found: {declared:?}");
         assert_eq!(Registry::standard().kinds(), declared);
     }
 

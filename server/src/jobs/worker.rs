@@ -77,6 +77,7 @@ pub async fn run_once(
                 &error,
                 err.is_permanent(),
                 settings.backoff_base,
+                err.retry_after(),
             )
             .await?;
             Ok(Outcome::Failed { job, error })

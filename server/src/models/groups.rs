@@ -115,6 +115,7 @@ macro_rules! pupils_per {
     ($conn:expr, $school_id:expr, $column:expr) => {{
         let counts: Vec<(Option<String>, i64)> = with_conn!($conn, |c| students::table
             .filter(students::school_id.eq($school_id))
+            .filter(students::archived_at.is_null())
             .filter($column.is_not_null())
             .group_by($column)
             .select(($column, diesel::dsl::count_star()))

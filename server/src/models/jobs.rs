@@ -233,8 +233,9 @@ pub async fn complete(conn: &mut DbConn<'_>, id: &str, worker: &str) -> QueryRes
     Ok(n == 1)
 }
 
-/// Records a failed run: back to `QUEUED` after the backoff, or `FAILED` when the job is out
-/// of attempts or `permanent` says retrying cannot help.
+/// Records a failed run: back to `QUEUED` after the backoff (or after `wait`, when the
+/// provider said how long: a 429's `Retry-After`), or `FAILED` when the job is out of
+/// attempts or `permanent` says retrying cannot help.
 pub async fn fail(
     conn: &mut DbConn<'_>,
     job: &Job,
@@ -242,6 +243,7 @@ pub async fn fail(
     error: &str,
     permanent: bool,
     backoff_base: Duration,
+    wait: Option<Duration>,
 ) -> QueryResult<()> {
     let at = now();
     let error: String = error.chars().take(2000).collect();
@@ -261,7 +263,8 @@ pub async fn fail(
             .execute(c)
             .await)?;
     } else {
-        let run_at = at + chrono_duration(backoff(backoff_base, job.attempts));
+        let delay = wait.unwrap_or_else(|| backoff(backoff_base, job.attempts));
+        let run_at = at + chrono_duration(delay);
         with_conn!(conn, |c| diesel::update(target)
             .set((
                 jobs::status.eq(status::QUEUED),

@@ -1,6 +1,7 @@
 //! Row types, insert forms and reusable queries, one file per concern. Every function takes
 //! a `&mut DbConn` so that it runs the same inside a transaction or outside one.
 
+pub mod accounts;
 pub mod assistant_queries;
 pub mod audit;
 pub mod billing;
@@ -8,6 +9,9 @@ pub mod comments;
 pub mod email_preferences;
 pub mod groups;
 pub mod jobs;
+pub mod mis;
+pub mod mis_credentials;
+pub mod mis_runs;
 pub mod notifications;
 pub mod organisations;
 pub mod privacy;

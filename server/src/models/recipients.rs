@@ -70,6 +70,8 @@ pub async fn resolve_recipients(
     // a pupil matched several ways still comes back once.
     with_conn!(conn, |c| students::table
         .filter(students::school_id.eq(school_id))
+        // Archived pupils (left the MIS) are no one's audience any more.
+        .filter(students::archived_at.is_null())
         .filter(
             students::id
                 .eq_any(
@@ -103,6 +105,8 @@ pub async fn count_recipients(
     }
     with_conn!(conn, |c| students::table
         .filter(students::school_id.eq(school_id))
+        // Archived pupils (left the MIS) are no one's audience any more.
+        .filter(students::archived_at.is_null())
         .filter(
             students::id
                 .eq_any(

@@ -63,8 +63,8 @@ pub async fn add_to_class(
     Ok(())
 }
 
-/// Every pupil of one school, by surname then forename. Scoped by `school_id`: the caller
-/// passes the school it is allowed to read.
+/// Every current (not archived) pupil of one school, by surname then forename. Scoped by
+/// `school_id`: the caller passes the school it is allowed to read.
 pub async fn list_for_school(
     conn: &mut DbConn<'_>,
     school_id: &str,
@@ -74,6 +74,7 @@ pub async fn list_for_school(
             .left_join(year_groups::table)
             .left_join(form_groups::table)
             .filter(students::school_id.eq(school_id))
+            .filter(students::archived_at.is_null())
             .order((
                 students::surname.asc(),
                 students::forename.asc(),
@@ -148,6 +149,8 @@ pub async fn list_pupils(
                 .left_join(year_groups::table)
                 .left_join(form_groups::table)
                 .filter(students::school_id.eq(school_id))
+                // Archived pupils (left the MIS) leave the admin's list and form.
+                .filter(students::archived_at.is_null())
                 .into_boxed();
             if let Some(id) = only_id {
                 query = query.filter(students::id.eq(id));

@@ -4,13 +4,18 @@
 //! configuration the feature is off and says so. Wire formats and setup: docs/providers.md.
 
 pub mod chat;
+pub mod microsoft;
+pub mod msgraph;
 pub mod speech;
 pub mod stripe;
 pub mod vision;
+pub mod wonde;
+pub mod xporter;
 
 use crate::config::Config;
 
 pub use chat::ChatClient;
+pub use microsoft::MicrosoftClient;
 pub use speech::SpeechClient;
 pub use stripe::StripeClient;
 pub use vision::VisionClient;
@@ -24,6 +29,18 @@ pub struct Providers {
     pub chat: Option<ChatClient>,
     /// Stripe's REST API, when billing is on (`providers::stripe`, docs/billing.md).
     pub stripe: Option<StripeClient>,
+    /// The Microsoft identity platform, when Sign in with Microsoft is configured
+    /// (`providers::microsoft`, docs/microsoft-signin.md).
+    pub microsoft: Option<MicrosoftClient>,
+    /// Microsoft Graph for a task's content, beside the Microsoft app registration
+    /// (`providers::msgraph`, docs/microsoft-graph.md).
+    pub graph: Option<msgraph::GraphClient>,
+    /// Wonde, for the MIS sync (`providers::wonde`, docs/mis-sync.md); always built (each
+    /// school brings its own token).
+    pub wonde: Option<wonde::WondeClient>,
+    /// Groupcall Xporter's OneRoster API, the other MIS source (`providers::xporter`);
+    /// always built (each school brings its own id and secret).
+    pub xporter: Option<xporter::XporterClient>,
 }
 
 impl Providers {
@@ -34,6 +51,18 @@ impl Providers {
             speech: config.speech.as_ref().map(SpeechClient::new).transpose()?,
             chat: config.chat.as_ref().map(ChatClient::new).transpose()?,
             stripe: config.stripe.as_ref().map(StripeClient::new).transpose()?,
+            microsoft: config
+                .microsoft
+                .as_ref()
+                .map(MicrosoftClient::new)
+                .transpose()?,
+            wonde: Some(wonde::WondeClient::new(&config.mis)?),
+            xporter: Some(xporter::XporterClient::new(&config.mis)?),
+            graph: config
+                .microsoft
+                .as_ref()
+                .map(|m| msgraph::GraphClient::new(&m.graph_url))
+                .transpose()?,
         })
     }
 }

@@ -17,6 +17,7 @@ pub mod admin;
 pub mod dashboard;
 pub mod feedback;
 pub mod leader;
+pub mod microsoft;
 pub mod notification;
 pub mod organisation;
 pub mod preferences;

@@ -108,6 +108,7 @@ pub fn procedures() -> &'static [Procedure] {
         all.extend(crate::rpc::leader::procedures());
         all.extend(notification::procedures());
         all.extend(preferences::procedures());
+        all.extend(crate::rpc::microsoft::procedures());
         all.extend(crate::rpc::support::procedures());
         all.extend(crate::rpc::template::procedures());
         all.extend(crate::rpc::task::procedures());

@@ -1,5 +1,5 @@
 //! `admin.*`: Manage School — a school admin's pupils, staff, classes, year and form groups,
-//! settings and the pupil CSV import. Every procedure passes [`require_admin`] and reads or
+//! settings, the pupil CSV import and the MIS sync (Wonde). Every procedure passes [`require_admin`] and reads or
 //! writes only the caller's school (`ctx.school_id()`); another school's id is NOT_FOUND.
 
 pub mod erase_pupil;
@@ -9,14 +9,18 @@ pub mod list_form_groups;
 pub mod list_pupils;
 pub mod list_staff;
 pub mod list_year_groups;
+pub mod mis_sync;
 pub mod profile_views;
 pub mod save_class;
 pub mod save_form_group;
 pub mod save_pupil;
 pub mod save_school_settings;
 pub mod save_staff;
+pub mod save_groupcall;
+pub mod save_wonde;
 pub mod save_year_group;
 pub mod school_settings;
+pub mod sync_now;
 
 use core_wasm::limits::{text_error, MAX_GROUP_NAME_CHARS};
 use core_wasm::UserRole;
@@ -36,14 +40,18 @@ pub fn procedures() -> Vec<Procedure> {
         procedure!(Query "admin.listPupils" => list_pupils),
         procedure!(Query "admin.listStaff" => list_staff),
         procedure!(Query "admin.listYearGroups" => list_year_groups),
+        procedure!(Query "admin.misSync" => mis_sync),
         procedure!(Query "admin.profileViews" => profile_views),
         procedure!(Mutation "admin.saveClass" => save_class),
         procedure!(Mutation "admin.saveFormGroup" => save_form_group),
         procedure!(Mutation "admin.savePupil" => save_pupil),
         procedure!(Mutation "admin.saveSchoolSettings" => save_school_settings),
         procedure!(Mutation "admin.saveStaff" => save_staff),
+        procedure!(Mutation "admin.saveWonde" => save_wonde),
+        procedure!(Mutation "admin.saveGroupcall" => save_groupcall),
         procedure!(Mutation "admin.saveYearGroup" => save_year_group),
         procedure!(Query "admin.schoolSettings" => school_settings),
+        procedure!(Mutation "admin.syncNow" => sync_now),
     ]
 }
 

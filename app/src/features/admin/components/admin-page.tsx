@@ -1,5 +1,5 @@
 //! /admin and /admin/{activeTab}: Manage School — pupils, staff, classes, year groups, form
-//! groups, settings and privacy requests of the admin's school. Only admins get data: anyone else is answered
+//! groups, settings, the MIS sync and privacy requests of the admin's school. Only admins get data: anyone else is answered
 //! FORBIDDEN by the server, and the page says so.
 
 import { NavLink, useParams } from 'react-router'
@@ -10,6 +10,7 @@ import { cn } from '@/lib/utils'
 
 import { useSchoolSettings } from '../api/school-settings'
 import { GroupsTab } from './groups-tab'
+import { MisSyncTab } from './mis-sync-tab'
 import { PrivacyTab } from './privacy-tab'
 import { PupilsTab } from './pupils-tab'
 import { SettingsTab } from './settings-tab'
@@ -22,6 +23,7 @@ const TABS = [
   ['year-groups', 'Year groups'],
   ['form-groups', 'Form groups'],
   ['settings', 'Settings'],
+  ['sync', 'MIS sync'],
   ['privacy', 'Privacy'],
 ] as const
 
@@ -75,6 +77,7 @@ export function AdminPage() {
       {tab === 'year-groups' && <GroupsTab kind="yearGroup" />}
       {tab === 'form-groups' && <GroupsTab kind="formGroup" />}
       {tab === 'settings' && <SettingsTab />}
+      {tab === 'sync' && <MisSyncTab />}
       {tab === 'privacy' && <PrivacyTab />}
     </div>
   )
