@@ -239,7 +239,15 @@ test('without a speech provider the drawer says plainly that dictation is not se
     body[paths.indexOf('system.features')].result.data.json.dictation = false
     await route.fulfill({ response, json: body })
   })
-  const before = (await speechSessions()).length
+  // The stub's session list is shared with every worker (another file may be dictating at
+  // the same moment), so what this page itself opened is what counts: no WebSocket, and no
+  // request for a speech token.
+  const sockets: string[] = []
+  page.on('websocket', (socket) => sockets.push(socket.url()))
+  const tokenCalls: string[] = []
+  page.on('request', (request) => {
+    if (request.url().includes('getDeepgramKey')) tokenCalls.push(request.url())
+  })
   await signIn('teacher')
   await openMarking(page)
   await page.getByRole('button', { name: 'Dictate' }).click()
@@ -247,5 +255,6 @@ test('without a speech provider the drawer says plainly that dictation is not se
   await expect(drawer.getByText('Live dictation is not set up on this server.')).toBeVisible()
   await expect(drawer.getByTestId('microphone-state')).toHaveCount(0)
   await expect(drawer.getByRole('button', { name: 'Stop' })).toHaveCount(0)
-  expect((await speechSessions()).length).toBe(before)
+  expect(sockets).toEqual([])
+  expect(tokenCalls).toEqual([])
 })
