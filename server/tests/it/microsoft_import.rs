@@ -11,6 +11,7 @@ use voicemark::db::schema::{stored_files, task_items};
 use voicemark::storage::FileStore;
 
 use crate::dual_test;
+use crate::support::{peak_mb, reset_peak};
 use crate::microsoft_signin::{connect_as, microsoft_stub, with_microsoft_and_graph, Browser};
 use crate::msgraph::{download_bytes, graph_stub};
 use crate::submissions::{mutate, query, world};
@@ -157,22 +158,6 @@ async fn streaming_graph() -> String {
         let _ = axum::serve(listener, routes).await;
     });
     format!("http://{addr}/v1.0")
-}
-
-/// The process's peak resident memory since the last reset (VmHWM), in MB.
-fn peak_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(0.0)
-}
-
-/// Resets VmHWM to the current resident size (`echo 5 > /proc/self/clear_refs`), so each
-/// import's peak is its own; false where the kernel does not allow it.
-fn reset_peak() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
 async fn import_figures(backend: crate::support::TestBackend) {

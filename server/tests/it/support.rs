@@ -305,3 +305,19 @@ pub async fn leader_in(app: &TestApp, school: &str, role: core_wasm::UserRole) -
     let cookie = session_cookie(app, &id).await;
     (id, cookie)
 }
+
+/// The process's peak resident memory since the last reset (VmHWM), in MB.
+pub fn peak_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(0.0)
+}
+
+/// Resets VmHWM to the current resident size (`echo 5 > /proc/self/clear_refs`), so each
+/// measured step's peak is its own; false where the kernel does not allow it.
+pub fn reset_peak() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}

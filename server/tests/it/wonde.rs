@@ -30,7 +30,7 @@ use voicemark::state::AppState;
 use voicemark::with_conn;
 
 use crate::dual_test;
-use crate::support::{make_school, TestApp};
+use crate::support::{make_school, peak_mb, reset_peak, TestApp};
 
 pub const TOKEN: &str = "wonde-test-token-7e76896f9aca";
 pub const WONDE_ID: &str = "A1930499544";
@@ -633,16 +633,6 @@ dual_test!(
 // ---------------------------------------------------------------------------------------
 // Figures (ignored: run by name, prints figures)
 
-/// The process's peak resident memory so far (VmHWM), in MB.
-fn peak_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(str::to_owned))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(0.0)
-}
-
 async fn figures(backend: crate::support::TestBackend) {
     let app = TestApp::new(backend).await;
     let (base, stub) = wonde_stub(generate(&Sizes { pupils: 2000, contacts: 2, classes: 80, staff: 60 })).await;
@@ -650,6 +640,7 @@ async fn figures(backend: crate::support::TestBackend) {
     assert_eq!(contacts, 3000);
     let state = state_with(&app, &base);
     let school = connected_school(&app, &state, 200).await;
+    reset_peak();
     let before = peak_mb();
     let started = std::time::Instant::now();
     let full = sync_school(&state, &school, SyncKind::Full).await.expect("full").expect("ran");
