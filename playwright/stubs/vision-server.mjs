@@ -13,6 +13,8 @@
 // * the report generator (system prompt "You write reports…"): a Markdown report titled as
 //   asked, listing each `### Task: …` / `### Voice note: …` source of the prompt; a
 //   per-source summary ("You summarise…"): `Summary: <the start of the source>`;
+// * a translation ("You translate … into <Language>."): `{title, body, notice}` (or
+//   `{text, notice}` for feedback), Polish with a few real words, tags and links kept;
 // * a prompt containing "FAIL": 500 (not streamed) or, streamed, a few pieces and then an
 //   `{"error"}` event ("The model crashed mid-answer.");
 // * streamed answers arrive in 7-character pieces every 15 ms (cut mid-word and mid-JSON),
@@ -67,13 +69,40 @@ function chunk(model, delta, finish = null) {
   return `data: ${JSON.stringify(body)}\n\n`
 }
 
-/** A text request (autofill or AI Formatting). */
+/**
+ * A translation (system prompt "You translate … from English into <Language>."): the JSON
+ * the prompt asks for. Polish gets a few real words so a test can tell it apart; other
+ * languages are marked with their name. Tags and links of the body are kept.
+ */
+function translation(system, prompt) {
+  const language = /from English into ([^.]+)\./.exec(system)?.[1] ?? '?'
+  const polish = language === 'Polish'
+  const notice = polish
+    ? 'Ta wiadomość została przetłumaczona automatycznie. Oryginał (po angielsku) znajduje się poniżej.'
+    : `Translated automatically into ${language}.`
+  if (system.startsWith("You translate a teacher's feedback")) {
+    return JSON.stringify({ text: `${polish ? 'Po polsku' : language}: ${prompt}`, notice })
+  }
+  let source = {}
+  try {
+    source = JSON.parse(prompt)
+  } catch {}
+  return JSON.stringify({
+    title: `${polish ? 'Zadanie' : language}: ${source.title ?? ''}`,
+    body: `<p>${polish ? 'Wiadomość po polsku.' : `In ${language}.`}</p>${source.body ?? ''}`,
+    notice,
+  })
+}
+
+/** A text request (autofill, AI Formatting, a report or a translation). */
 function chat(res, body) {
   const system = (body.messages ?? []).find((m) => m.role === 'system')?.content ?? ''
   const prompt = (body.messages ?? []).find((m) => m.role === 'user')?.content ?? ''
   const format = body.response_format?.type ?? null
   const kind = system.startsWith('You tidy')
     ? 'format'
+    : system.startsWith('You translate')
+      ? 'translate'
     : system.startsWith('You write reports')
       ? 'report'
       : system.startsWith('You summarise')
@@ -85,7 +114,9 @@ function chat(res, body) {
     return error(res, 400, `Invalid parameter: 'response_format' of type '${format}' is not supported with this model.`)
   const fail = prompt.includes('FAIL')
   const content =
-    kind === 'format'
+    kind === 'translate'
+      ? translation(system, prompt)
+      : kind === 'format'
       ? `Tidied: ${(prompt.split('The answer to tidy:\n')[1] ?? '').trim()}`
       : kind === 'report'
         ? reportFrom(prompt)

@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod mail;
 pub mod microsoft_graph;
 pub mod mis;
+pub mod translation;
 pub mod models;
 pub mod password;
 pub mod plans;

@@ -513,6 +513,22 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A notification's title and body translated into one language, made once and reused
+    /// by every e-mail in that language (docs/translation.md); `source_hash` names the text
+    /// it was made from.
+    notification_translations (id) {
+        id -> Text,
+        notification_id -> Text,
+        language -> Text,
+        source_hash -> Text,
+        title -> Text,
+        body -> Text,
+        notice -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(schools -> trusts (trust_id));
 diesel::joinable!(users -> schools (school_id));
 diesel::joinable!(organisation_memberships -> users (user_id));
@@ -522,6 +538,7 @@ diesel::joinable!(form_groups -> schools (school_id));
 diesel::joinable!(classes -> schools (school_id));
 diesel::joinable!(students -> schools (school_id));
 diesel::joinable!(mis_sync_runs -> schools (school_id));
+diesel::joinable!(notification_translations -> notifications (notification_id));
 diesel::joinable!(students -> year_groups (year_group_id));
 diesel::joinable!(students -> form_groups (form_group_id));
 diesel::joinable!(class_students -> classes (class_id));
@@ -604,4 +621,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     health_checks,
     stripe_events,
     mis_sync_runs,
+    notification_translations,
 );

@@ -14,6 +14,7 @@ use crate::mail::templates::{due_line, escape, html_to_text, preferences_link, s
 use crate::mail::Template;
 use crate::models::{email_preferences, recipients, submissions};
 use crate::state::AppState;
+use crate::translation;
 
 /// The digest of address `email` for the period ending at `period_end`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,21 +82,26 @@ impl BackgroundJob for DigestEmail {
                 row.forename.clone()
             };
             let details = due_line(n.submission_due_date);
+            let (title, body_text, body_html) =
+                match translation::for_email(&mut conn, n, &preference.language).await? {
+                    Some(t) => translation::with_original(&t, n.heading(), &n.body),
+                    None => (n.heading().to_owned(), html_to_text(&n.body), n.body.clone()),
+                };
             items_text.push_str(&format!(
                 "* {} (from {}, for {about})\n{}\n{details}{}\n",
-                n.heading(),
+                title,
                 row.school,
-                html_to_text(&n.body),
+                body_text,
                 link.as_deref()
                     .map(|l| format!("\nHand in your work: {l}\n"))
                     .unwrap_or_default(),
             ));
             items_html.push_str(&format!(
                 "<h3 style=\"font-size: 1.05em\">{} <small>(from {}, for {})</small></h3><div>{}</div><p>{}</p>{}",
-                escape(n.heading()),
+                escape(&title),
                 escape(&row.school),
                 escape(&about),
-                n.body,
+                body_html,
                 escape(&details),
                 link.as_deref()
                     .map(|l| format!("<p><a href=\"{}\">Hand in your work</a></p>", escape(l)))

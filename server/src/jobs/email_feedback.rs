@@ -13,6 +13,7 @@ use crate::mail::templates::{escape, preferences_link, submission_link};
 use crate::mail::Template;
 use crate::models::submissions;
 use crate::state::AppState;
+use crate::translation;
 
 /// E-mails the feedback on submission `submission_id` to `to`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,6 +63,17 @@ impl BackgroundJob for FeedbackEmail {
         let Some(preference) = audience::still_wanted(&mut conn, &self.to, kind).await? else {
             return Ok(());
         };
+        let title = match translation::for_email(&mut conn, &marked.notification, &preference.language).await? {
+            Some(t) => t.title,
+            None => marked.notification.heading().to_owned(),
+        };
+        drop(pooled);
+        let feedback = translation::feedback_for(
+            state,
+            &preference.language,
+            marked.feedback.as_deref().unwrap_or_default(),
+        )
+        .await;
         let public_url = &state.config.public_url;
         let link = submission_link(public_url, &self.submission_id, &marked.token);
         let (greeting, about, link_line, link_html) = if self.audience == Audience::Pupil {
@@ -85,9 +97,9 @@ impl BackgroundJob for FeedbackEmail {
         let email = Template::Feedback.render(&[
             ("greeting", &greeting),
             ("about", &about),
-            ("title", marked.notification.heading()),
+            ("title", &title),
             ("sentiment", sentiment_label(marked.sentiment)),
-            ("feedback", marked.feedback.as_deref().unwrap_or_default()),
+            ("feedback", &feedback),
             ("link_line", &link_line),
             ("link_html", &link_html),
             (
@@ -95,7 +107,6 @@ impl BackgroundJob for FeedbackEmail {
                 &preferences_link(public_url, &preference.token),
             ),
         ]);
-        drop(pooled);
         send_email(state, job, &self.to, email).await
     }
 }

@@ -19,6 +19,7 @@ use crate::mail::templates::{due_line, html_to_text, preferences_link, submissio
 use crate::mail::Template;
 use crate::models::{notifications, students, submissions};
 use crate::state::AppState;
+use crate::translation;
 
 /// E-mails notification `notification_id` about pupil `student_id` to `to`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,7 +63,11 @@ impl BackgroundJob for NotificationEmail {
         };
         let public_url = &state.config.public_url;
         let pupil = self.audience == Audience::Pupil;
-        let body_text = html_to_text(&n.body);
+        let (title, body_text, body_html) =
+            match translation::for_email(&mut conn, &n, &preference.language).await? {
+                Some(t) => translation::with_original(&t, n.heading(), &n.body),
+                None => (n.heading().to_owned(), html_to_text(&n.body), n.body.clone()),
+            };
         let details = due_line(n.submission_due_date);
         let prefs = preferences_link(public_url, &preference.token);
         let email = if pupil && n.kind == NotificationType::Assignment {
@@ -75,9 +80,9 @@ impl BackgroundJob for NotificationEmail {
             Template::Assignment.render(&[
                 ("forename", &forename),
                 ("school", &school),
-                ("title", n.heading()),
+                ("title", &title),
                 ("body", &body_text),
-                ("body_html", &n.body),
+                ("body_html", &body_html),
                 ("details", &details),
                 ("submission_link", &link),
                 ("preferences_link", &prefs),
@@ -92,9 +97,9 @@ impl BackgroundJob for NotificationEmail {
                 ("greeting", &greeting),
                 ("school", &school),
                 ("about", &about),
-                ("title", n.heading()),
+                ("title", &title),
                 ("body", &body_text),
-                ("body_html", &n.body),
+                ("body_html", &body_html),
                 ("details", &details),
                 ("preferences_link", &prefs),
             ])

@@ -33,6 +33,11 @@ impl BackgroundJob for SendNotification {
     const KIND: &'static str = "notification.send";
 
     async fn run(&self, state: &AppState, _job: &Job) -> Result<(), JobError> {
+        // Each language the recipients chose is translated once before the e-mails are
+        // queued; a failure only means the original goes out (docs/translation.md).
+        if let Err(err) = crate::translation::prepare(state, &self.notification_id).await {
+            tracing::warn!(notification = %self.notification_id, error = %err, "translations not prepared");
+        }
         let mut pooled = state.db.conn().await?;
         let mut conn = pooled.db();
         let digest_hour = state.config.digest_hour;

@@ -144,6 +144,25 @@ pub async fn ensure_for(
     Ok(found)
 }
 
+/// Sets the e-mail language of `email` (Manage School's pupil record, for a parent),
+/// creating its preference row with the school's `frequency` when there is none yet.
+pub async fn set_language(
+    conn: &mut DbConn<'_>,
+    email: &str,
+    language: &str,
+    frequency: NotificationFrequency,
+) -> QueryResult<()> {
+    ensure_for(conn, &[email.to_owned()], frequency).await?;
+    with_conn!(conn, |c| diesel::update(email_preferences::table.find(email))
+        .set((
+            email_preferences::language.eq(language),
+            email_preferences::updated_at.eq(crate::models::now()),
+        ))
+        .execute(c)
+        .await)?;
+    Ok(())
+}
+
 /// The rows of `emails`, by address.
 pub async fn find_many(
     conn: &mut DbConn<'_>,

@@ -26,6 +26,7 @@ pub mod task_context;
 pub mod task_items;
 pub mod task_submissions;
 pub mod templates;
+pub mod translations;
 pub mod user_directory;
 pub mod users;
 

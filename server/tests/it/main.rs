@@ -41,6 +41,7 @@ mod submissions;
 mod support_contact;
 mod sweep;
 mod templates;
+mod translation;
 mod task_content;
 mod uploads;
 mod users_admin;
