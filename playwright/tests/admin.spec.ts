@@ -1,4 +1,4 @@
-// Manage School (/admin): an admin adds a pupil, imports pupils from a CSV file (a bad line
+// Manage School (/admin): an admin adds a pupil (with the parent's e-mail language), imports pupils from a CSV file (a bad line
 // is reported by number and nothing is imported until the file is clean), and axe finds no
 // serious or critical violation.
 import AxeBuilder from '@axe-core/playwright'
@@ -22,12 +22,18 @@ test('an admin adds a pupil', async ({ page, signIn }) => {
   await expect(page.getByLabel('Parent e-mail')).toHaveAttribute('aria-invalid', 'true')
   await page.getByLabel('Parent e-mail').fill(`parent.${surname.toLowerCase()}@families.test`)
   await page.getByLabel('Year group').selectOption({ label: 'Year 7' })
+  await expect(page.getByLabel("Parent's language")).toHaveValue('en')
+  await page.getByLabel("Parent's language").selectOption({ label: 'Polish' })
   await page.getByRole('button', { name: 'Add pupil' }).click()
   await expect(page.getByText('Pupil added.', { exact: true })).toBeVisible()
   await page.getByLabel('Search pupils').fill(surname)
   const row = page.getByRole('row', { name: new RegExp(surname) })
   await expect(row).toBeVisible()
   await expect(row).toContainText('Year 7')
+  // The parent's language is kept with the record (it is their e-mail language).
+  await row.getByRole('button', { name: `Edit Ada ${surname}` }).click()
+  await expect(page.getByRole('heading', { name: `Edit Ada ${surname}` })).toBeVisible()
+  await expect(page.getByLabel("Parent's language")).toHaveValue('pl')
 })
 
 test('on the Basic plan a new member of staff is refused for want of a seat, and nothing is added', async ({ page, signIn }) => {

@@ -69,6 +69,7 @@ export interface Pupil {
   surname: string;
   email: string | null;
   parentEmail: string | null;
+  parentLanguage: string | null;
   upn: string | null;
   yearGroupId: string | null;
   yearGroup: string | null;
@@ -166,6 +167,7 @@ export interface SavePupil {
   surname: string;
   email: string | null;
   parentEmail: string | null;
+  parentLanguage: string | null;
   upn: string | null;
   yearGroupId: string | null;
   formGroupId: string | null;

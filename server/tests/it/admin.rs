@@ -291,6 +291,50 @@ dual_test!(
 );
 
 dual_test!(
+    async fn a_parents_language_is_chosen_on_the_pupil_record(app: TestApp) {
+        let school = make_school(&app, "Northbridge").await;
+        let (_, admin) = signed_in(&app, &school, UserRole::Admin).await;
+        let mut input = pupil("Ola", vec![]);
+        input["parentLanguage"] = json!("pl");
+        let ola = mutate(&app, &admin, "admin.savePupil", input.clone(), &[])
+            .await
+            .expect("pupil");
+        assert_eq!(ola["parentLanguage"], "pl");
+        // It is the parent address's e-mail language, as the preferences page shows it.
+        let mut pooled = app.db.conn().await.expect("connection");
+        let stored = voicemark::models::email_preferences::find(&mut pooled.db(), "parent@families.test")
+            .await
+            .expect("query")
+            .expect("a preference row");
+        assert_eq!(stored.language, "pl");
+        let list = query(&app, &admin, "admin.listPupils", json!({"search": "ola", "page": null}))
+            .await
+            .expect("list");
+        assert_eq!(list["pupils"][0]["parentLanguage"], "pl");
+
+        // Absent leaves it; a language not on the list, or one without a parent address,
+        // is refused and nothing changes.
+        let mut edit = input.clone();
+        edit["id"] = ola["id"].clone();
+        edit["parentLanguage"] = Value::Null;
+        let kept = mutate(&app, &admin, "admin.savePupil", edit.clone(), &[]).await.expect("saved");
+        assert_eq!(kept["parentLanguage"], "pl");
+        edit["parentLanguage"] = json!("xx");
+        let err = mutate(&app, &admin, "admin.savePupil", edit.clone(), &[]).await.expect_err("refused");
+        assert_eq!(err.2, json!({"parentLanguage": ["Choose a language"]}));
+        edit["parentLanguage"] = json!("de");
+        edit["parentEmail"] = Value::Null;
+        let err = mutate(&app, &admin, "admin.savePupil", edit, &[]).await.expect_err("refused");
+        assert_eq!(err.2, json!({"parentLanguage": ["Enter the parent's e-mail to choose their language."]}));
+        let stored = voicemark::models::email_preferences::find(&mut pooled.db(), "parent@families.test")
+            .await
+            .expect("query")
+            .expect("row");
+        assert_eq!(stored.language, "pl");
+    }
+);
+
+dual_test!(
     async fn staff_and_settings_are_edited_by_the_admin(app: TestApp) {
         let school = make_school(&app, "Northbridge").await;
         let other = make_school(&app, "Riverside").await;

@@ -1,6 +1,7 @@
 //! `admin.listPupils`: one page (50) of the school's pupils, searchable by name, e-mail or UPN.
 
 use super::require_admin;
+use crate::models::email_preferences;
 use crate::models::students::{self, PupilRow};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};
@@ -24,6 +25,9 @@ rpc_type! {
         pub surname: String,
         pub email: Option<String>,
         pub parent_email: Option<String>,
+        /// The parent's e-mail language (ISO 639-1), where the parent address has a
+        /// preference row; `None` reads as English.
+        pub parent_language: Option<String>,
         pub upn: Option<String>,
         pub year_group_id: Option<String>,
         pub year_group: Option<String>,
@@ -41,6 +45,7 @@ impl From<PupilRow> for Pupil {
             surname: r.surname,
             email: r.email,
             parent_email: r.parent_email,
+            parent_language: None,
             upn: r.upn,
             year_group_id: r.year_group_id,
             year_group: r.year_group,
@@ -60,6 +65,23 @@ rpc_type! {
     }
 }
 
+/// Fills each pupil's `parent_language` from the parents' preference rows.
+pub async fn with_parent_languages(
+    conn: &mut crate::db::DbConn<'_>,
+    mut pupils: Vec<Pupil>,
+) -> RpcResult<Vec<Pupil>> {
+    let addresses: Vec<String> = pupils.iter().filter_map(|p| p.parent_email.clone()).collect();
+    let preferences = email_preferences::find_many(conn, &addresses).await?;
+    for pupil in &mut pupils {
+        pupil.parent_language = pupil
+            .parent_email
+            .as_ref()
+            .and_then(|e| preferences.get(e))
+            .map(|p| p.language.clone());
+    }
+    Ok(pupils)
+}
+
 pub async fn handler(ctx: &Ctx, input: ListPupils) -> RpcResult<PupilPage> {
     let school_id = require_admin(ctx)?;
     let page = input.page.unwrap_or(1).max(1);
@@ -73,8 +95,10 @@ pub async fn handler(ctx: &Ctx, input: ListPupils) -> RpcResult<PupilPage> {
         PAGE_SIZE,
     )
     .await?;
+    let pupils =
+        with_parent_languages(&mut pooled.db(), rows.into_iter().map(Pupil::from).collect()).await?;
     Ok(PupilPage {
-        pupils: rows.into_iter().map(Pupil::from).collect(),
+        pupils,
         total,
         page,
         page_size: PAGE_SIZE,

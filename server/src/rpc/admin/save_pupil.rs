@@ -3,7 +3,7 @@
 use super::list_pupils::Pupil;
 use super::{not_found, optional_text, require_admin};
 use crate::addresses::normalise_email;
-use crate::models::groups;
+use crate::models::{email_preferences, groups, organisations};
 use crate::models::students::{self, PupilFields, SavedPupil};
 use crate::rpc::input::check_length;
 use crate::rpc::typescript::rpc_type;
@@ -19,6 +19,8 @@ rpc_type! {
         pub surname: String,
         pub email: Option<String>,
         pub parent_email: Option<String>,
+        /// The parent's e-mail language (ISO 639-1); absent leaves it as it is.
+        pub parent_language: Option<String>,
         pub upn: Option<String>,
         pub year_group_id: Option<String>,
         pub form_group_id: Option<String>,
@@ -50,6 +52,12 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
         .is_some_and(|e| !core_wasm::email::is_valid_email(e))
     {
         errors.add("parentEmail", core_wasm::email::INVALID_EMAIL_MESSAGE);
+    }
+    let parent_language = optional_text(input.parent_language);
+    if let Some(message) = parent_language.as_deref().and_then(core_wasm::languages::language_error) {
+        errors.add("parentLanguage", message);
+    } else if parent_language.is_some() && parent_email.is_none() {
+        errors.add("parentLanguage", "Enter the parent's e-mail to choose their language.");
     }
     let upn = optional_text(input.upn);
     check_length(&mut errors, "forename", &forename, MAX_PERSON_NAME_CHARS);
@@ -109,7 +117,17 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
         if known.len() != fields.class_ids.len() {
             return Err(RpcError::field("classIds", "Choose classes from the list."));
         }
-        Ok::<_, RpcError>(students::save_pupil(c, school_id, id.as_deref(), &fields).await?)
+        let saved = students::save_pupil(c, school_id, id.as_deref(), &fields).await?;
+        if let (SavedPupil::Written(_), Some(address), Some(language)) =
+            (&saved, fields.parent_email.as_deref(), parent_language.as_deref())
+        {
+            let frequency = organisations::school_mail_rules(c, school_id)
+                .await?
+                .map(|r| r.notifications_frequency)
+                .unwrap_or(core_wasm::NotificationFrequency::Immediately);
+            email_preferences::set_language(c, address, language, frequency).await?;
+        }
+        Ok::<_, RpcError>(saved)
     })?;
     let mut conn = pooled.db();
     match saved {
@@ -141,8 +159,11 @@ async fn pupil_by_id(
 ) -> RpcResult<Pupil> {
     // The list query filtered to one pupil: the one place that builds a Pupil.
     let (rows, _) = students::list_pupils(conn, school_id, None, Some(id), 0, 1).await?;
-    rows.into_iter()
+    let pupil = rows
+        .into_iter()
         .find(|r| r.id == id)
         .map(Pupil::from)
-        .ok_or_else(|| not_found("Pupil"))
+        .ok_or_else(|| not_found("Pupil"))?;
+    let mut filled = super::list_pupils::with_parent_languages(conn, vec![pupil]).await?;
+    Ok(filled.remove(0))
 }

@@ -9,7 +9,7 @@ import { groupSchema } from './save-group'
 import { pupilSchema } from './save-pupil'
 import { staffSchema } from './save-staff'
 
-const pupil = { forename: 'Ada', surname: 'Lovelace', email: '', parentEmail: '', upn: '', yearGroupId: '', formGroupId: '', classIds: [] }
+const pupil = { forename: 'Ada', surname: 'Lovelace', email: '', parentEmail: '', parentLanguage: 'en', upn: '', yearGroupId: '', formGroupId: '', classIds: [] }
 
 function messages(result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) {
   return (result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message])

@@ -11,6 +11,8 @@ export const pupilSchema = z.object({
   surname: z.string().min(1, "Enter the pupil's surname.").refine((v) => fitsChars(v, MAX_PERSON_NAME_CHARS), tooLongMessage(MAX_PERSON_NAME_CHARS)),
   email: z.string().refine((v) => fitsChars(v, MAX_EMAIL_CHARS), tooLongMessage(MAX_EMAIL_CHARS)),
   parentEmail: z.string().refine((v) => fitsChars(v, MAX_EMAIL_CHARS), tooLongMessage(MAX_EMAIL_CHARS)),
+  // The parent's e-mail language (ISO 639-1, from the core's list); the server checks it.
+  parentLanguage: z.string(),
   upn: z.string().refine((v) => fitsChars(v, MAX_UPN_CHARS), tooLongMessage(MAX_UPN_CHARS)),
   yearGroupId: z.string(),
   formGroupId: z.string(),

@@ -11,6 +11,7 @@ import { Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import type { Pupil } from '@/generated/rpc-types'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { useLanguageOptions } from '@/lib/languages'
 import { errorMessage } from '@/lib/rpc'
 import { Cell, DataTable } from '@/components/data-table'
 import { Section } from '@/components/section'
@@ -20,7 +21,7 @@ import { useClasses, useFormGroups, useYearGroups } from '../api/list-groups'
 import { usePupils } from '../api/list-pupils'
 import { pupilSchema, useSavePupil, type PupilValues } from '../api/save-pupil'
 
-const FIELDS = ['forename', 'surname', 'email', 'parentEmail', 'upn', 'yearGroupId', 'formGroupId', 'classIds'] as const
+const FIELDS = ['forename', 'surname', 'email', 'parentEmail', 'parentLanguage', 'upn', 'yearGroupId', 'formGroupId', 'classIds'] as const
 
 function toValues(pupil?: Pupil): PupilValues {
   return {
@@ -28,6 +29,7 @@ function toValues(pupil?: Pupil): PupilValues {
     surname: pupil?.surname ?? '',
     email: pupil?.email ?? '',
     parentEmail: pupil?.parentEmail ?? '',
+    parentLanguage: pupil?.parentLanguage ?? 'en',
     upn: pupil?.upn ?? '',
     yearGroupId: pupil?.yearGroupId ?? '',
     formGroupId: pupil?.formGroupId ?? '',
@@ -41,6 +43,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
   const classes = useClasses()
   const yearGroups = useYearGroups()
   const formGroups = useFormGroups()
+  const languages = useLanguageOptions(pupil?.parentLanguage ?? 'en')
   const {
     register,
     handleSubmit,
@@ -59,6 +62,8 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
         surname: values.surname,
         email: values.email || null,
         parentEmail: values.parentEmail || null,
+        // Only with a parent address: the language belongs to that address's preferences.
+        parentLanguage: values.parentEmail ? values.parentLanguage : null,
         upn: values.upn || null,
         yearGroupId: values.yearGroupId || null,
         formGroupId: values.formGroupId || null,
@@ -86,6 +91,19 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
           </FormField>
           <FormField label="Parent e-mail" error={errors.parentEmail?.message}>
             <Input type="email" {...register('parentEmail')} />
+          </FormField>
+          <FormField
+            label="Parent's language"
+            error={errors.parentLanguage?.message}
+            hint="E-mails to the parent are translated into it when an AI model is set up."
+          >
+            <Select {...register('parentLanguage')}>
+              {languages.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </Select>
           </FormField>
           <FormField label="UPN" error={errors.upn?.message} hint="Unique pupil number, if the school uses one.">
             <Input {...register('upn')} />
