@@ -20,8 +20,8 @@ use crate::models::recipients::{resolve_recipients, Filters};
 use crate::models::translations::{self, Translation};
 use crate::models::{email_preferences, now};
 use crate::providers::chat::{extract_json, ChatRequest};
+use crate::mail::templates::sanitize_body;
 use crate::providers::ChatClient;
-use crate::rpc::notification::sanitize_body;
 use crate::state::AppState;
 
 /// Every school writes in English (the spec gives schools no language); a recipient who

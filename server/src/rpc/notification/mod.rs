@@ -62,30 +62,7 @@ pub fn not_found() -> RpcError {
     RpcError::new(ErrorCode::NotFound, "Notification not found.")
 }
 
-/// The message body as stored and e-mailed: only p, br, strong, em, b, i, u, ul, ol, li and
-/// links (`href` with http, https or mailto) survive; scripts, styles and every other tag
-/// or attribute (`onclick`, `style`, ...) are removed.
-pub fn sanitize_body(html: &str) -> String {
-    ammonia::Builder::default()
-        .tags(
-            [
-                "p", "br", "strong", "em", "b", "i", "u", "ul", "ol", "li", "a",
-            ]
-            .into_iter()
-            .collect(),
-        )
-        .generic_attributes(std::collections::HashSet::new())
-        .tag_attributes(
-            [("a", ["href"].into_iter().collect())]
-                .into_iter()
-                .collect(),
-        )
-        .url_schemes(["http", "https", "mailto"].into_iter().collect())
-        .link_rel(Some("noopener noreferrer"))
-        .url_relative(ammonia::UrlRelative::Deny)
-        .clean(html)
-        .to_string()
-}
+use crate::mail::templates::sanitize_body;
 
 /// The visible text of sanitised HTML (tags dropped, entities left), for the empty check.
 fn visible_text(html: &str) -> String {
