@@ -2,12 +2,13 @@
 // microphone streams through the AudioWorklet and the wasm recorder to the stub speech
 // server (stubs/speech-server.mjs, Deepgram's live protocol), whose transcript appears;
 // Stop gives one 16 kHz mono 16-bit WAV; the transcript goes into the feedback field.
-// Serial: the assertions on the stub's sessions take the newest one.
+// Serial. The stub's sessions are shared with every worker, so each test finds its own by
+// the request ids its page received.
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
 import { expect, test } from '../fixtures/auth'
-import { refuseMicrophone, speechSessions } from '../fixtures/microphone'
+import { ownSpeechSession, refuseMicrophone, watchSpeechRequests } from '../fixtures/microphone'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -80,7 +81,7 @@ test('dictating streams to the speech server, shows the transcript and gives one
   signIn,
 }) => {
   test.setTimeout(90_000)
-  const before = (await speechSessions()).length
+  const ownRequests = watchSpeechRequests(page)
   await signIn('teacher')
   await openMarking(page)
   await page.getByRole('button', { name: 'Dictate' }).click()
@@ -107,7 +108,7 @@ test('dictating streams to the speech server, shows the transcript and gives one
 
   // A KeepAlive goes out every 10 seconds while the socket is open.
   await expect
-    .poll(async () => (await speechSessions()).slice(before).at(-1)?.keepAlives ?? 0, { timeout: 20_000 })
+    .poll(async () => (await ownSpeechSession(ownRequests))?.keepAlives ?? 0, { timeout: 20_000 })
     .toBeGreaterThanOrEqual(1)
 
   await drawer.getByRole('button', { name: 'Stop' }).click()
@@ -137,7 +138,7 @@ test('dictating streams to the speech server, shows the transcript and gives one
   expect(wavSeconds).toBeLessThan(seconds + 1)
 
   // What the speech server received.
-  const session = (await speechSessions()).slice(before).at(-1)
+  const session = await ownSpeechSession(ownRequests)
   expect(session).toMatchObject({
     auth: 'bearer',
     protocol: 'bearer',
@@ -157,7 +158,7 @@ test('dictating streams to the speech server, shows the transcript and gives one
   // The socket carried the same 16 kHz audio as the WAV (give or take the last block).
   expect(Math.abs((session?.bytes ?? 0) - wav.dataSize)).toBeLessThanOrEqual(32_000)
   expect(session?.keepAlives).toBeGreaterThanOrEqual(1)
-  await expect.poll(async () => (await speechSessions()).slice(before).at(-1)?.closeCode).toBe(1000)
+  await expect.poll(async () => (await ownSpeechSession(ownRequests))?.closeCode).toBe(1000)
 
   // Recording and transcript: the draft can be kept (the WAV is uploaded as a voice note).
   await drawer.getByRole('button', { name: 'Save to drafts' }).click()
