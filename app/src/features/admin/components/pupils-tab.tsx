@@ -11,10 +11,10 @@ import { Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import type { Pupil } from '@/generated/rpc-types'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
-import { useLanguageOptions } from '@/lib/languages'
 import { errorMessage } from '@/lib/rpc'
 import { Cell, DataTable } from '@/components/data-table'
 import { Section } from '@/components/section'
+import { LanguageSelect } from '@/components/language-select'
 
 import { allFieldMessages, useImportPupils } from '../api/import-pupils'
 import { useClasses, useFormGroups, useYearGroups } from '../api/list-groups'
@@ -43,7 +43,6 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
   const classes = useClasses()
   const yearGroups = useYearGroups()
   const formGroups = useFormGroups()
-  const languages = useLanguageOptions(pupil?.parentLanguage ?? 'en')
   const {
     register,
     handleSubmit,
@@ -97,13 +96,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
             error={errors.parentLanguage?.message}
             hint="E-mails to the parent are translated into it when an AI model is set up."
           >
-            <Select {...register('parentLanguage')}>
-              {languages.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </Select>
+            <LanguageSelect current={pupil?.parentLanguage ?? 'en'} {...register('parentLanguage')} />
           </FormField>
           <FormField label="UPN" error={errors.upn?.message} hint="Unique pupil number, if the school uses one.">
             <Input {...register('upn')} />

@@ -10,7 +10,7 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Select } from '@/components/ui/input'
-import { useLanguageOptions } from '@/lib/languages'
+import { LanguageSelect } from '@/components/language-select'
 import { setServerErrors } from '@/lib/form-errors'
 import { errorCode, errorMessage } from '@/lib/rpc'
 
@@ -69,8 +69,6 @@ function PreferencesForm({ token, initial }: { token: string; initial: Choices }
     if (isDirty) setSaved(false)
   }, [isDirty])
 
-  const languages = useLanguageOptions(initial.language)
-
   const onSubmit = handleSubmit(async (values) => {
     setSaved(false)
     try {
@@ -108,13 +106,7 @@ function PreferencesForm({ token, initial }: { token: string; initial: Choices }
         </Select>
       </FormField>
       <FormField label="Language" error={errors.language?.message}>
-        <Select {...register('language')}>
-          {languages.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </Select>
+        <LanguageSelect current={initial.language} {...register('language')} />
       </FormField>
       <Button type="submit" disabled={isSubmitting}>
         Save preferences

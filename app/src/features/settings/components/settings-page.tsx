@@ -10,9 +10,9 @@ import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
+import { LanguageSelect } from '@/components/language-select'
 import { getCore } from '@/lib/core'
 import type { EmailPreferences, UserSettings } from '@/generated/rpc-types'
-import { useLanguageOptions } from '@/lib/languages'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
 
@@ -137,8 +137,6 @@ function PreferencesForm({ preferences }: { preferences: EmailPreferences }) {
     }
   })
 
-  const languages = useLanguageOptions(preferences.language)
-
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <fieldset className="space-y-3">
@@ -163,13 +161,7 @@ function PreferencesForm({ preferences }: { preferences: EmailPreferences }) {
           </Select>
         </FormField>
         <FormField label="Language">
-          <Select {...register('language')}>
-            {languages.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </Select>
+          <LanguageSelect current={preferences.language} {...register('language')} />
         </FormField>
       </div>
       <Button type="submit" disabled={isSubmitting}>
