@@ -134,28 +134,37 @@ impl ChatClient {
         body
     }
 
+    /// Posts one request body; answers the response when its status is a success, else the
+    /// server's error (its message, the key redacted).
+    async fn post(&self, body: &Value, stream: bool) -> Result<reqwest::Response, ProviderError> {
+        let mut call = self
+            .http
+            .post(&self.endpoint)
+            .timeout(if stream { REQUEST_TIMEOUT * 10 } else { REQUEST_TIMEOUT })
+            .json(body);
+        if let Some(key) = &self.api_key {
+            call = call.bearer_auth(key);
+        }
+        let response = call.send().await.map_err(ProviderError::from_reqwest)?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
+        let text = response.text().await.map_err(ProviderError::from_reqwest)?;
+        Err(ProviderError::Answered {
+            status: status.as_u16(),
+            message: error_message(status, &text, self.api_key.as_deref()),
+        })
+    }
+
     /// Sends the request in the current mode, stepping down the structured-output modes
     /// while the server refuses them; answers the successful response.
     async fn send(&self, request: &ChatRequest, stream: bool) -> Result<reqwest::Response, ProviderError> {
         let mut mode = self.mode.load(Ordering::Relaxed);
         loop {
-            let mut call = self
-                .http
-                .post(&self.endpoint)
-                .timeout(if stream { REQUEST_TIMEOUT * 10 } else { REQUEST_TIMEOUT })
-                .json(&self.body(request, stream, mode));
-            if let Some(key) = &self.api_key {
-                call = call.bearer_auth(key);
-            }
-            let response = call.send().await.map_err(ProviderError::from_reqwest)?;
-            let status = response.status();
-            if status.is_success() {
-                return Ok(response);
-            }
-            let text = response.text().await.map_err(ProviderError::from_reqwest)?;
-            let err = ProviderError::Answered {
-                status: status.as_u16(),
-                message: error_message(status, &text, self.api_key.as_deref()),
+            let err = match self.post(&self.body(request, stream, mode), stream).await {
+                Ok(response) => return Ok(response),
+                Err(err) => err,
             };
             if request.schema.is_some() && mode < 2 && refuses_response_format(&err) {
                 mode += 1;
@@ -199,6 +208,61 @@ impl ChatClient {
         Ok(pieces.boxed())
     }
 
+    /// One turn of a conversation with tools (OpenAI function calling), streamed: the
+    /// messages so far (`system`, `user`, `assistant` with `tool_calls`, `tool`) and the
+    /// functions the model may call. Each item is a piece of text, a fragment of a tool call
+    /// (see [`ToolCalls`]) or the finish reason. A time-out, a connection that fails, 429 or
+    /// 5xx before the stream starts is tried once more after [`RETRY_BACKOFF`].
+    pub async fn stream_turn(
+        &self,
+        messages: &[Value],
+        tools: &[Value],
+        max_tokens: u32,
+    ) -> Result<BoxStream<'static, Result<TurnPiece, ProviderError>>, ProviderError> {
+        let mut body = json!({
+            "model": self.model,
+            "messages": messages,
+            "max_tokens": max_tokens,
+            "temperature": 0.2,
+            "stream": true,
+        });
+        if !tools.is_empty() {
+            body["tools"] = Value::Array(tools.to_vec());
+            body["tool_choice"] = json!("auto");
+        }
+        let response = match self.post(&body, true).await {
+            Err(err) if is_transient(&err) => {
+                tracing::info!(%err, "the chat server failed; trying once more");
+                tokio::time::sleep(RETRY_BACKOFF).await;
+                self.post(&body, true).await?
+            }
+            other => other?,
+        };
+        let secret = self.api_key.clone();
+        let events = response.bytes_stream().eventsource();
+        let pieces = events
+            .map(move |event| match event {
+                Err(err) => Event::Failed(ProviderError::Unreachable(err.to_string())),
+                Ok(event) => parse_event(&event.data, secret.as_deref()),
+            })
+            .take_while(|event| std::future::ready(!matches!(event, Event::Done)))
+            .flat_map(|event| {
+                let items: Vec<Result<TurnPiece, ProviderError>> = match event {
+                    Event::Failed(err) => vec![Err(err)],
+                    Event::Done => Vec::new(),
+                    Event::Delta { text, tool_calls, finish } => text
+                        .map(TurnPiece::Text)
+                        .into_iter()
+                        .chain(tool_calls.into_iter().map(TurnPiece::ToolCall))
+                        .chain(finish.map(TurnPiece::Finished))
+                        .map(Ok)
+                        .collect(),
+                };
+                futures_util::stream::iter(items)
+            });
+        Ok(pieces.boxed())
+    }
+
     fn redacted(&self, err: ProviderError) -> ProviderError {
         match err {
             ProviderError::Answered { status, message } => ProviderError::Answered {
@@ -210,7 +274,34 @@ impl ChatClient {
     }
 }
 
-/// What one SSE event's data means.
+/// How long to wait before the one retry of a failed request (`stream_turn`).
+pub const RETRY_BACKOFF: Duration = Duration::from_secs(1);
+
+/// Whether trying again may help: no answer in time, no connection, 429 or a 5xx.
+pub fn is_transient(err: &ProviderError) -> bool {
+    match err {
+        ProviderError::TimedOut | ProviderError::Unreachable(_) => true,
+        ProviderError::Answered { status, .. } => *status == 429 || (500..=599).contains(status),
+        _ => false,
+    }
+}
+
+/// Whether an error answer says the model or server cannot call tools: Ollama ("… does not
+/// support tools"), vLLM without `--enable-auto-tool-choice` ("\"auto\" tool choice requires
+/// …"), llama.cpp without `--jinja` ("tools param requires --jinja flag") and the like.
+pub fn refuses_tools(err: &ProviderError) -> bool {
+    match err {
+        ProviderError::Answered { status, message } if matches!(status, 400 | 422 | 500 | 501) => {
+            let m = message.to_ascii_lowercase();
+            ["does not support tools", "tool choice requires", "tools param requires", "tool_choice", "tools are not supported", "function calling is not"]
+                .iter()
+                .any(|needle| m.contains(needle))
+        }
+        _ => false,
+    }
+}
+
+/// What the text stream ([`ChatClient::stream`]) makes of one event.
 #[derive(Debug, PartialEq)]
 enum Piece {
     Text(String),
@@ -219,39 +310,171 @@ enum Piece {
     Failed(ProviderError),
 }
 
+/// One piece of a turn with tools ([`ChatClient::stream_turn`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum TurnPiece {
+    /// The next piece of the answer's text.
+    Text(String),
+    /// A fragment of a tool call.
+    ToolCall(ToolCallDelta),
+    /// `finish_reason`: `stop`, `length`, `tool_calls`…
+    Finished(String),
+}
+
+/// A fragment of a streamed tool call: the first names it (`id`, function `name`), later
+/// ones carry more of its `arguments` text. `index` says which call of the turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCallDelta {
+    pub index: Option<usize>,
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub arguments: String,
+}
+
+/// A whole tool call, once its fragments are put together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// JSON text, as the model wrote it (it may not parse).
+    pub arguments: String,
+}
+
+/// Puts a turn's tool-call fragments together. Servers differ: OpenAI and vLLM send the
+/// name first and the arguments in pieces, all with `index`; Ollama sends each call whole
+/// in one chunk; some servers leave out `index`, and then a new `id` starts a new call.
+#[derive(Debug, Default)]
+pub struct ToolCalls {
+    calls: Vec<ToolCall>,
+}
+
+impl ToolCalls {
+    pub fn add(&mut self, delta: ToolCallDelta) {
+        let at = match delta.index {
+            Some(index) => index,
+            None => match (&delta.id, self.calls.last()) {
+                (Some(id), Some(last)) if !last.id.is_empty() && &last.id != id => self.calls.len(),
+                (_, Some(_)) => self.calls.len() - 1,
+                (_, None) => 0,
+            },
+        };
+        while self.calls.len() <= at {
+            self.calls.push(ToolCall { id: String::new(), name: String::new(), arguments: String::new() });
+        }
+        let call = &mut self.calls[at];
+        if let Some(id) = delta.id.filter(|id| !id.is_empty()) {
+            call.id = id;
+        }
+        if let Some(name) = delta.name.filter(|name| !name.is_empty()) {
+            call.name = name;
+        }
+        call.arguments.push_str(&delta.arguments);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// The calls in order; a call without an id gets one (`call_<n>`), as the answer's
+    /// `tool` messages must name it.
+    pub fn finish(self) -> Vec<ToolCall> {
+        self.calls
+            .into_iter()
+            .enumerate()
+            .filter(|(_, call)| !call.name.is_empty())
+            .map(|(n, mut call)| {
+                if call.id.is_empty() {
+                    call.id = format!("call_{n}");
+                }
+                call
+            })
+            .collect()
+    }
+}
+
+/// One SSE event's data, read.
+#[derive(Debug, PartialEq)]
+enum Event {
+    Done,
+    Failed(ProviderError),
+    Delta {
+        text: Option<String>,
+        tool_calls: Vec<ToolCallDelta>,
+        finish: Option<String>,
+    },
+}
+
 /// Reads one `data:` payload of a stream: `[DONE]`, a `chat.completion.chunk` (text in
 /// `choices[0].delta.content`, absent or null tolerated, empty `choices` for a usage
-/// chunk), or an `{"error": ...}` sent after the stream began (Ollama, vLLM).
-fn read_chunk(data: &str, secret: Option<&str>) -> Piece {
+/// chunk; tool-call fragments in `delta.tool_calls`), or an `{"error": ...}` sent after
+/// the stream began (Ollama, vLLM). A `content_filter` finish is a refusal.
+fn parse_event(data: &str, secret: Option<&str>) -> Event {
     let data = data.trim();
     if data == "[DONE]" {
-        return Piece::Done;
+        return Event::Done;
     }
+    let empty = Event::Delta { text: None, tool_calls: Vec::new(), finish: None };
     if data.is_empty() {
-        return Piece::Skip;
+        return empty;
     }
     let Ok(chunk) = serde_json::from_str::<Value>(data) else {
-        return Piece::Failed(ProviderError::Malformed(format!(
+        return Event::Failed(ProviderError::Malformed(format!(
             "a stream event is not JSON: {}",
             data.chars().take(200).collect::<String>()
         )));
     };
     if let Some(error) = chunk.get("error").filter(|e| !e.is_null()) {
         let text = json!({ "error": error }).to_string();
-        return Piece::Failed(ProviderError::Answered {
+        return Event::Failed(ProviderError::Answered {
             status: 200,
             message: error_message(reqwest::StatusCode::OK, &text, secret),
         });
     }
-    let choice = chunk.get("choices").and_then(|c| c.get(0));
-    match choice.and_then(|c| c.get("delta")).and_then(|d| d.get("content")) {
-        Some(Value::String(text)) if !text.is_empty() => Piece::Text(text.clone()),
-        _ => match choice.and_then(|c| c.get("finish_reason")).and_then(Value::as_str) {
-            Some("content_filter") => Piece::Failed(ProviderError::Declined(
-                "the answer was withheld by the service's content filter".into(),
-            )),
-            _ => Piece::Skip,
-        },
+    let Some(choice) = chunk.get("choices").and_then(|c| c.get(0)) else {
+        return empty;
+    };
+    let delta = choice.get("delta");
+    let text = delta
+        .and_then(|d| d.get("content"))
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned);
+    let tool_calls = delta
+        .and_then(|d| d.get("tool_calls"))
+        .and_then(Value::as_array)
+        .map(|calls| {
+            calls
+                .iter()
+                .map(|call| ToolCallDelta {
+                    index: call.get("index").and_then(Value::as_u64).map(|i| i as usize),
+                    id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+                    name: call.pointer("/function/name").and_then(Value::as_str).map(str::to_owned),
+                    arguments: match call.pointer("/function/arguments") {
+                        Some(Value::String(text)) => text.clone(),
+                        // Some servers send the arguments as an object, not as JSON text.
+                        Some(value @ Value::Object(_)) => value.to_string(),
+                        _ => String::new(),
+                    },
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let finish = choice.get("finish_reason").and_then(Value::as_str).map(str::to_owned);
+    if finish.as_deref() == Some("content_filter") {
+        return Event::Failed(ProviderError::Declined(
+            "the answer was withheld by the service's content filter".into(),
+        ));
+    }
+    Event::Delta { text, tool_calls, finish }
+}
+
+/// The text stream's view of an event: its text, or nothing.
+fn read_chunk(data: &str, secret: Option<&str>) -> Piece {
+    match parse_event(data, secret) {
+        Event::Done => Piece::Done,
+        Event::Failed(err) => Piece::Failed(err),
+        Event::Delta { text: Some(text), .. } => Piece::Text(text),
+        Event::Delta { .. } => Piece::Skip,
     }
 }
 
@@ -404,6 +627,70 @@ mod tests {
             read_chunk(r#"{"choices":[{"delta":{},"finish_reason":"content_filter"}]}"#, None),
             Piece::Failed(ProviderError::Declined(_))
         ));
+    }
+
+    #[test]
+    fn a_tool_call_split_across_chunks_is_put_together() {
+        let mut calls = ToolCalls::default();
+        let chunks = [
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"hand_ins","arguments":""}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"ti"}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"tle\":\"fractions\"}"}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","function":{"name":"list_pupils","arguments":"{}"}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+        ];
+        let mut finish = None;
+        for data in chunks {
+            match parse_event(data, None) {
+                Event::Delta { tool_calls, finish: f, .. } => {
+                    tool_calls.into_iter().for_each(|d| calls.add(d));
+                    finish = f.or(finish);
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!(finish.as_deref(), Some("tool_calls"));
+        assert_eq!(
+            calls.finish(),
+            vec![
+                ToolCall { id: "call_a".into(), name: "hand_ins".into(), arguments: r#"{"title":"fractions"}"#.into() },
+                ToolCall { id: "call_b".into(), name: "list_pupils".into(), arguments: "{}".into() },
+            ]
+        );
+    }
+
+    #[test]
+    fn whole_calls_without_index_and_object_arguments_are_read() {
+        // Ollama: each call whole in its own chunk; some servers leave out `index` or send
+        // the arguments as an object.
+        let mut calls = ToolCalls::default();
+        for data in [
+            r#"{"choices":[{"delta":{"tool_calls":[{"id":"call_1","function":{"name":"a","arguments":{"x":1}}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"id":"call_2","function":{"name":"b","arguments":"{}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"function":{"name":"c","arguments":"{}"}}]}}]}"#,
+        ] {
+            if let Event::Delta { tool_calls, .. } = parse_event(data, None) {
+                tool_calls.into_iter().for_each(|d| calls.add(d));
+            }
+        }
+        let calls = calls.finish();
+        assert_eq!(calls.len(), 2, "{calls:?}");
+        assert_eq!((calls[0].id.as_str(), calls[0].name.as_str(), calls[0].arguments.as_str()), ("call_1", "a", r#"{"x":1}"#));
+        assert_eq!((calls[1].id.as_str(), calls[1].name.as_str()), ("call_2", "c"));
+    }
+
+    #[test]
+    fn servers_without_tools_and_transient_failures_are_recognised() {
+        let answered = |status, message: &str| ProviderError::Answered { status, message: message.into() };
+        assert!(refuses_tools(&answered(400, "registry.ollama.ai/library/gemma:2b does not support tools")));
+        assert!(refuses_tools(&answered(400, "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set")));
+        assert!(refuses_tools(&answered(500, "tools param requires --jinja flag")));
+        assert!(!refuses_tools(&answered(400, "model 'x' not found")));
+        assert!(is_transient(&answered(429, "Rate limit reached")));
+        assert!(is_transient(&answered(503, "overloaded")));
+        assert!(is_transient(&ProviderError::TimedOut));
+        assert!(!is_transient(&answered(400, "bad request")));
+        assert!(!is_transient(&answered(401, "Incorrect API key")));
     }
 
     #[test]
