@@ -40,6 +40,8 @@ pub fn router(state: AppState) -> Router {
         // Reports stream while the model writes them (SSE) and downloads are built in
         // memory; the limit is on the wait for the headers, not on the stream.
         .nest("/reports", http::reports::routes().layer(timeout(Duration::from_secs(60))))
+        // The AI assistant streams its answer (SSE); the limit is on the wait for the headers.
+        .nest("/assistant", http::assistant::routes().layer(timeout(Duration::from_secs(60))))
         // AI autofill streams its answer (SSE); the limit is on the wait for the headers.
         .nest("/tasks", http::autofill::routes().layer(timeout(Duration::from_secs(60))))
         // The superadmin's background jobs view (server-rendered HTML) and a pupil's

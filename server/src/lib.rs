@@ -3,6 +3,7 @@
 
 pub mod addresses;
 pub mod app;
+pub mod assistant;
 pub mod auth;
 pub mod config;
 pub mod crypto;

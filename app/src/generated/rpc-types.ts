@@ -181,6 +181,7 @@ export interface SchoolSettings {
   notifyParentsGeneral: boolean;
   notifyParentsAssignment: boolean;
   notificationsFrequency: 'DAILY' | 'WEEKLY' | 'IMMEDIATELY';
+  assistantHistory: boolean;
 }
 
 export interface SaveStaff {
@@ -220,6 +221,23 @@ export interface FormatAnswerInput {
 
 export interface FormattedAnswer {
   text: string;
+}
+
+export interface AssistantQueryId {
+  id: string;
+}
+
+export interface AssistantHistory {
+  enabled: boolean;
+  items: Array<AssistantHistoryItem>;
+}
+
+export interface AssistantHistoryItem {
+  id: string;
+  createdAt: Date;
+  question: string;
+  answer: string | null;
+  context: string | null;
 }
 
 export interface DashboardSummary {
@@ -1241,6 +1259,8 @@ export interface RpcProcedures {
   'admin.schoolSettings': { kind: 'query'; input: void; output: SchoolSettings };
   'admin.syncNow': { kind: 'mutation'; input: SyncNow; output: SyncQueued };
   'ai.formatAnswer': { kind: 'mutation'; input: FormatAnswerInput; output: FormattedAnswer };
+  'assistant.deleteQuery': { kind: 'mutation'; input: AssistantQueryId; output: Done };
+  'assistant.history': { kind: 'query'; input: void; output: AssistantHistory };
   'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };

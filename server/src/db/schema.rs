@@ -39,6 +39,7 @@ diesel::table! {
         notify_parents_general -> Bool,
         notify_parents_assignment -> Bool,
         notifications_frequency -> Text,
+        assistant_history -> Bool,
     }
 }
 

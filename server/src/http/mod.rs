@@ -1,6 +1,7 @@
 //! Plain HTTP endpoints (the RPC and auth transports live in their own modules).
 
 pub mod address;
+pub mod assistant;
 pub mod autofill;
 pub mod health;
 pub mod reports;

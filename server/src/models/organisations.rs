@@ -89,6 +89,8 @@ pub struct SchoolSettings {
     pub notify_parents_general: bool,
     pub notify_parents_assignment: bool,
     pub notifications_frequency: NotificationFrequency,
+    /// The AI assistant keeps its questions and answers (docs/assistant.md).
+    pub assistant_history: bool,
 }
 
 pub async fn school_settings(
@@ -117,11 +119,24 @@ pub async fn save_school_settings(
             schools::notify_parents_general.eq(settings.notify_parents_general),
             schools::notify_parents_assignment.eq(settings.notify_parents_assignment),
             schools::notifications_frequency.eq(settings.notifications_frequency),
+            schools::assistant_history.eq(settings.assistant_history),
             schools::updated_at.eq(at),
         ))
         .execute(c)
         .await)?;
     Ok(())
+}
+
+/// Whether the AI assistant keeps its questions and answers at `school_id` (true for an
+/// unknown school: the caller's own history is theirs to delete).
+pub async fn assistant_history_on(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<bool> {
+    let on: Option<bool> = with_conn!(conn, |c| schools::table
+        .find(school_id)
+        .select(schools::assistant_history)
+        .first(c)
+        .await
+        .optional())?;
+    Ok(on.unwrap_or(true))
 }
 
 /// What the session answer needs of a user's school: (redirect to the leaders' area,

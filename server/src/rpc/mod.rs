@@ -13,6 +13,7 @@ pub mod uploads;
 
 pub mod account;
 pub mod ai;
+pub mod assistant;
 pub mod admin;
 pub mod dashboard;
 pub mod feedback;

@@ -5,6 +5,7 @@
 mod support;
 
 mod admin;
+mod assistant;
 mod auth;
 mod autofill;
 mod cli;

@@ -1,10 +1,13 @@
-//! `admin.saveSchoolSettings`: changes the caller's school's settings.
+//! `admin.saveSchoolSettings`: changes the caller's school's settings. Turning the AI
+//! assistant's history off deletes the history its users have kept, in the same transaction.
 
 use core_wasm::OrgType;
 
 use super::school_settings::SchoolSettings;
 use super::{optional_text, require_admin};
+use crate::models::assistant_queries;
 use crate::models::organisations::{self, SchoolSettings as Stored};
+use crate::transaction;
 use crate::rpc::{Ctx, FieldErrors, RpcResult};
 
 pub async fn handler(ctx: &Ctx, input: SchoolSettings) -> RpcResult<SchoolSettings> {
@@ -36,8 +39,16 @@ pub async fn handler(ctx: &Ctx, input: SchoolSettings) -> RpcResult<SchoolSettin
         notify_parents_general: input.notify_parents_general,
         notify_parents_assignment: input.notify_parents_assignment,
         notifications_frequency: input.notifications_frequency,
+        assistant_history: input.assistant_history,
     };
     let mut pooled = ctx.conn().await?;
-    organisations::save_school_settings(&mut pooled.db(), school_id, &stored).await?;
+    let mut conn = pooled.db();
+    transaction!(&mut conn, |c| {
+        organisations::save_school_settings(c, school_id, &stored).await?;
+        if !stored.assistant_history {
+            assistant_queries::delete_for_school(c, school_id).await?;
+        }
+        Ok::<_, diesel::result::Error>(())
+    })?;
     Ok(SchoolSettings::from(stored))
 }

@@ -1,4 +1,5 @@
-//! `admin.schoolSettings`: the caller's school's name, postcode, type and parent e-mail settings.
+//! `admin.schoolSettings`: the caller's school's name, postcode, type, parent e-mail settings
+//! and whether the AI assistant keeps its history.
 
 use core_wasm::NotificationFrequency;
 
@@ -21,6 +22,13 @@ pub struct SchoolSettings {
     pub notify_parents_general: bool,
     pub notify_parents_assignment: bool,
     pub notifications_frequency: NotificationFrequency,
+    /// The AI assistant keeps questions and answers; absent (an older client) = on.
+    #[serde(default = "on")]
+    pub assistant_history: bool,
+}
+
+fn on() -> bool {
+    true
 }
 
 impl Ts for SchoolSettings {
@@ -36,6 +44,7 @@ impl Ts for SchoolSettings {
                     "notificationsFrequency".into(),
                     NotificationFrequency::ts(gen),
                 ),
+                ("assistantHistory".into(), bool::ts(gen)),
             ]
         });
         "SchoolSettings".into()
@@ -51,6 +60,7 @@ impl From<Stored> for SchoolSettings {
             notify_parents_general: s.notify_parents_general,
             notify_parents_assignment: s.notify_parents_assignment,
             notifications_frequency: s.notifications_frequency,
+            assistant_history: s.assistant_history,
         }
     }
 }
