@@ -85,7 +85,7 @@ export default defineConfig({
     // The flows that start a server of their own run again on PostgreSQL when the test
     // command provides one (scripts/test.sh always does).
     ...(process.env.TEST_DATABASE_URL
-      ? [{ name: 'postgres', testMatch: /(teacher-loop|preferences|leader-journey|microsoft-import|mis-sync|mis-sync-groupcall|translation)\.spec\.ts$/ }]
+      ? [{ name: 'postgres', testMatch: /(teacher-loop|preferences|leader-journey|microsoft-import|mis-sync|mis-sync-groupcall|translation|assistant)\.spec\.ts$/ }]
       : []),
   ],
   webServer: [

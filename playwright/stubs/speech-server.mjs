@@ -17,6 +17,13 @@
 //                          modern error shape (for the Failed + Retry path).
 //   GET  /sessions         what each WebSocket session received, for test assertions.
 //   GET  /prerecorded      what each pre-recorded call received (type, bytes, sha256).
+//   PUT  /scripts/<name>   {phrases: [...]}: what a scripted speaker says. The same API under
+//                          the base URL http://127.0.0.1:3109/scripts/<name> (as behind a
+//                          proxy: VOICEMARK_DEEPGRAM_URL may carry a path) speaks those phrases
+//                          once each, in order, and then only silence (final Results with an
+//                          empty transcript, as the real service sends for silence). A test
+//                          file that runs its own server points it there to control exactly
+//                          what is "said"; the default phrases below repeat for everyone else.
 import crypto from 'node:crypto'
 import http from 'node:http'
 
@@ -40,6 +47,35 @@ const PHRASES = [
   'Check the spelling of necessary.',
   'A strong conclusion that answers the question.',
 ]
+
+/** Scripted speakers: name -> the phrases said under /scripts/<name> (PUT /scripts/<name>). */
+const scripts = new Map()
+const SCRIPT_NAME = /^[\w.-]{1,100}$/
+
+/**
+ * The script a path is under and the API path within it: `/scripts/<name>/v1/listen` ->
+ * {script: name, path: '/v1/listen'}; any other path has no script.
+ */
+function scriptOf(pathname) {
+  const match = /^\/scripts\/([^/]+)(\/v1\/.*)$/.exec(pathname)
+  return match ? { script: decodeURIComponent(match[1]), path: match[2] } : { script: null, path: pathname }
+}
+
+/** `PUT /scripts/<name>` {phrases}: sets what that scripted speaker says. */
+async function putScript(req, res, name) {
+  if (!SCRIPT_NAME.test(name)) return json(res, 400, { err_code: 'Bad Request', err_msg: 'A script name is letters, digits, ".", "_" or "-".' })
+  let body
+  try {
+    body = JSON.parse((await readBody(req)) || '{}')
+  } catch {
+    return json(res, 400, { err_code: 'Bad Request', err_msg: 'The body is not valid JSON.' })
+  }
+  const phrases = body.phrases
+  if (!Array.isArray(phrases) || !phrases.every((p) => typeof p === 'string' && p.trim()))
+    return json(res, 400, { err_code: 'Bad Request', err_msg: 'phrases must be a list of non-empty strings.' })
+  scripts.set(name, phrases)
+  return json(res, 200, { ok: true, name, phrases })
+}
 
 /** access_token -> expiry (ms since the epoch). */
 const grants = new Map()
@@ -180,16 +216,22 @@ function refuseUpgrade(socket, status, reason, message) {
   )
 }
 
+/** What the speaker says next: the default phrases in turn, or a script's once and then silence. */
+function nextPhrase(session) {
+  if (session.phrases) return session.phrases[session.finals] ?? ''
+  return PHRASES[session.finals % PHRASES.length]
+}
+
 function results(session, { isFinal, fromFinalize = false }) {
-  const phrase = PHRASES[session.finals % PHRASES.length]
-  const words = phrase.split(' ')
+  const phrase = nextPhrase(session)
+  const words = phrase ? phrase.split(' ') : []
   // An interim guess carries the first half of the phrase, lower case, unpunctuated.
   const shown = isFinal ? words : words.slice(0, Math.ceil(words.length / 2))
   const transcript = isFinal ? phrase : shown.join(' ').toLowerCase().replace(/[.,]/g, '')
   const seconds = session.bytes / BYTES_PER_RESULT
   const start = session.finalSeconds
   const duration = Math.max(0.01, seconds - start)
-  const step = duration / shown.length
+  const step = duration / Math.max(1, shown.length)
   if (isFinal) {
     session.finals += 1
     session.finalSeconds = seconds
@@ -247,11 +289,13 @@ const wss = new WebSocketServer({
   },
 })
 
-wss.on('connection', (ws, req, { params, auth }) => {
+wss.on('connection', (ws, req, { params, auth, script }) => {
   const session = {
     id: sessions.length + 1,
     requestId: crypto.randomUUID(),
     startedAt: new Date().toISOString(),
+    script,
+    phrases: script ? scripts.get(script) : null,
     params,
     auth: auth.scheme,
     protocol: ws.protocol,
@@ -363,11 +407,19 @@ wss.on('connection', (ws, req, { params, auth }) => {
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost')
   if (req.method === 'GET' && url.pathname === '/health') return json(res, 200, { ok: true })
-  if (req.method === 'POST' && url.pathname === '/v1/auth/grant') {
+  const scriptPut = /^\/scripts\/([^/]+)$/.exec(url.pathname)
+  if (req.method === 'PUT' && scriptPut) {
+    putScript(req, res, decodeURIComponent(scriptPut[1])).catch(() => json(res, 500, { err_code: 'INTERNAL', err_msg: 'Stub failure.' }))
+    return
+  }
+  const { script, path } = scriptOf(url.pathname)
+  if (script !== null && !scripts.has(script))
+    return json(res, 404, { err_code: 'NOT_FOUND', err_msg: `No script named ${script}: PUT /scripts/${script} first.` })
+  if (req.method === 'POST' && path === '/v1/auth/grant') {
     grant(req, res).catch(() => json(res, 500, { err_code: 'INTERNAL', err_msg: 'Stub failure.' }))
     return
   }
-  if (req.method === 'POST' && url.pathname === '/v1/listen') {
+  if (req.method === 'POST' && path === '/v1/listen') {
     listen(req, res, url).catch(() => json(res, 500, { err_code: 'INTERNAL', err_msg: 'Stub failure.' }))
     return
   }
@@ -376,7 +428,7 @@ const server = http.createServer((req, res) => {
     return json(
       res,
       200,
-      sessions.map(({ hash, finals, finalSeconds, pendingBytes, ...visible }) => visible),
+      sessions.map(({ hash, finals, finalSeconds, pendingBytes, phrases, ...visible }) => visible),
     )
   }
   json(res, 404, { err_code: 'NOT_FOUND', err_msg: 'Not found' })
@@ -384,7 +436,9 @@ const server = http.createServer((req, res) => {
 
 server.on('upgrade', (req, socket, head) => {
   const url = new URL(req.url ?? '/', 'http://localhost')
-  if (url.pathname !== '/v1/listen') return refuseUpgrade(socket, 404, 'Not Found', 'Unknown path.')
+  const { script, path } = scriptOf(url.pathname)
+  if (path !== '/v1/listen') return refuseUpgrade(socket, 404, 'Not Found', 'Unknown path.')
+  if (script !== null && !scripts.has(script)) return refuseUpgrade(socket, 404, 'Not Found', `No script named ${script}.`)
   const auth = authenticate(req)
   if (auth.error) return refuseUpgrade(socket, 401, 'Unauthorized', auth.error)
   const params = Object.fromEntries(url.searchParams)
@@ -392,7 +446,7 @@ server.on('upgrade', (req, socket, head) => {
     if (params[name] !== expected)
       return refuseUpgrade(socket, 400, 'Bad Request', `Query parameter ${name} must be ${expected}.`)
   }
-  wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req, { params, auth }))
+  wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req, { params, auth, script }))
 })
 
 server.listen(port, '127.0.0.1')

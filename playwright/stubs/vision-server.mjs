@@ -21,8 +21,22 @@
 //   then a finish chunk, a usage-only chunk and `data: [DONE]`;
 // * STUB_CHAT_FORMATS=none makes it refuse any `response_format` with 400 (as older
 //   servers do), so the client's fallback to no `response_format` is exercised.
+// * the AI assistant (system prompt "You are Voicemark's assistant", with `tools` in
+//   OpenAI's function-calling format): a scripted agent, streamed (or not) the real way, tool
+//   calls included (the first chunk names the function, the arguments follow in pieces, then
+//   `finish_reason: "tool_calls"`):
+//   - last message a user's with "not handed in": calls `hand_ins` {title: the word before
+//     "assignment"};
+//   - last message a user's with "message" and "parent": calls `draft_message` for the pupils
+//     of the newest earlier `hand_ins` result (`notHandedIn`), to their parents;
+//   - last message a tool result: says what it found (`hand_ins`: who has not handed in;
+//     `draft_message`: that the message is drafted; `{error}`: that it could not look it up);
+//   - otherwise: what it can answer questions about.
+//   Tool messages must answer an earlier assistant tool call, and every tool call must be
+//   answered, or it refuses with 400 as OpenAI does.
 // GET /chat-requests returns the text requests ({model, kind, stream, responseFormat,
-// system, prompt}); DELETE /chat-requests clears them.
+// system, prompt}, plus {tools, lastRole, reply} for the assistant); DELETE /chat-requests
+// clears them.
 //
 //   node stubs/vision-server.mjs --port 3108
 import http from 'node:http'
@@ -156,6 +170,201 @@ function chat(res, body) {
   next()
 }
 
+// --- The AI assistant's scripted agent ---
+
+const ASSISTANT_SYSTEM = "You are Voicemark's assistant"
+const ASSISTANT_DEFAULT = 'I can answer questions about your classes, assignments, submissions and feedback.'
+
+/** The text of a message's content: a string, or OpenAI's list of parts. */
+function textOf(content) {
+  if (typeof content === 'string') return content
+  if (Array.isArray(content)) return content.filter((p) => p?.type === 'text').map((p) => p.text ?? '').join('\n')
+  return ''
+}
+
+function isAssistantRequest(body) {
+  const system = textOf((body.messages ?? []).find((m) => m?.role === 'system')?.content)
+  return system.startsWith(ASSISTANT_SYSTEM) && Array.isArray(body.tools)
+}
+
+function parseJson(text) {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** OpenAI's checks on a conversation with tools; the message of its 400, or null. */
+function toolProblems(body) {
+  for (const tool of body.tools) {
+    if (tool?.type !== 'function' || typeof tool.function?.name !== 'string')
+      return "Invalid value for 'tools': each tool must be {type: 'function', function: {name, parameters}}."
+  }
+  const messages = body.messages ?? []
+  const called = new Set()
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]
+    if (message?.role === 'tool') {
+      if (!called.has(message.tool_call_id))
+        return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."
+      continue
+    }
+    if (message?.role !== 'assistant' || !Array.isArray(message.tool_calls) || message.tool_calls.length === 0) continue
+    const ids = message.tool_calls.map((call) => call?.id)
+    ids.forEach((id) => called.add(id))
+    const answered = new Set()
+    for (let j = i + 1; j < messages.length && messages[j]?.role === 'tool'; j++) answered.add(messages[j].tool_call_id)
+    const missing = ids.filter((id) => !answered.has(id))
+    if (missing.length > 0)
+      return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(', ')}`
+  }
+  return null
+}
+
+/** The function an earlier assistant message called with this id. */
+function calledFunction(messages, toolCallId) {
+  for (const message of messages) {
+    for (const call of message?.tool_calls ?? []) if (call?.id === toolCallId) return call.function?.name
+  }
+  return undefined
+}
+
+const names = (list) => list.map((entry) => entry?.name ?? '').join(', ')
+
+/** What the scripted agent does next: `{tool, arguments}` or `{text}`. */
+function assistantReply(body) {
+  const messages = body.messages ?? []
+  const offered = new Set(body.tools.map((tool) => tool.function.name))
+  const call = (tool, args) =>
+    offered.has(tool) ? { tool, arguments: JSON.stringify(args) } : { text: `The stub has no ${tool} tool to call.` }
+  const last = messages.at(-1)
+  if (last?.role === 'user') {
+    const text = textOf(last.content)
+    const lower = text.toLowerCase()
+    if (lower.includes('not handed in')) {
+      const title = /([\p{L}\p{N}'-]+)\s+assignment/iu.exec(text)?.[1] ?? ''
+      return call('hand_ins', { title })
+    }
+    if (lower.includes('message') && lower.includes('parent')) {
+      const result = messages
+        .slice(0, -1)
+        .filter((m) => m?.role === 'tool')
+        .map((m) => parseJson(textOf(m.content)))
+        .filter((content) => Array.isArray(content?.notHandedIn))
+        .at(-1)
+      if (result) {
+        const title = result.notification?.title ?? ''
+        return call('draft_message', {
+          type: 'GENERAL',
+          title: `${title}: work not handed in`,
+          body: `Dear parent,\n\nYour child has not yet handed in ${title}. Please remind them to hand it in.\n\nThank you.`,
+          studentIds: result.notHandedIn.map((pupil) => pupil.studentId),
+          sendToParent: true,
+          sendToPupil: false,
+        })
+      }
+    }
+  }
+  if (last?.role === 'tool') {
+    const content = parseJson(textOf(last.content))
+    const tool = calledFunction(messages, last.tool_call_id)
+    if (content && typeof content === 'object' && 'error' in content) {
+      const error = typeof content.error === 'string' ? content.error : JSON.stringify(content.error)
+      return { text: `I could not look that up: ${error}` }
+    }
+    if (tool === 'hand_ins' || (!tool && Array.isArray(content?.notHandedIn))) {
+      const title = content?.notification?.title ?? ''
+      const missing = Array.isArray(content?.notHandedIn) ? content.notHandedIn : []
+      if (missing.length === 0) return { text: `Everyone has handed in ${title}.` }
+      const n = missing.length
+      return { text: `${n} ${n === 1 ? 'pupil has' : 'pupils have'} not handed in ${title}: ${names(missing)}.` }
+    }
+    if (tool === 'draft_message' || (!tool && Array.isArray(content?.students))) {
+      const pupils = Array.isArray(content?.students) ? content.students : []
+      return {
+        text: `I have drafted a message to the parents of ${names(pupils)}. Open it in the editor to check it and send it.`,
+      }
+    }
+  }
+  return { text: ASSISTANT_DEFAULT }
+}
+
+/** Streams SSE `events` 15 ms apart, then ends the response. */
+function streamEvents(res, events) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+  let i = 0
+  const next = () => {
+    if (res.destroyed) return
+    if (i >= events.length) return res.end()
+    res.write(events[i++])
+    setTimeout(next, 15)
+  }
+  next()
+}
+
+/** A request of the AI assistant: answered by the scripted agent above. */
+function assistant(res, body) {
+  const reply = assistantReply(body)
+  const last = (body.messages ?? []).at(-1)
+  chatRequests.push({
+    model: body.model,
+    kind: 'assistant',
+    stream: body.stream === true,
+    responseFormat: body.response_format?.type ?? null,
+    system: textOf((body.messages ?? []).find((m) => m?.role === 'system')?.content),
+    prompt: textOf(last?.content),
+    tools: body.tools.map((tool) => tool.function.name),
+    lastRole: last?.role ?? null,
+    reply: reply.tool ? { tool: reply.tool, arguments: reply.arguments } : { text: reply.text },
+  })
+  if (chatRequests.length > 50) chatRequests.shift()
+  const id = `chatcmpl-stub-${Math.random().toString(36).slice(2, 10)}`
+  const callId = `call_${Math.random().toString(36).slice(2, 14)}`
+  const usage = { prompt_tokens: 300, completion_tokens: 40, total_tokens: 340 }
+  if (body.stream !== true) {
+    const message = reply.tool
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: callId, type: 'function', function: { name: reply.tool, arguments: reply.arguments } }],
+          refusal: null,
+        }
+      : { role: 'assistant', content: reply.text, refusal: null }
+    return send(res, 200, {
+      id,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      system_fingerprint: 'fp_stub',
+      choices: [{ index: 0, message, logprobs: null, finish_reason: reply.tool ? 'tool_calls' : 'stop' }],
+      usage,
+    })
+  }
+  const piece = (delta, finish = null) => chunk(body.model, delta, finish).replace('"chatcmpl-stub"', JSON.stringify(id))
+  const events = []
+  if (reply.tool) {
+    events.push(
+      piece({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: reply.tool, arguments: '' } }],
+      }),
+    )
+    // The arguments arrive cut anywhere (mid-key, mid-string), in at least two pieces.
+    const size = Math.max(1, Math.min(9, Math.floor(reply.arguments.length / 2)))
+    for (const part of reply.arguments.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) ?? [])
+      events.push(piece({ tool_calls: [{ index: 0, function: { arguments: part } }] }))
+    events.push(piece({}, 'tool_calls'))
+  } else {
+    events.push(piece({ role: 'assistant', content: '' }))
+    for (const part of reply.text.match(/[\s\S]{1,4}/g) ?? []) events.push(piece({ content: part }))
+    events.push(piece({}, 'stop'))
+  }
+  events.push('data: [DONE]\n\n')
+  streamEvents(res, events)
+}
+
 function send(res, status, body) {
   const text = JSON.stringify(body)
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
@@ -189,6 +398,12 @@ http
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
       } catch {
         return error(res, 400, 'We could not parse the JSON body of your request.')
+      }
+      if (isAssistantRequest(body)) {
+        if (!body.model) return error(res, 400, 'you must provide a model parameter')
+        const problem = toolProblems(body)
+        if (problem) return error(res, 400, problem)
+        return assistant(res, body)
       }
       const user = (body.messages ?? []).find((m) => m.role === 'user')
       if (typeof user?.content === 'string') {

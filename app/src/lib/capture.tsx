@@ -70,12 +70,23 @@ export interface DictationRecordingTarget {
   use(wav: Blob, transcript: string): void
 }
 
+/** How the drawer presents itself to a caller that is not the marking form. */
+export interface DictationOptions {
+  /** The insert button's text (default 'Insert into feedback'), e.g. 'Ask the assistant'. */
+  insertLabel?: string
+  /** The drawer's title (default 'Live dictation'). */
+  title?: string
+  /** The line under the title (default 'Speak your feedback; the transcript appears as you talk.'). */
+  description?: string
+}
+
 export interface DictationApi {
   /**
-   * Opens the dictation drawer; `onInsert` receives the transcript ('Insert into feedback').
-   * With `recording`, its button takes the WAV and the transcript instead.
+   * Opens the dictation drawer; `onInsert` receives the transcript ('Insert into feedback',
+   * or `options.insertLabel`). With `recording`, its button takes the WAV and the transcript
+   * instead.
    */
-  open(onInsert: (text: string) => void, recording?: DictationRecordingTarget): void
+  open(onInsert: (text: string) => void, recording?: DictationRecordingTarget, options?: DictationOptions): void
 }
 
 export const DictationContext = createContext<DictationApi | null>(null)

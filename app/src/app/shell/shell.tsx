@@ -1,5 +1,5 @@
-//! The signed-in frame: skip link, 60 px header (logo, Upgrade to Pro, Settings, user
-//! menu), 300 px sidebar (a sheet behind a burger button under 768 px), the routed page in
+//! The signed-in frame: skip link, 60 px header (logo, Upgrade to Pro, AI assistant, Settings,
+//! user menu), 300 px sidebar (a sheet behind a burger button under 768 px), the routed page in
 //! `main`, and the mod+K search palette.
 
 import { lazy, Suspense, useEffect, useState } from 'react'
@@ -7,6 +7,7 @@ import { Link, Outlet, useLocation } from 'react-router'
 
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
+import { AssistantButton, AssistantProvider } from '@/features/assistant'
 import { PlanChangeModal, UpgradeBanner } from '@/features/billing'
 import { DictationProvider } from '@/features/dictation/dictation-provider'
 import { PhotoAnalyserProvider } from '@/features/photo-analyser'
@@ -77,6 +78,7 @@ export function Shell({ user }: { user: SessionUser }) {
     <VoiceNoteRecorderProvider>
     <PhotoAnalyserProvider>
     <DictationProvider>
+    <AssistantProvider>
     <div className="relative flex h-dvh flex-col">
       <SkipLink />
       <header className="flex h-[60px] shrink-0 items-center gap-2 border-b border-border px-3 sm:px-4">
@@ -96,7 +98,8 @@ export function Shell({ user }: { user: SessionUser }) {
           className="flex items-center gap-2 rounded-md text-lg font-semibold text-foreground"
         >
           <img src="/logo.svg" alt="" width={32} height={32} className="size-8" />
-          <span>Voicemark</span>
+          {/* On a phone the name gives its room to the header's icon buttons (and still names the link). */}
+          <span className="sr-only sm:not-sr-only">Voicemark</span>
         </Link>
         <div className="flex-1" />
         <HeaderOrganisation user={user} />
@@ -128,6 +131,7 @@ export function Shell({ user }: { user: SessionUser }) {
             Upgrade to Pro
           </Button>
         )}
+        <AssistantButton />
         <Button variant="ghost" size="sm" asChild>
           <Link to={settingsPath} aria-label="Settings">
             <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
@@ -165,6 +169,7 @@ export function Shell({ user }: { user: SessionUser }) {
         </Suspense>
       )}
     </div>
+    </AssistantProvider>
     </DictationProvider>
     </PhotoAnalyserProvider>
     </VoiceNoteRecorderProvider>

@@ -12,6 +12,8 @@ export const schoolSettingsSchema = z.object({
   notificationsFrequency: z.enum(['IMMEDIATELY', 'DAILY', 'WEEKLY']),
   notifyParentsGeneral: z.boolean(),
   notifyParentsAssignment: z.boolean(),
+  /** Whether the AI assistant keeps each question and its answer (off deletes those kept). */
+  assistantHistory: z.boolean(),
 })
 
 export type SchoolSettingsValues = z.infer<typeof schoolSettingsSchema>

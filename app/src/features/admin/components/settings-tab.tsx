@@ -1,7 +1,8 @@
-//! Manage School › Settings: the school's name, postcode, type and parent e-mail settings.
+//! Manage School › Settings: the school's name, postcode, type, parent e-mail settings and
+//! whether the AI assistant keeps its history.
 
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useEffect } from 'react'
+import { useEffect, useId } from 'react'
 import { useForm } from 'react-hook-form'
 
 import { Button } from '@/components/ui/button'
@@ -18,6 +19,7 @@ export function SettingsTab() {
   const settings = useSchoolSettings()
   const { toast } = useToast()
   const save = useSaveSchoolSettings()
+  const historyHintId = useId()
   const {
     register,
     handleSubmit,
@@ -74,6 +76,21 @@ export function SettingsTab() {
             Assignments
           </label>
         </fieldset>
+        <div className="space-y-1">
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="size-4 accent-primary"
+              aria-describedby={historyHintId}
+              {...register('assistantHistory')}
+            />
+            Keep the AI assistant&apos;s history
+          </label>
+          <p id={historyHintId} className="text-xs text-muted-foreground">
+            When off, questions to the AI assistant and its answers are not kept, and the history already kept for your
+            school is deleted.
+          </p>
+        </div>
         <Button type="submit" disabled={isSubmitting}>
           Save settings
         </Button>

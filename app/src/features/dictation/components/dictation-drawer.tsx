@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
 import { Progress } from '@/components/ui/progress'
 import { useToast } from '@/components/ui/toaster'
-import { useVoiceNoteRecorder, type DictationRecordingTarget } from '@/lib/capture'
+import { useVoiceNoteRecorder, type DictationOptions, type DictationRecordingTarget } from '@/lib/capture'
 import { saveDraft } from '@/lib/dictation-drafts'
 import { defaultNoteName, formatDuration } from '@/lib/recording'
 import { errorMessage } from '@/lib/rpc'
@@ -48,11 +48,13 @@ type CloseGuard = () => boolean
 
 function DictationPanel({
   onInsert,
+  insertLabel,
   onClose,
   closeGuard,
   recording,
 }: {
   onInsert: (text: string) => void
+  insertLabel: string
   onClose: () => void
   closeGuard: MutableRefObject<CloseGuard | null>
   recording?: DictationRecordingTarget
@@ -168,7 +170,7 @@ function DictationPanel({
               <Button onClick={() => recording.use(wav, text)}>{recording.label}</Button>
             ) : (
               <Button onClick={() => onInsert(text)} disabled={!text}>
-                Insert into feedback
+                {insertLabel}
               </Button>
             )}
             <Button variant="outline" onClick={() => setSaving(wav)}>
@@ -211,6 +213,7 @@ export function DictationDrawer({
   onOpenChange,
   onInsert,
   recording,
+  options,
 }: {
   open: boolean
   onOpenChange: (open: boolean) => void
@@ -218,6 +221,8 @@ export function DictationDrawer({
   onInsert: (text: string) => void
   /** Keeps the recording itself (with its transcript) instead, e.g. in a task's content. */
   recording?: DictationRecordingTarget
+  /** The title, description and insert button's text for another use than feedback. */
+  options?: DictationOptions
 }) {
   const features = useSystemFeatures(open)
   const closeGuard = useRef<CloseGuard | null>(null)
@@ -232,9 +237,9 @@ export function DictationDrawer({
       <SheetContent className="right-0 left-auto w-[28rem] border-r-0 border-l">
         <div className="flex items-start gap-3 border-b border-border p-5">
           <div className="flex-1 space-y-1">
-            <DialogTitle className="text-lg font-semibold">Live dictation</DialogTitle>
+            <DialogTitle className="text-lg font-semibold">{options?.title ?? 'Live dictation'}</DialogTitle>
             <DialogDescription className="text-sm text-muted-foreground">
-              Speak your feedback; the transcript appears as you talk.
+              {options?.description ?? 'Speak your feedback; the transcript appears as you talk.'}
             </DialogDescription>
           </div>
           <Button variant="ghost" size="sm" aria-label="Close dictation" onClick={requestClose}>
@@ -252,6 +257,7 @@ export function DictationDrawer({
         )}
         {open && features.data?.dictation && (
           <DictationPanel
+            insertLabel={options?.insertLabel ?? 'Insert into feedback'}
             closeGuard={closeGuard}
             onClose={requestClose}
             recording={

@@ -55,6 +55,10 @@ export function AudiencePicker({
   const errorId = useId()
   const needle = search.trim().toLowerCase()
   const pupils = count.data?.pupils
+  // The pupils chosen one by one, named above the list: the list scrolls, and a draft from
+  // the AI assistant arrives with its pupils already chosen.
+  const chosen = Array.isArray(filters.students) ? filters.students : []
+  const chosenNames = (options.data?.students ?? []).filter((pupil) => chosen.includes(pupil.id)).map((pupil) => pupil.name)
 
   return (
     <section aria-labelledby="audience-heading" aria-describedby={error ? errorId : undefined} className="space-y-4 rounded-lg border border-border p-5">
@@ -69,6 +73,11 @@ export function AudiencePicker({
           <Group legend="Form groups" name="filters.formGroups" options={options.data.formGroups} register={register} />
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium">Pupils</legend>
+            {chosenNames.length > 0 && (
+              <p className="text-sm">
+                <span className="font-medium">Selected ({chosenNames.length}):</span> {chosenNames.join(', ')}
+              </p>
+            )}
             <div className="w-72 space-y-1.5">
               <label htmlFor={searchId} className="text-sm">
                 Find pupils
@@ -77,7 +86,7 @@ export function AudiencePicker({
             </div>
             <div className="grid max-h-64 gap-1 overflow-y-auto sm:grid-cols-2 lg:grid-cols-3">
               {options.data.students.map((pupil) => {
-                const visible = !needle || pupil.name.toLowerCase().includes(needle) || filters.students.includes(pupil.id)
+                const visible = !needle || pupil.name.toLowerCase().includes(needle) || chosen.includes(pupil.id)
                 const group = [pupil.yearGroup, pupil.formGroup].filter(Boolean).join(', ')
                 return (
                   <label key={pupil.id} hidden={!visible} className="flex items-center gap-2 text-sm">

@@ -3,9 +3,9 @@
 //! their fields). A notification can be edited only while it is scheduled.
 
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useEffect, useId } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useController, useForm, useWatch } from 'react-hook-form'
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router'
 
 import { Section } from '@/components/section'
 import { Alert } from '@/components/ui/alert'
@@ -14,7 +14,7 @@ import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import type { NotificationDetail } from '@/generated/rpc-types'
-import { assistantDraftHtml, textToHtml } from '@/lib/assistant-notes'
+import { readAssistantDraft, textToHtml, type EditorDraft } from '@/lib/assistant-notes'
 import { usePhotoAnalyser } from '@/lib/capture'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
@@ -60,7 +60,19 @@ function defaults(existing?: NotificationDetail): EditorValues {
   }
 }
 
-function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: NotificationDetail; initialBody?: string }) {
+/** A new notification's fields started from a kept draft (the photo analyser's or the AI assistant's). */
+function fromDraft(draft: EditorDraft): Partial<EditorValues> {
+  const base = defaults()
+  return {
+    title: draft.title ?? base.title,
+    body: draft.bodyHtml,
+    sendToPupil: draft.sendToPupil ?? base.sendToPupil,
+    sendToParent: draft.sendToParent ?? base.sendToParent,
+    filters: { ...base.filters, students: draft.students.map((pupil) => pupil.id) },
+  }
+}
+
+function EditorForm({ kind, existing, draft }: { kind: Kind; existing?: NotificationDetail; draft?: EditorDraft | null }) {
   const photoAnalyser = usePhotoAnalyser()
   const { toast } = useToast()
   const navigate = useNavigate()
@@ -77,7 +89,7 @@ function EditorForm({ kind, existing, initialBody }: { kind: Kind; existing?: No
     formState: { errors, isSubmitting },
   } = useForm<EditorValues>({
     resolver: zodResolver(notificationEditorSchema(kind)),
-    defaultValues: { ...defaults(existing), ...(initialBody && !existing ? { body: initialBody } : {}) },
+    defaultValues: { ...defaults(existing), ...(draft && !existing ? fromDraft(draft) : {}) },
   })
   const { field: body } = useController({ control, name: 'body' })
   const filters = useWatch({ control, name: 'filters' })
@@ -199,17 +211,23 @@ export function CreateNotificationPage() {
   useEffect(() => {
     document.title = kind === 'ASSIGNMENT' ? 'New assignment · Voicemark' : 'New message · Voicemark'
   }, [kind])
+  // Opened from the photo analyser's 'Create message' or the AI assistant's 'Open in
+  // editor': the kept draft starts the form. Each such opening is a fresh form, even from
+  // this page itself (the location's key changes with every navigation).
+  const { key: visit } = useLocation()
+  const fromAssistant = params.get('assistant') === '1'
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold tracking-tight">{kind === 'ASSIGNMENT' ? 'New assignment' : 'New message'}</h1>
-      <EditorForm
-        key={kind}
-        kind={kind}
-        // Opened from the photo analyser's 'Create message': its text starts the message.
-        initialBody={params.get('assistant') === '1' ? assistantDraftHtml() : undefined}
-      />
+      <NewEditorForm key={fromAssistant ? `${kind}:${visit}` : kind} kind={kind} fromDraft={fromAssistant} />
     </div>
   )
+}
+
+/** A new notification's form, started from the kept draft when asked (read once, so typing is never overwritten). */
+function NewEditorForm({ kind, fromDraft }: { kind: Kind; fromDraft: boolean }) {
+  const [draft] = useState(() => (fromDraft ? readAssistantDraft() : null))
+  return <EditorForm kind={kind} draft={draft} />
 }
 
 export function EditNotificationPage() {

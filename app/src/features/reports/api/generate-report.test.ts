@@ -1,25 +1,37 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { parseEvent, splitBlocks } from './generate-report'
+import { generateReport, toReportEvent, type ReportEvent } from './generate-report'
 
 describe('the report stream', () => {
   it('reads each kind of event', () => {
-    expect(parseEvent('event: progress\ndata: {"step":2,"of":3,"label":"Summarising task 2 of 2"}')).toEqual({
+    expect(toReportEvent('progress', '{"step":2,"of":3,"label":"Summarising task 2 of 2"}')).toEqual({
       type: 'progress',
       step: 2,
       of: 3,
       label: 'Summarising task 2 of 2',
     })
-    expect(parseEvent('event: text\ndata: {"delta":"# Hi"}')).toEqual({ type: 'text', delta: '# Hi' })
-    expect(parseEvent('event: done\ndata: {}')).toEqual({ type: 'done' })
-    expect(parseEvent('event: error\ndata: {"message":"No."}')).toEqual({ type: 'error', message: 'No.' })
-    expect(parseEvent(':keep-alive')).toBeNull()
-    expect(parseEvent('event: other\ndata: {}')).toBeNull()
+    expect(toReportEvent('text', '{"delta":"# Hi"}')).toEqual({ type: 'text', delta: '# Hi' })
+    expect(toReportEvent('done', '{}')).toEqual({ type: 'done' })
+    expect(toReportEvent('error', '{"message":"No."}')).toEqual({ type: 'error', message: 'No.' })
+    expect(toReportEvent('other', '{}')).toBeNull()
+    expect(toReportEvent('text', 'not json')).toBeNull()
   })
+})
 
-  it('keeps an unfinished event for the next chunk', () => {
-    const { blocks, rest } = splitBlocks('event: text\ndata: {"delta":"a"}\n\nevent: te')
-    expect(blocks).toEqual(['event: text\ndata: {"delta":"a"}'])
-    expect(rest).toBe('event: te')
+describe('generateReport', () => {
+  afterEach(() => vi.unstubAllGlobals())
+
+  it('hands on each event as it arrives, the last one even without its blank line', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const part of ['event: text\ndata: {"delta":"a"}\n\nevent: te', 'xt\ndata: {"delta":"b"}\n\nevent: done\ndata: {}'])
+          controller.enqueue(new TextEncoder().encode(part))
+        controller.close()
+      },
+    })
+    vi.stubGlobal('fetch', async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }))
+    const seen: ReportEvent[] = []
+    await generateReport({ taskIds: [], voiceNoteIds: [], instructions: '', title: '' }, (event) => seen.push(event))
+    expect(seen).toEqual([{ type: 'text', delta: 'a' }, { type: 'text', delta: 'b' }, { type: 'done' }])
   })
 })

@@ -2,6 +2,8 @@
 //! Server-Sent Events: `progress` {step, of, label}, `text` {delta}, `done` {}, `error`
 //! {message}. A refusal before the stream starts is JSON `{error, fieldErrors?}`.
 
+import { eventJson, readEventStream } from '@/lib/sse'
+
 export interface GenerateInput {
   taskIds: string[]
   voiceNoteIds: string[]
@@ -25,26 +27,10 @@ export class GenerateError extends Error {
   }
 }
 
-/** One SSE event block (lines up to a blank line) as a report event, if it is one. */
-export function parseEvent(block: string): ReportEvent | null {
-  let name = 'message'
-  const data: string[] = []
-  for (const line of block.split(/\r?\n/)) {
-    if (line.startsWith(':')) continue
-    const colon = line.indexOf(':')
-    const field = colon === -1 ? line : line.slice(0, colon)
-    let value = colon === -1 ? '' : line.slice(colon + 1)
-    if (value.startsWith(' ')) value = value.slice(1)
-    if (field === 'event') name = value
-    else if (field === 'data') data.push(value)
-  }
-  if (data.length === 0) return null
-  let payload: Record<string, unknown>
-  try {
-    payload = JSON.parse(data.join('\n')) as Record<string, unknown>
-  } catch {
-    return null
-  }
+/** One event of the stream as a report event (`null` for an unknown or unreadable one). */
+export function toReportEvent(name: string, data: string): ReportEvent | null {
+  const payload = eventJson(data)
+  if (!payload) return null
   switch (name) {
     case 'progress':
       return { type: 'progress', step: Number(payload.step), of: Number(payload.of), label: String(payload.label ?? '') }
@@ -57,13 +43,6 @@ export function parseEvent(block: string): ReportEvent | null {
     default:
       return null
   }
-}
-
-/** Splits a growing SSE text into complete event blocks and the unfinished rest. */
-export function splitBlocks(buffer: string): { blocks: string[]; rest: string } {
-  const parts = buffer.split(/\r?\n\r?\n/)
-  const rest = parts.pop() ?? ''
-  return { blocks: parts.filter((p) => p.trim() !== ''), rest }
 }
 
 async function refusalOf(response: Response): Promise<GenerateError> {
@@ -99,19 +78,8 @@ export async function generateReport(
     signal,
   })
   if (!response.ok || !response.body) throw await refusalOf(response)
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-  let buffer = ''
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) break
-    buffer += value
-    const { blocks, rest } = splitBlocks(buffer)
-    buffer = rest
-    for (const block of blocks) {
-      const event = parseEvent(block)
-      if (event) onEvent(event)
-    }
-  }
-  const last = buffer.trim() ? parseEvent(buffer) : null
-  if (last) onEvent(last)
+  await readEventStream(response.body, ({ event, data }) => {
+    const parsed = toReportEvent(event, data)
+    if (parsed) onEvent(parsed)
+  })
 }

@@ -1,21 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { SseParser, streamAutofill, toAutofillEvent, type AutofillEvent } from './ai-autofill'
-
-describe('SseParser', () => {
-  it('reads events cut anywhere, skipping comments', () => {
-    const parser = new SseParser()
-    const text =
-      ': keep-alive\n\nevent: answer\ndata: {"questionId":"a","text":"Hel","complete":false}\n\n' +
-      'event: done\r\ndata: {"answers":{"a":"Hello"},"truncated":false}\r\n\r\n'
-    const events = []
-    for (let i = 0; i < text.length; i += 5) events.push(...parser.push(text.slice(i, i + 5)))
-    expect(events).toEqual([
-      { event: 'answer', data: '{"questionId":"a","text":"Hel","complete":false}' },
-      { event: 'done', data: '{"answers":{"a":"Hello"},"truncated":false}' },
-    ])
-  })
-})
+import { streamAutofill, toAutofillEvent, type AutofillEvent } from './ai-autofill'
 
 describe('toAutofillEvent', () => {
   it('reads the three events and ignores the rest', () => {
