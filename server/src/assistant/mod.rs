@@ -2,9 +2,10 @@
 //! question about their own data with the chat model and the read-only [`tools`], streaming
 //! the answer as it is written. The model asks for tools (OpenAI function calling); the
 //! server runs them as the caller and gives the results back, for at most [`MAX_ROUNDS`]
-//! rounds. The browser keeps the conversation (the messages of earlier turns, as
-//! [`Answer::conversation`] gave them) and sends it back with a follow-up question; it is
-//! re-checked ([`conversation_from`]) and never widens what the tools may see.
+//! rounds. The browser keeps the conversation (as the last [`Answer::conversation`] gave
+//! it) and sends it back with a follow-up question; it is re-checked
+//! ([`conversation_from`]: the newest messages that fit) and never widens what the tools
+//! may see.
 
 pub mod tools;
 
@@ -68,8 +69,9 @@ pub enum Output {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answer {
     pub text: String,
-    /// This turn's messages (the question, tool calls and results, the answer), to be
-    /// sent back after the earlier ones with the next question.
+    /// The whole conversation without the system prompt: the earlier messages, then this
+    /// turn's (the question, tool calls and results, the answer); sent back as it is with
+    /// the next question.
     pub conversation: Vec<Value>,
 }
 
@@ -166,7 +168,6 @@ pub async fn answer(
 ) -> Result<Answer, Failure> {
     let mut messages = vec![json!({"role": "system", "content": system})];
     messages.extend(conversation);
-    let first_new = messages.len();
     messages.push(json!({"role": "user", "content": question}));
     let definitions = tools::definitions();
     let mut answer = String::new();
@@ -210,7 +211,7 @@ pub async fn answer(
             messages.push(json!({"role": "assistant", "content": text}));
             return Ok(Answer {
                 text: answer.trim().to_owned(),
-                conversation: messages.split_off(first_new),
+                conversation: messages.split_off(1),
             });
         }
         messages.push(json!({

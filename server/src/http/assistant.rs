@@ -13,7 +13,7 @@
 //! * `draft` `{type, title, body, students: [{id, name}], sendToPupil, sendToParent}`: a
 //!   message or assignment for the editor (`/notifications/create?assistant=1`); never sent;
 //! * `done` `{id, answer, conversation}`: the kept query's id (`null` when the school keeps
-//!   no history) and this turn's messages to send back with a follow-up;
+//!   no history) and the conversation so far, to send back as it is with a follow-up;
 //! * `error` `{message}`: a sentence for the user; the stream then ends.
 //!
 //! The question and answer are kept (`assistant_queries`, `filter_id` = `assistant:` + the

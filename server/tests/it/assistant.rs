@@ -434,6 +434,11 @@ dual_test! {
         assert_eq!(ids.len(), 2);
         assert!(ids.contains(&w.ben.as_str()) && ids.contains(&w.cal.as_str()));
         assert_eq!(streamed_text(&got), "I have drafted a message to the parents of Ben Bell, Cal Cole.");
+        // The conversation handed back holds both turns, without the system prompt.
+        let whole = last(&got, "done").expect("done")["conversation"].as_array().cloned().unwrap_or_default();
+        assert_eq!(whole.first().map(|m| m["content"].clone()), Some(json!("Who has not handed in the fractions assignment?")));
+        assert_eq!(whole.iter().filter(|m| m["role"] == "user").count(), 2);
+        assert!(whole.iter().all(|m| m["role"] != "system"));
         // Nothing was sent or saved: still one notification of the teacher's.
         let ctx = ctx_of(&app, &w.teacher).await;
         assert_eq!(tool(&ctx, "find_notifications", json!({})).await["total"], 1);
