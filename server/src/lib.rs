@@ -5,6 +5,7 @@ pub mod addresses;
 pub mod app;
 pub mod assistant;
 pub mod auth;
+pub mod cache;
 pub mod config;
 pub mod crypto;
 pub mod db;

@@ -7,6 +7,7 @@ pub mod rate_limit;
 pub mod routes;
 pub mod secret;
 pub mod session;
+pub mod session_cache;
 pub mod tokens;
 
 pub use accounts::account_disabled_message;

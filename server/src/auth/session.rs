@@ -12,6 +12,8 @@ use crate::models::now;
 use crate::models::sessions::{self, NewSession};
 use crate::models::users::User;
 
+use super::session_cache;
+
 pub use crate::models::sessions::{delete_session, delete_user_sessions};
 
 /// The session cookie's name (Auth.js's own name, so its client code finds nothing odd).
@@ -135,7 +137,9 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 }
 
 /// The user whose unexpired session cookie the request carries, disabled or not (the caller
-/// decides what a disabled user may do). `None` without a valid session.
+/// decides what a disabled user may do). `None` without a valid session. Found sessions are
+/// kept for a few seconds in the process (`session_cache`: at once in this process after a
+/// change, within its `TTL` in another).
 /// `secure`: the public URL is https (see [`session_token`] for the cookie name read).
 pub async fn current_user(
     db: &Db,
@@ -147,6 +151,10 @@ pub async fn current_user(
     };
     let token_hash = hash_token(token);
     let at = now();
+    if let Some(cached) = session_cache::get(&token_hash, at) {
+        return Ok(Some(cached));
+    }
+    let generation = session_cache::generation();
     let mut pooled = db.conn().await?;
     let mut conn = pooled.db();
     let Some((mut user, expires_at, chosen)) =
@@ -170,13 +178,15 @@ pub async fn current_user(
             active_school_id = Some(target);
         }
     }
-    Ok(Some(SessionUser {
+    let session = SessionUser {
         user,
         home_school_id,
         active_school_id,
         token_hash,
         expires_at,
-    }))
+    };
+    session_cache::put(&session, generation);
+    Ok(Some(session))
 }
 
 #[cfg(test)]

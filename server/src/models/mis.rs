@@ -437,6 +437,7 @@ pub async fn update_synced_user(
     names: (&str, &str, Option<&str>),
     staff_code: Option<&str>,
 ) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     let row = users::table
         .filter(users::id.eq(id))
         .filter(users::school_id.eq(school_id));

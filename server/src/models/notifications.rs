@@ -61,6 +61,7 @@ pub async fn insert_submission(
     conn: &mut DbConn<'_>,
     submission: &NewSubmission,
 ) -> QueryResult<()> {
+    crate::models::submissions::forget_counts();
     with_conn!(conn, |c| diesel::insert_into(submissions::table)
         .values(submission)
         .execute(c)

@@ -510,6 +510,7 @@ pub async fn make_founding_admin(
     school_id: &str,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     use crate::db::schema::users;
     with_conn!(conn, |c| diesel::update(users::table.find(user_id))
         .set((

@@ -419,6 +419,7 @@ pub async fn erase(
         .execute(c)
         .await)?;
     }
+    crate::models::submissions::forget_counts();
     with_conn!(conn, |c| diesel::delete(
         submissions::table.filter(submissions::student_id.eq(id))
     )

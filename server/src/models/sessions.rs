@@ -34,6 +34,7 @@ pub async fn insert_session(conn: &mut DbConn<'_>, session: &NewSession<'_>) -> 
 
 /// Ends one session (sign-out).
 pub async fn delete_session(conn: &mut DbConn<'_>, token_hash: &str) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::delete(sessions::table.find(token_hash))
         .execute(c)
         .await)?;
@@ -42,6 +43,7 @@ pub async fn delete_session(conn: &mut DbConn<'_>, token_hash: &str) -> QueryRes
 
 /// Ends every session of a user.
 pub async fn delete_user_sessions(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::delete(
         sessions::table.filter(sessions::user_id.eq(user_id))
     )
@@ -56,6 +58,7 @@ pub async fn delete_other_sessions(
     user_id: &str,
     keep_token_hash: &str,
 ) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::delete(
         sessions::table
             .filter(sessions::user_id.eq(user_id))
@@ -73,6 +76,7 @@ pub async fn set_session_expiry(
     expires_at: NaiveDateTime,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::update(sessions::table.find(token_hash))
         .set((
             sessions::expires_at.eq(expires_at),
@@ -110,6 +114,7 @@ pub async fn set_active_school(
     token_hash: &str,
     school_id: Option<&str>,
 ) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::update(sessions::table.find(token_hash))
         .set(sessions::active_school_id.eq(school_id))
         .execute(c)

@@ -16,7 +16,7 @@ use crate::with_conn;
 /// notifications of their school that they sent, or, for an admin, every notification of
 /// their school. `user.feedbackHubCount`, `feedback.list`, `feedback.mark` and the
 /// dashboard all go through this one rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct MarkerScope {
     pub school_id: String,
     /// `None`: every sender of the school (admins).
@@ -171,6 +171,7 @@ pub async fn hand_in(
     content: Option<&str>,
     at: NaiveDateTime,
 ) -> QueryResult<bool> {
+    forget_counts();
     let changed = with_conn!(conn, |c| diesel::update(
         submissions::table
             .filter(submissions::id.eq(id))
@@ -284,8 +285,36 @@ pub async fn waiting(
         .collect())
 }
 
-/// How many submissions wait for marking within `scope`: the Feedback Hub count.
+/// How long a Feedback Hub count is answered from memory: the bound within which another
+/// process's hand-ins and marks show in this one's badge (`crate::cache`).
+pub const COUNT_TTL: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The Feedback Hub counts by scope, kept in the process. Every write here that can change
+/// a count (a hand-in, a mark, a new or deleted submission) calls [`forget_counts`].
+static WAITING: std::sync::LazyLock<crate::cache::ProcessCache<MarkerScope, i64>> =
+    std::sync::LazyLock::new(|| {
+        crate::cache::ProcessCache::new(COUNT_TTL, std::time::Duration::from_secs(1), 50_000)
+    });
+
+/// Forgets every kept Feedback Hub count.
+pub fn forget_counts() {
+    WAITING.invalidate();
+}
+
+/// How many submissions wait for marking within `scope`: the Feedback Hub count, answered
+/// from memory while fresh (see [`WAITING`]).
 pub async fn waiting_count(conn: &mut DbConn<'_>, scope: &MarkerScope) -> QueryResult<i64> {
+    if let Some(count) = WAITING.get(scope, |_| true) {
+        return Ok(count);
+    }
+    let generation = WAITING.generation();
+    let count = count_waiting(conn, scope).await?;
+    WAITING.put(scope.clone(), count, generation);
+    Ok(count)
+}
+
+/// [`waiting_count`] from the database.
+pub async fn count_waiting(conn: &mut DbConn<'_>, scope: &MarkerScope) -> QueryResult<i64> {
     with_conn!(conn, |c| {
         let mut query = submissions::table
             .inner_join(notifications::table)
@@ -335,6 +364,7 @@ pub async fn mark(
     sentiment: FeedbackSentiment,
     at: NaiveDateTime,
 ) -> QueryResult<bool> {
+    forget_counts();
     let changed = with_conn!(conn, |c| diesel::update(
         submissions::table
             .filter(submissions::id.eq(id))

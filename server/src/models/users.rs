@@ -105,6 +105,7 @@ pub async fn set_password(
     hash: &str,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::update(users::table.find(id))
         .set((
             users::password.eq(hash),
@@ -123,6 +124,7 @@ pub async fn mark_email_verified(
     id: &str,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::update(users::table.find(id))
         .filter(users::email_verified.is_null())
         .set((users::email_verified.eq(at), users::updated_at.eq(at)))
@@ -282,6 +284,7 @@ pub async fn save_staff(
     id: Option<&str>,
     fields: &StaffFields,
 ) -> QueryResult<(String, bool)> {
+    crate::auth::session_cache::invalidate();
     let at = now();
     let id = match id {
         Some(id) => {
@@ -354,6 +357,7 @@ pub async fn update_name(
     forename: &str,
     surname: &str,
 ) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     let at = crate::models::now();
     with_conn!(conn, |c| diesel::update(users::table.find(user_id))
         .set((
@@ -368,6 +372,7 @@ pub async fn update_name(
 
 /// Records that the user has finished (or skipped) the onboarding tour.
 pub async fn mark_tutorial_complete(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> {
+    crate::auth::session_cache::invalidate();
     let at = crate::models::now();
     with_conn!(conn, |c| diesel::update(users::table.find(user_id))
         .set((

@@ -155,6 +155,9 @@ async fn set_disabled(app: &TestApp, id: &str, disabled: bool) {
         .execute(c)
         .await)
     .expect("update");
+    // Written behind the models' back, as another process would: the test stands for the
+    // session cache's few seconds having passed (auth::session_cache).
+    voicemark::auth::session_cache::invalidate();
 }
 
 pub(crate) async fn session_count(app: &TestApp, user_id: &str) -> i64 {

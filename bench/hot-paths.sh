@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Issue 15's hot paths at 200 connections (wrk -t2, 15 s each), on SQLite and PostgreSQL,
+# next to a bare axum handler in the same run:
+#   1. user.feedbackHubCount (the sidebar badge);
+#   2. school.listStudents (the roster: 2,000 pupils);
+#   3. both in one batch.
+# Prints req/s, p50, p99 and the share of the bare handler's rate.
+#
+# The data is the issue's, added to the demo school (Northbridge Academy) on both backends
+# by the same SQL:
+#   - 2,000 more pupils in 7 year groups and 70 form groups;
+#   - 49 more teachers (50 with the demo teacher);
+#   - 500 assignments, 10 per teacher;
+#   - 100,000 submissions, 200 per assignment: 30 % received and unmarked, 50 % marked,
+#     20 % not received.
+# The signed-in caller is the demo teacher. Client and server share the machine's cores,
+# so read the figures as relative to the bare handler of the same run.
+#
+# Needs wrk (installed here with apt-get when missing), psql, python3, curl,
+# target/release/voicemark and target/release/examples/bare_axum:
+#   cargo build --release --bin voicemark && cargo build --release -p voicemark-server --example bare_axum
+# Usage: bash bench/hot-paths.sh [postgres admin URL]
+# Environment: DURATION (default 15s), CONNECTIONS (default 200).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="$root/target/release/voicemark"
+bare="$root/target/release/examples/bare_axum"
+admin_url="${1:-postgres://postgres@127.0.0.1:5432/postgres}"
+connections="${CONNECTIONS:-200}"
+duration="${DURATION:-15s}"
+work="$(mktemp -d)"
+pids=()
+pg_name="vm_hot_$(date +%s)_$$"
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  psql "$admin_url" -qtAc "DROP DATABASE IF EXISTS $pg_name WITH (FORCE)" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+command -v wrk >/dev/null || { apt-get update -qq >/dev/null && apt-get install -y -qq wrk >/dev/null; }
+[[ -x "$bin" && -x "$bare" ]] || { echo "build the release binary and the bare_axum example first (see the header)" >&2; exit 1; }
+
+read -r -d '' FILL <<'SQL' || true
+WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 7)
+INSERT INTO year_groups (id, created_at, updated_at, name, school_id)
+SELECT 'bench-y-' || n, '2026-11-01 10:00:00', '2026-11-01 10:00:00', 'Bench year ' || n,
+       (SELECT school_id FROM users WHERE email = 'teacher@northbridge.test')
+FROM seq;
+WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 70)
+INSERT INTO form_groups (id, created_at, updated_at, name, school_id)
+SELECT 'bench-f-' || n, '2026-11-01 10:00:00', '2026-11-01 10:00:00', 'Bench form ' || n,
+       (SELECT school_id FROM users WHERE email = 'teacher@northbridge.test')
+FROM seq;
+WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 2000)
+INSERT INTO students (id, created_at, updated_at, forename, surname, school_id, year_group_id, form_group_id)
+SELECT 'bench-p-' || n, '2026-11-01 10:00:00', '2026-11-01 10:00:00', 'Pupil', 'Bench ' || n,
+       (SELECT school_id FROM users WHERE email = 'teacher@northbridge.test'),
+       'bench-y-' || (n % 7 + 1), 'bench-f-' || (n % 70 + 1)
+FROM seq;
+WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 49)
+INSERT INTO users (id, created_at, updated_at, forename, surname, email, pro, activated, send_all_cohorts,
+                   has_completed_tutorial, leader, disabled, school_id, role)
+SELECT 'bench-t-' || n, '2026-11-01 10:00:00', '2026-11-01 10:00:00', 'Bench', 'Teacher ' || n,
+       'bench-teacher-' || n || '@northbridge.test', FALSE, TRUE, FALSE, TRUE, FALSE, FALSE,
+       (SELECT school_id FROM users WHERE email = 'teacher@northbridge.test'), 'TEACHER'
+FROM seq;
+WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < 499)
+INSERT INTO notifications (id, created_at, updated_at, type, title, body, send_to_parent, send_to_pupil, filters, sender_id, school_id)
+SELECT 'bench-n-' || n, '2026-11-01 10:00:00', '2026-11-01 10:00:00', 'ASSIGNMENT', 'Bench ' || n, '', FALSE, TRUE, '{}',
+       CASE WHEN n / 10 = 0 THEN (SELECT id FROM users WHERE email = 'teacher@northbridge.test')
+            ELSE 'bench-t-' || (n / 10) END,
+       (SELECT school_id FROM users WHERE email = 'teacher@northbridge.test')
+FROM seq;
+WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < 99999)
+INSERT INTO submissions (id, created_at, updated_at, received_at, marked_at, token, notification_id, student_id)
+SELECT 'bench-s-' || n, '2026-11-02 10:00:00', '2026-11-02 10:00:00',
+       CASE WHEN n % 10 < 8 THEN '2026-11-02 10:00:00' END,
+       CASE WHEN n % 10 BETWEEN 3 AND 7 THEN '2026-11-03 10:00:00' END,
+       'bench-k-' || n, 'bench-n-' || (n / 200),
+       'bench-p-' || (((n / 200) * 200 + n % 200) % 2000 + 1)
+FROM seq;
+SQL
+
+# shellcheck source=bench/server.sh
+source "$root/bench/server.sh"
+
+rpc_path() { # procedure[,procedure…]: a batched GET with no inputs
+  python3 - "$1" <<'PY'
+import sys, urllib.parse
+procs = sys.argv[1].split(",")
+undefined = '{"json":null,"meta":{"values":["undefined"],"v":1}}'
+batch = "{" + ",".join(f'"{i}":{undefined}' for i in range(len(procs))) + "}"
+print(f"/api/trpc/{sys.argv[1]}?batch=1&input=" + urllib.parse.quote(batch, safe=""))
+PY
+}
+count_path=$(rpc_path user.feedbackHubCount)
+roster_path=$(rpc_path school.listStudents)
+both_path=$(rpc_path user.feedbackHubCount,school.listStudents)
+
+measure() { # label url cookie -> prints the line, keeps req/s in $work/rps-<label>
+  local label="$1" url="$2" cookie="$3" out="$work/wrk-$RANDOM" status
+  status=$(curl -s -o "$out.check" -w '%{http_code}' -H "Cookie: next-auth.session-token=$cookie" "$url")
+  [[ "$status" == 200 ]] || { echo "$label: status $status: $(head -c 300 "$out.check")" >&2; return 1; }
+  wrk -t2 -c"$connections" -d"$duration" --latency -H "Cookie: next-auth.session-token=$cookie" "$url" >"$out"
+  local rps p50 p99 errors
+  rps=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
+  p50=$(awk '$1 == "50%" { print $2 }' "$out")
+  p99=$(awk '$1 == "99%" { print $2 }' "$out")
+  errors=$(awk '/Non-2xx|Socket errors/ { $1 = $1; print }' "$out" | paste -sd ' ' -)
+  echo "$rps" >"$work/rps-$label"
+  python3 -c 'import sys; l, r, p50, p99, bare, err = sys.argv[1:]; ratio = f"{float(r) / float(bare):6.1%} of bare" if bare else ""; print(f"{l:<30} {float(r):10.1f} req/s   p50 {p50:>8}   p99 {p99:>8}   {ratio} {err}")' \
+    "$label" "$rps" "$p50" "$p99" "${bare_rps:-}" "$errors"
+}
+
+"$bare" 127.0.0.1:3921 >/dev/null 2>&1 & pids+=($!)
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:3921/api/health" >/dev/null && break; sleep 0.05; done
+
+start "sqlite://$work/hot.db" 3922
+python3 - "$work/hot.db" "$FILL" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], timeout=30)
+db.executescript(sys.argv[2]); db.execute("ANALYZE"); db.commit()
+print("sqlite: pupils", db.execute("SELECT COUNT(*) FROM students").fetchone()[0],
+      "submissions", db.execute("SELECT COUNT(*) FROM submissions").fetchone()[0])
+PY
+sqlite_cookie=$(sign_in 3922 teacher@northbridge.test)
+
+psql "$admin_url" -qtAc "CREATE DATABASE $pg_name"
+pg_url="${admin_url%/*}/$pg_name"
+start "$pg_url" 3923
+psql "$pg_url" -qtA -v ON_ERROR_STOP=1 -c "$FILL" >/dev/null
+psql "$pg_url" -qtAc "ANALYZE"
+pg_cookie=$(sign_in 3923 teacher@northbridge.test)
+
+echo "badge count answered: $(curl -sf -H "Cookie: next-auth.session-token=$sqlite_cookie" "http://127.0.0.1:3922$count_path") (sqlite)," \
+  "$(curl -sf -H "Cookie: next-auth.session-token=$pg_cookie" "http://127.0.0.1:3923$count_path") (postgres)"
+echo "roster answer: $(curl -sf -H "Cookie: next-auth.session-token=$pg_cookie" "http://127.0.0.1:3923$roster_path" | wc -c) bytes"
+echo "$connections connections, $duration each, wrk -t2"
+bare_rps=""
+for name in count roster both; do
+  path_var="${name}_path"
+  measure "bare-axum ($name)" "http://127.0.0.1:3921${!path_var}" none
+  bare_rps=$(cat "$work/rps-bare-axum ($name)")
+  measure "sqlite $name" "http://127.0.0.1:3922${!path_var}" "$sqlite_cookie"
+  measure "postgres $name" "http://127.0.0.1:3923${!path_var}" "$pg_cookie"
+  bare_rps=""
+done
