@@ -1,6 +1,6 @@
 //! A small in-process read cache for answers the database gives far more often than it
 //! changes (issue 15): the session lookup (`auth::session_cache`) and the Feedback Hub
-//! badge count (`models::submissions::waiting_count`).
+//! badge count (`models::hub_count`).
 //!
 //! The rules, the same for every use:
 //! * An entry is answered for at most its `ttl`: the bound within which a change made by

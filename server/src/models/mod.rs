@@ -8,6 +8,7 @@ pub mod billing;
 pub mod comments;
 pub mod email_preferences;
 pub mod groups;
+pub mod hub_count;
 pub mod jobs;
 pub mod mis;
 pub mod mis_credentials;

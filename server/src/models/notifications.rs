@@ -61,7 +61,7 @@ pub async fn insert_submission(
     conn: &mut DbConn<'_>,
     submission: &NewSubmission,
 ) -> QueryResult<()> {
-    crate::models::submissions::forget_counts();
+    crate::models::hub_count::forget();
     with_conn!(conn, |c| diesel::insert_into(submissions::table)
         .values(submission)
         .execute(c)
@@ -76,7 +76,7 @@ pub async fn feedback_hub_count(
     conn: &mut DbConn<'_>,
     scope: &crate::models::submissions::MarkerScope,
 ) -> QueryResult<i64> {
-    crate::models::submissions::waiting_count(conn, scope).await
+    crate::models::hub_count::waiting(conn, scope).await
 }
 
 pub use authoring::*;

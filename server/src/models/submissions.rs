@@ -171,7 +171,7 @@ pub async fn hand_in(
     content: Option<&str>,
     at: NaiveDateTime,
 ) -> QueryResult<bool> {
-    forget_counts();
+    crate::models::hub_count::forget();
     let changed = with_conn!(conn, |c| diesel::update(
         submissions::table
             .filter(submissions::id.eq(id))
@@ -285,50 +285,6 @@ pub async fn waiting(
         .collect())
 }
 
-/// How long a Feedback Hub count is answered from memory: the bound within which another
-/// process's hand-ins and marks show in this one's badge (`crate::cache`).
-pub const COUNT_TTL: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// The Feedback Hub counts by scope, kept in the process. Every write here that can change
-/// a count (a hand-in, a mark, a new or deleted submission) calls [`forget_counts`].
-static WAITING: std::sync::LazyLock<crate::cache::ProcessCache<MarkerScope, i64>> =
-    std::sync::LazyLock::new(|| {
-        crate::cache::ProcessCache::new(COUNT_TTL, std::time::Duration::from_secs(1), 50_000)
-    });
-
-/// Forgets every kept Feedback Hub count.
-pub fn forget_counts() {
-    WAITING.invalidate();
-}
-
-/// How many submissions wait for marking within `scope`: the Feedback Hub count, answered
-/// from memory while fresh (see [`WAITING`]).
-pub async fn waiting_count(conn: &mut DbConn<'_>, scope: &MarkerScope) -> QueryResult<i64> {
-    if let Some(count) = WAITING.get(scope, |_| true) {
-        return Ok(count);
-    }
-    let generation = WAITING.generation();
-    let count = count_waiting(conn, scope).await?;
-    WAITING.put(scope.clone(), count, generation);
-    Ok(count)
-}
-
-/// [`waiting_count`] from the database.
-pub async fn count_waiting(conn: &mut DbConn<'_>, scope: &MarkerScope) -> QueryResult<i64> {
-    with_conn!(conn, |c| {
-        let mut query = submissions::table
-            .inner_join(notifications::table)
-            .filter(notifications::school_id.eq(&scope.school_id))
-            .filter(submissions::received_at.is_not_null())
-            .filter(submissions::marked_at.is_null())
-            .into_boxed();
-        if let Some(sender) = &scope.sender_id {
-            query = query.filter(notifications::sender_id.eq(sender));
-        }
-        query.count().get_result(c).await
-    })
-}
-
 /// The submission `id` if `scope` may mark it: (received_at, marked_at, student_id).
 pub async fn find_markable(
     conn: &mut DbConn<'_>,
@@ -364,7 +320,7 @@ pub async fn mark(
     sentiment: FeedbackSentiment,
     at: NaiveDateTime,
 ) -> QueryResult<bool> {
-    forget_counts();
+    crate::models::hub_count::forget();
     let changed = with_conn!(conn, |c| diesel::update(
         submissions::table
             .filter(submissions::id.eq(id))

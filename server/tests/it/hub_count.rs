@@ -1,4 +1,4 @@
-//! The Feedback Hub badge count is kept in the process (`models::submissions::waiting_count`,
+//! The Feedback Hub badge count is kept in the process (`models::hub_count`,
 //! issue 15). After every kind of change, with the count warm in the cache just before it,
 //! `user.feedbackHubCount` still equals the full query (`count_waiting`): a pupil hands in,
 //! work is marked, a new assignment is sent, a pupil leaves the MIS, a pupil is erased.
@@ -24,7 +24,7 @@ async fn badge(app: &TestApp, cookie: &str) -> i64 {
 /// The count from the database, without the cache.
 async fn full_query(app: &TestApp, scope: &MarkerScope) -> i64 {
     let mut pooled = app.db.conn().await.expect("connection");
-    submissions::count_waiting(&mut pooled.db(), scope).await.expect("count")
+    voicemark::models::hub_count::count_waiting(&mut pooled.db(), scope).await.expect("count")
 }
 
 /// The badge equals the full query, and a second read (from the cache) says the same.

@@ -62,7 +62,7 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<DashboardSummary> 
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     let at = now();
-    let to_mark = submissions::waiting_count(&mut conn, &scope).await?;
+    let to_mark = crate::models::hub_count::waiting(&mut conn, &scope).await?;
     let oldest_to_mark = submissions::waiting(&mut conn, &scope, None, None, OLDEST_SHOWN)
         .await?
         .into_iter()

@@ -1,0 +1,61 @@
+//! The Feedback Hub count (the sidebar badge, the dashboard's "to mark"): submissions
+//! received and not yet marked that a member of staff may mark (`MarkerScope`). Kept per
+//! scope in the process for a few seconds (issue 15, docs/performance.md); every model write
+//! that can change a count calls [`forget`].
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use diesel::prelude::*;
+use diesel::result::QueryResult;
+use diesel_async::RunQueryDsl;
+
+use crate::cache::ProcessCache;
+use crate::db::schema::{notifications, submissions};
+use crate::db::DbConn;
+use crate::models::submissions::MarkerScope;
+use crate::with_conn;
+
+/// How long a Feedback Hub count is answered from memory: the bound within which another
+/// process's hand-ins and marks show in this one's badge (`crate::cache`).
+pub const COUNT_TTL: Duration = Duration::from_secs(5);
+
+/// The Feedback Hub counts by scope, kept in the process. Every model write that can change
+/// a count (a hand-in, a mark, a new or deleted submission) calls [`forget`].
+static WAITING: LazyLock<ProcessCache<MarkerScope, i64>> =
+    LazyLock::new(|| {
+        ProcessCache::new(COUNT_TTL, Duration::from_secs(1), 50_000)
+    });
+
+/// Forgets every kept Feedback Hub count.
+pub fn forget() {
+    WAITING.invalidate();
+}
+
+/// How many submissions wait for marking within `scope`: the Feedback Hub count, answered
+/// from memory while fresh (see [`WAITING`]).
+pub async fn waiting(conn: &mut DbConn<'_>, scope: &MarkerScope) -> QueryResult<i64> {
+    if let Some(count) = WAITING.get(scope, |_| true) {
+        return Ok(count);
+    }
+    let generation = WAITING.generation();
+    let count = count_waiting(conn, scope).await?;
+    WAITING.put(scope.clone(), count, generation);
+    Ok(count)
+}
+
+/// [`waiting`] from the database.
+pub async fn count_waiting(conn: &mut DbConn<'_>, scope: &MarkerScope) -> QueryResult<i64> {
+    with_conn!(conn, |c| {
+        let mut query = submissions::table
+            .inner_join(notifications::table)
+            .filter(notifications::school_id.eq(&scope.school_id))
+            .filter(submissions::received_at.is_not_null())
+            .filter(submissions::marked_at.is_null())
+            .into_boxed();
+        if let Some(sender) = &scope.sender_id {
+            query = query.filter(notifications::sender_id.eq(sender));
+        }
+        query.count().get_result(c).await
+    })
+}
