@@ -129,7 +129,8 @@ sqlite_cookie=$(sign_in 3922 teacher@northbridge.test)
 psql "$admin_url" -qtAc "CREATE DATABASE $pg_name"
 pg_url="${admin_url%/*}/$pg_name"
 start "$pg_url" 3923
-psql "$pg_url" -qtA -v ON_ERROR_STOP=1 -c "$FILL" >/dev/null
+# PostgreSQL types a CASE of text literals as text: the same timestamps, typed.
+psql "$pg_url" -qtA -v ON_ERROR_STOP=1 -c "${FILL//THEN \'/THEN TIMESTAMP \'}" >/dev/null
 psql "$pg_url" -qtAc "ANALYZE"
 pg_cookie=$(sign_in 3923 teacher@northbridge.test)
 

@@ -257,6 +257,7 @@ pub async fn save_form_group(
     id: Option<&str>,
     name: &str,
 ) -> QueryResult<Option<String>> {
+    crate::models::students::forget_rosters();
     let at = now();
     match id {
         Some(id) => {
@@ -291,6 +292,7 @@ pub async fn rename_year_group(
     id: &str,
     name: &str,
 ) -> QueryResult<bool> {
+    crate::models::students::forget_rosters();
     let at = now();
     let n = with_conn!(conn, |c| diesel::update(
         year_groups::table
@@ -311,6 +313,7 @@ pub async fn year_group_id(
     school_id: &str,
     name: &str,
 ) -> QueryResult<String> {
+    crate::models::students::forget_rosters();
     if let Some(id) = year_group_named(conn, school_id, name).await? {
         return Ok(id);
     }
@@ -334,6 +337,7 @@ pub async fn year_group_id(
 
 /// Inserts the form group unless the school has one of that name already (then nothing).
 pub async fn insert_form_group(conn: &mut DbConn<'_>, group: &NewFormGroup) -> QueryResult<()> {
+    crate::models::students::forget_rosters();
     with_conn!(conn, |c| diesel::insert_into(form_groups::table)
         .values(group)
         .on_conflict_do_nothing()

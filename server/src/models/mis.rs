@@ -84,6 +84,7 @@ pub struct NewSyncedPupil {
 }
 
 pub async fn insert_pupils(conn: &mut DbConn<'_>, rows: Vec<NewSyncedPupil>) -> QueryResult<usize> {
+    crate::models::students::forget_rosters();
     crate::batch_insert!(conn, students::table, rows, columns = 13)
 }
 
@@ -115,6 +116,7 @@ pub async fn update_pupil(
     id: &str,
     change: &PupilChange,
 ) -> QueryResult<()> {
+    crate::models::students::forget_rosters();
     with_conn!(conn, |c| diesel::update(
         students::table
             .filter(students::id.eq(id))
@@ -134,6 +136,7 @@ pub async fn archive_pupils(
     ids: &[String],
     at: NaiveDateTime,
 ) -> QueryResult<usize> {
+    crate::models::students::forget_rosters();
     let mut archived = 0;
     for chunk in ids.chunks(500) {
         archived += with_conn!(conn, |c| diesel::update(
@@ -214,6 +217,7 @@ pub async fn insert_form_group(
     source_id: &str,
     name: &str,
 ) -> QueryResult<String> {
+    crate::models::students::forget_rosters();
     let (id, at) = (new_id(), now());
     let (wonde_id, groupcall_id) = split(source, source_id);
     with_conn!(conn, |c| diesel::insert_into(form_groups::table)
@@ -239,6 +243,7 @@ pub async fn update_form_group(
     source_id: &str,
     name: &str,
 ) -> QueryResult<()> {
+    crate::models::students::forget_rosters();
     match source {
         Source::Wonde => with_conn!(conn, |c| diesel::update(form_groups::table.find(id))
             .set((

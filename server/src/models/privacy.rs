@@ -337,6 +337,7 @@ pub async fn erase(
     id: &str,
     tombstone: &str,
 ) -> QueryResult<Erased> {
+    crate::models::students::forget_rosters();
     let (email, parent): (Option<String>, Option<String>) = with_conn!(conn, |c| students::table
         .find(id)
         .select((students::email, students::parent_email))
@@ -419,7 +420,7 @@ pub async fn erase(
         .execute(c)
         .await)?;
     }
-    crate::models::submissions::forget_counts();
+    crate::models::hub_count::forget();
     with_conn!(conn, |c| diesel::delete(
         submissions::table.filter(submissions::student_id.eq(id))
     )

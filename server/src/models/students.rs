@@ -8,11 +8,32 @@ use diesel::prelude::*;
 use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+
+use serde_json::value::RawValue;
+
+use crate::cache::ProcessCache;
 use crate::db::schema::{class_students, form_groups, students, year_groups};
 use crate::db::{like_pattern, lower, DbConn};
 use crate::ids::new_id;
 use crate::models::now;
 use crate::with_conn;
+
+/// How long a school's roster answer is sent from memory: the bound within which another
+/// process's changes to pupils or groups show in this one (`crate::cache`).
+pub const ROSTER_TTL: Duration = Duration::from_secs(5);
+
+/// The roster answer (`school.listStudents`) of each school, encoded once (issue 15,
+/// docs/performance.md). Every model write to pupils, year groups or form groups calls
+/// [`forget_rosters`].
+pub static ROSTERS: LazyLock<ProcessCache<String, Arc<RawValue>>> =
+    LazyLock::new(|| ProcessCache::new(ROSTER_TTL, Duration::from_secs(1), 10_000));
+
+/// Forgets every kept roster.
+pub fn forget_rosters() {
+    ROSTERS.invalidate();
+}
 
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = students)]
@@ -41,6 +62,7 @@ pub struct StudentListing {
 }
 
 pub async fn insert(conn: &mut DbConn<'_>, student: &NewStudent) -> QueryResult<()> {
+    crate::models::students::forget_rosters();
     with_conn!(conn, |c| diesel::insert_into(students::table)
         .values(student)
         .execute(c)
@@ -300,6 +322,7 @@ pub async fn save_pupil(
     id: Option<&str>,
     fields: &PupilFields,
 ) -> QueryResult<SavedPupil> {
+    crate::models::students::forget_rosters();
     let at = now();
     let id = match id {
         Some(id) => {
@@ -365,6 +388,7 @@ pub async fn save_pupil(
 /// Inserts the pupil unless the insert meets a unique index (the school's UPN); false
 /// when nothing was written.
 async fn insert_unless_upn_taken(conn: &mut DbConn<'_>, student: &NewStudent) -> QueryResult<bool> {
+    crate::models::students::forget_rosters();
     let n = with_conn!(conn, |c| diesel::insert_into(students::table)
         .values(student)
         .on_conflict_do_nothing()

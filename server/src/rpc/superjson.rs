@@ -236,6 +236,56 @@ fn escape_segment(segment: &str) -> String {
     segment.replace('\\', "\\\\").replace('.', "\\.")
 }
 
+/// A procedure's output encoded once as JSON and sent as it is to every caller (a cached
+/// answer: the roster); typed as `T` on the wire and in the generated TypeScript.
+pub struct EncodedJson<T> {
+    raw: std::sync::Arc<serde_json::value::RawValue>,
+    _type: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for EncodedJson<T> {
+    fn clone(&self) -> Self {
+        EncodedJson { raw: self.raw.clone(), _type: std::marker::PhantomData }
+    }
+}
+
+impl<T: Serialize> EncodedJson<T> {
+    /// `value` as JSON text, once.
+    pub fn encode(value: &T) -> Result<EncodedJson<T>, serde_json::Error> {
+        let raw = serde_json::value::to_raw_value(value)?;
+        Ok(EncodedJson { raw: std::sync::Arc::from(raw), _type: std::marker::PhantomData })
+    }
+}
+
+impl<T> EncodedJson<T> {
+    /// An answer encoded earlier (from a cache).
+    pub fn from_raw(raw: std::sync::Arc<serde_json::value::RawValue>) -> EncodedJson<T> {
+        EncodedJson { raw, _type: std::marker::PhantomData }
+    }
+
+    /// The encoded text, to keep.
+    pub fn raw(&self) -> std::sync::Arc<serde_json::value::RawValue> {
+        self.raw.clone()
+    }
+
+    /// The JSON text.
+    pub fn json(&self) -> &str {
+        self.raw.get()
+    }
+}
+
+impl<T> Serialize for EncodedJson<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.raw.serialize(serializer)
+    }
+}
+
+impl<T: crate::rpc::typescript::Ts> crate::rpc::typescript::Ts for EncodedJson<T> {
+    fn ts(gen: &mut crate::rpc::typescript::TsGen) -> String {
+        T::ts(gen)
+    }
+}
+
 /// `superjson.serialize(value)` as JSON text: `{"json": ...}`, plus `meta` with one `"Date"`
 /// annotation per [`JsDate`]. Struct fields keep their declaration order.
 pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
@@ -295,6 +345,13 @@ fn collect_dates(value: &Value, at: &mut Vec<String>, found: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_encoded_answer_is_sent_as_it_was_encoded() {
+        let encoded = EncodedJson::encode(&vec![json!({"name": "Ada"})]).expect("encode");
+        assert_eq!(encoded.json(), r#"[{"name":"Ada"}]"#);
+        assert_eq!(encode(&encoded).expect("superjson"), r#"{"json":[{"name":"Ada"}]}"#);
+    }
     use chrono::TimeZone;
     use serde_json::json;
 

@@ -31,6 +31,7 @@ mod preferences;
 mod privacy;
 mod reports;
 mod providers;
+mod roster_cache;
 mod rpc;
 mod schema;
 mod seed;
