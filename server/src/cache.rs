@@ -55,7 +55,11 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
     }
 
     /// The value kept for `key`, when it is fresh and `usable` accepts it.
-    pub fn get(&self, key: &K, usable: impl FnOnce(&V) -> bool) -> Option<V> {
+    pub fn get<Q>(&self, key: &Q, usable: impl FnOnce(&V) -> bool) -> Option<V>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
         let generation = self.generation.load(Ordering::Acquire);
         let entries = self.entries.read().unwrap_or_else(|poisoned| poisoned.into_inner());
         let entry = entries.get(key)?;

@@ -38,7 +38,7 @@ static CACHE: LazyLock<ProcessCache<String, SessionUser>> =
 
 /// The process's cached session of `token_hash`, if fresh and unexpired at `at`.
 pub fn get(token_hash: &str, at: NaiveDateTime) -> Option<SessionUser> {
-    CACHE.get(&token_hash.to_owned(), |session| session.expires_at > at)
+    CACHE.get(token_hash, |session| session.expires_at > at)
 }
 
 /// Keeps a session read at `generation` ([`generation`]).

@@ -20,14 +20,13 @@
 //! page) before `done`, unless the school has switched the history off. A failed or
 //! stopped question is not kept. Closing the connection stops the model.
 
-use std::convert::Infallible;
 use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::Event;
+use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
 use serde::Deserialize;
@@ -110,15 +109,7 @@ async fn ask(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> 
     let conversation = assistant::conversation_from(&input.conversation);
     let (tx, rx) = mpsc::channel::<Event>(64);
     tokio::spawn(run(state, headers, session, chat, question, page, conversation, tx));
-    let events = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|event| (Ok::<_, Infallible>(event), rx))
-    });
-    let mut response = Sse::new(events).keep_alive(KeepAlive::default()).into_response();
-    // Proxies (nginx) must pass each event on at once.
-    response
-        .headers_mut()
-        .insert("x-accel-buffering", HeaderValue::from_static("no"));
-    response
+    super::sse::response(rx)
 }
 
 /// Answers the question into `tx`, keeps it, then sends `done` or `error`.

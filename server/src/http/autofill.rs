@@ -17,12 +17,11 @@
 //! error) before `done` or `error` is sent. Closing the connection stops the model.
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::time::Instant;
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::Event;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
@@ -96,15 +95,7 @@ async fn autofill(State(state): State<AppState>, Path(task_id): Path<String>, he
     .to_string();
     let (tx, rx) = mpsc::channel::<Event>(64);
     tokio::spawn(run(state, chat, user.id, query, prompt, tx));
-    let events = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|event| (Ok::<_, Infallible>(event), rx))
-    });
-    let mut response = Sse::new(events).keep_alive(KeepAlive::default()).into_response();
-    // Proxies (nginx) must pass each event on at once.
-    response
-        .headers_mut()
-        .insert("x-accel-buffering", HeaderValue::from_static("no"));
-    response
+    super::sse::response(rx)
 }
 
 /// The task's context and its template's questions, when the caller may edit the task.

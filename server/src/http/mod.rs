@@ -6,6 +6,7 @@ pub mod autofill;
 pub mod health;
 pub mod reports;
 pub mod security_headers;
+pub mod sse;
 pub mod stripe_webhook;
 pub mod submission_files;
 pub mod uploads;

@@ -299,27 +299,7 @@ async fn autofill(routes: &Router, task: &str, cookie: Option<&str>) -> TestResp
 
 /// The (event, data) pairs of an SSE body.
 fn events(response: &TestResponse) -> Vec<(String, Value)> {
-    response
-        .text()
-        .split("\n\n")
-        .filter_map(|block| {
-            let mut name = "message".to_owned();
-            let mut data = String::new();
-            for line in block.lines() {
-                if let Some(v) = line.strip_prefix("event:") {
-                    name = v.trim().to_owned();
-                } else if let Some(v) = line.strip_prefix("data:") {
-                    data.push_str(v.trim_start());
-                }
-            }
-            (!data.is_empty()).then(|| {
-                (
-                    name,
-                    serde_json::from_str(&data).expect("event data is JSON"),
-                )
-            })
-        })
-        .collect()
+    response.sse_events()
 }
 
 async fn mutate(routes: &Router, path: &str, input: Value, cookie: &str) -> TestResponse {

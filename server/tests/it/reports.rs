@@ -317,21 +317,7 @@ fn events(response: &TestResponse) -> Vec<(String, Value)> {
         "{:?}",
         response.header("content-type")
     );
-    let text = response.text();
-    text.split("\n\n")
-        .filter_map(|block| {
-            let mut name = String::from("message");
-            let mut data = String::new();
-            for line in block.lines() {
-                if let Some(rest) = line.strip_prefix("event:") {
-                    name = rest.trim().to_owned();
-                } else if let Some(rest) = line.strip_prefix("data:") {
-                    data.push_str(rest.trim_start());
-                }
-            }
-            (!data.is_empty()).then(|| (name, serde_json::from_str(&data).expect("event json")))
-        })
-        .collect()
+    response.sse_events()
 }
 
 fn streamed_text(events: &[(String, Value)]) -> String {

@@ -157,6 +157,25 @@ impl TestResponse {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
+
+    /// The events of a Server-Sent Events body: (name, JSON data); `message` when unnamed.
+    pub fn sse_events(&self) -> Vec<(String, serde_json::Value)> {
+        self.text()
+            .split("\n\n")
+            .filter_map(|block| {
+                let mut name = "message".to_owned();
+                let mut data = String::new();
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        name = v.trim().to_owned();
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push_str(v.trim_start());
+                    }
+                }
+                (!data.is_empty()).then(|| (name, serde_json::from_str(&data).expect("event data is JSON")))
+            })
+            .collect()
+    }
 }
 
 /// Makes an empty database: a SQLite file in a temporary folder, or a new PostgreSQL

@@ -9,13 +9,11 @@
 //! call is kept in `assistant_queries`. Nothing is held open while the model writes: the
 //! sources are read first, each record is written with its own short connection.
 
-use std::convert::Infallible;
-use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::Event;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 use serde::Deserialize;
@@ -277,14 +275,7 @@ pub(super) async fn generate(
             Err(Stop::Gone) => {}
         }
     });
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv()
-            .await
-            .map(|event| (Ok::<_, Infallible>(event), rx))
-    });
-    Sse::new(stream)
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-        .into_response()
+    crate::http::sse::response(rx)
 }
 
 /// Why a generation stopped early.

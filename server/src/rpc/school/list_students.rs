@@ -26,14 +26,14 @@ rpc_type! {
 }
 
 pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<EncodedJson<Vec<StudentSummary>>> {
-    let school_id = ctx.school_id()?.to_owned();
+    let school_id = ctx.school_id()?;
     // Encoded once per school while nothing changes (models::students::ROSTERS).
-    if let Some(raw) = students::ROSTERS.get(&school_id, |_| true) {
+    if let Some(raw) = students::ROSTERS.get(school_id, |_| true) {
         return Ok(EncodedJson::from_raw(raw));
     }
     let generation = students::ROSTERS.generation();
     let mut pooled = ctx.conn().await?;
-    let rows = students::list_for_school(&mut pooled.db(), &school_id).await?;
+    let rows = students::list_for_school(&mut pooled.db(), school_id).await?;
     drop(pooled);
     let roster: Vec<StudentSummary> = rows
         .into_iter()
@@ -47,6 +47,6 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<EncodedJson<Vec<St
         .collect();
     let encoded = EncodedJson::encode(&roster)
         .map_err(|err| crate::rpc::RpcError::internal(format!("encoding the roster: {err}")))?;
-    students::ROSTERS.put(school_id, encoded.raw(), generation);
+    students::ROSTERS.put(school_id.to_owned(), encoded.raw(), generation);
     Ok(encoded)
 }

@@ -26,6 +26,10 @@ export type AssistantEvent =
   | { type: 'done'; id: string | null; answer: string; conversation: unknown[] }
   | { type: 'error'; message: string }
 
+/** Shown when the server has no chat model (system.features or a 412 without a sentence). */
+export const NOT_CONFIGURED =
+  'The AI assistant needs a chat model. An administrator sets VOICEMARK_CHAT_BASE_URL and VOICEMARK_CHAT_MODEL (see docs/providers.md).'
+
 const LOST = 'The connection to the server was lost before the answer was finished. Please try again.'
 
 function pupils(value: unknown): DraftPupil[] {
@@ -90,7 +94,7 @@ async function refusal(response: Response): Promise<string> {
     case 403:
       return 'You do not have access to the AI assistant.'
     case 412:
-      return 'The AI assistant needs a chat model. An administrator sets VOICEMARK_CHAT_BASE_URL and VOICEMARK_CHAT_MODEL (see docs/providers.md).'
+      return NOT_CONFIGURED
     default:
       return `The AI assistant failed (HTTP ${response.status}). Please try again.`
   }

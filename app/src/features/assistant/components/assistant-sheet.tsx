@@ -14,6 +14,7 @@ import { saveAssistantMessageDraft, type AssistantMessageDraft } from '@/lib/ass
 import { useDictation } from '@/lib/capture'
 import { errorMessage } from '@/lib/rpc'
 
+import { NOT_CONFIGURED } from '../api/ask-assistant'
 import { useAssistantHistory } from '../api/assistant-history'
 import { useAssistantFeatures } from '../api/system-features'
 import { useAssistantSheet } from '../assistant-context'
@@ -22,9 +23,6 @@ import { Conversation } from './conversation'
 import { HistoryList } from './history-list'
 import { QuestionForm } from './question-form'
 import { SuggestedQuestions } from './suggested-questions'
-
-const NOT_CONFIGURED =
-  'The AI assistant needs a chat model. An administrator sets VOICEMARK_CHAT_BASE_URL and VOICEMARK_CHAT_MODEL (see docs/providers.md).'
 
 /** How the dictation drawer presents itself when it takes a question. */
 const VOICE = {
