@@ -12,12 +12,36 @@
 //!   generation read before the query). The write that invalidated may sit in a transaction
 //!   that has not committed yet, so nothing is kept for `settle` after an invalidation.
 //! * At most `max_entries`; a full cache starts again empty.
+//! * [`ProcessCache::get_or_fill`] fills a missing entry once however many requests miss it
+//!   together (single flight): the others wait for that one read and share its answer.
+//! * `VOICEMARK_READ_CACHES=off` ([`set_enabled`]) turns every cache off, to measure or to
+//!   rule a cache out; each read then goes to the database.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::hash::Hash;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
+
+static ENABLED: AtomicBool = AtomicBool::new(true);
+
+/// Turns every [`ProcessCache`] on or off (the `VOICEMARK_READ_CACHES` setting).
+pub fn set_enabled(enabled: bool) {
+    ENABLED.store(enabled, Ordering::Release);
+}
+
+/// Whether the caches are on.
+pub fn is_enabled() -> bool {
+    ENABLED.load(Ordering::Acquire)
+}
+
+/// One fill under way: who joins it shares its answer. Only a request that began in the same
+/// generation joins, so nobody gets an answer read before a write it follows.
+struct Flight<V> {
+    generation: u64,
+    cell: Arc<tokio::sync::OnceCell<V>>,
+}
 
 struct Entry<V> {
     value: V,
@@ -35,6 +59,7 @@ pub struct ProcessCache<K, V> {
     invalidated_ms: AtomicU64,
     started: Instant,
     entries: RwLock<HashMap<K, Entry<V>>>,
+    flights: Mutex<HashMap<K, Flight<V>>>,
 }
 
 impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
@@ -47,6 +72,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
             invalidated_ms: AtomicU64::new(0),
             started: Instant::now(),
             entries: RwLock::new(HashMap::new()),
+            flights: Mutex::new(HashMap::new()),
         }
     }
 
@@ -60,6 +86,9 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         K: std::borrow::Borrow<Q>,
         Q: Eq + Hash + ?Sized,
     {
+        if !is_enabled() {
+            return None;
+        }
         let generation = self.generation.load(Ordering::Acquire);
         let entries = self.entries.read().unwrap_or_else(|poisoned| poisoned.into_inner());
         let entry = entries.get(key)?;
@@ -75,6 +104,9 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
     /// Keeps `value`, read from the database when the generation was `generation`: not kept
     /// when an invalidation came since, or less than `settle` ago.
     pub fn put(&self, key: K, value: V, generation: u64) {
+        if !is_enabled() {
+            return;
+        }
         let invalidated = self.invalidated_ms.load(Ordering::Acquire);
         if generation > 0 && self.now_ms().saturating_sub(invalidated) < self.settle.as_millis() as u64 {
             return;
@@ -89,11 +121,54 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         entries.insert(key, Entry { value, generation, cached_at: Instant::now() });
     }
 
+    /// The value kept for `key`, or else `fill`'s answer, which is kept. Requests that miss
+    /// the same key together run one `fill` and share its answer (a request whose fill fails
+    /// or is dropped hands the fill to the next waiter).
+    pub async fn get_or_fill<Q, E, Fut>(&self, key: &Q, fill: impl FnOnce() -> Fut) -> Result<V, E>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: Eq + Hash + ToOwned<Owned = K> + ?Sized,
+        Fut: Future<Output = Result<V, E>>,
+    {
+        if !is_enabled() {
+            return fill().await;
+        }
+        if let Some(value) = self.get(key, |_| true) {
+            return Ok(value);
+        }
+        let generation = self.generation();
+        let cell = {
+            let mut flights = self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            match flights.get(key) {
+                Some(flight) if flight.generation == generation => flight.cell.clone(),
+                _ => {
+                    let cell = Arc::new(tokio::sync::OnceCell::new());
+                    flights.insert(key.to_owned(), Flight { generation, cell: cell.clone() });
+                    cell
+                }
+            }
+        };
+        let filled = cell
+            .get_or_try_init(|| async {
+                let value = fill().await?;
+                self.put(key.to_owned(), value.clone(), generation);
+                Ok(value)
+            })
+            .await
+            .cloned();
+        let mut flights = self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if flights.get(key).is_some_and(|flight| Arc::ptr_eq(&flight.cell, &cell)) && cell.initialized() {
+            flights.remove(key);
+        }
+        filled
+    }
+
     /// Forgets every entry.
     pub fn invalidate(&self) {
         self.invalidated_ms.store(self.now_ms(), Ordering::Release);
         self.generation.fetch_add(1, Ordering::AcqRel);
         self.entries.write().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+        self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
     }
 
     pub fn len(&self) -> usize {
@@ -135,6 +210,65 @@ mod tests {
         std::thread::sleep(Duration::from_millis(150));
         cache.put("a", 2, cache.generation());
         assert_eq!(cache.get(&"a", |_| true), Some(2));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn requests_that_miss_together_share_one_fill() {
+        let cache: Arc<ProcessCache<String, u32>> =
+            Arc::new(ProcessCache::new(Duration::from_secs(60), Duration::ZERO, 10));
+        let fills = Arc::new(AtomicU64::new(0));
+        let requests = (0..50).map(|_| {
+            let (cache, fills) = (cache.clone(), fills.clone());
+            tokio::spawn(async move {
+                cache
+                    .get_or_fill("roster", || async {
+                        fills.fetch_add(1, Ordering::SeqCst);
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        Ok::<_, ()>(7)
+                    })
+                    .await
+            })
+        });
+        for answer in futures_util::future::join_all(requests).await {
+            assert_eq!(answer.expect("joined"), Ok(7));
+        }
+        assert_eq!(fills.load(Ordering::SeqCst), 1, "one read for fifty requests");
+        assert_eq!(cache.get("roster", |_| true), Some(7));
+        assert!(cache.flights.lock().expect("lock").is_empty(), "the flight is over");
+    }
+
+    #[tokio::test]
+    async fn a_request_after_a_write_does_not_join_a_fill_that_began_before_it() {
+        let cache: Arc<ProcessCache<String, u32>> =
+            Arc::new(ProcessCache::new(Duration::from_secs(60), Duration::ZERO, 10));
+        let (started, release) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
+        let early = {
+            let (cache, started, release) = (cache.clone(), started.clone(), release.clone());
+            tokio::spawn(async move {
+                cache
+                    .get_or_fill("roster", || async move {
+                        started.notify_one();
+                        release.notified().await;
+                        Ok::<_, ()>(1)
+                    })
+                    .await
+            })
+        };
+        started.notified().await;
+        cache.invalidate();
+        let late = cache.get_or_fill("roster", || async { Ok::<_, ()>(2) }).await;
+        assert_eq!(late, Ok(2), "read after the write");
+        release.notify_one();
+        assert_eq!(early.await.expect("joined"), Ok(1));
+        assert_eq!(cache.get("roster", |_| true), Some(2), "the older read is not kept");
+    }
+
+    #[tokio::test]
+    async fn a_failed_fill_is_not_kept_and_the_next_request_fills_again() {
+        let cache: ProcessCache<String, u32> = ProcessCache::new(Duration::from_secs(60), Duration::ZERO, 10);
+        assert_eq!(cache.get_or_fill("roster", || async { Err::<u32, _>("down") }).await, Err("down"));
+        assert!(cache.is_empty());
+        assert_eq!(cache.get_or_fill("roster", || async { Ok::<_, &str>(3) }).await, Ok(3));
     }
 
     #[test]

@@ -243,6 +243,9 @@ pub struct DatabaseConfig {
     pub url: DatabaseUrl,
     /// `VOICEMARK_DB_POOL_SIZE`, default 8.
     pub pool_size: usize,
+    /// `VOICEMARK_READ_CACHES=off` sends every read to the database (`crate::cache`); on
+    /// by default.
+    pub read_caches: bool,
 }
 
 /// A setting that could not be read, as one sentence.
@@ -314,6 +317,17 @@ pub fn from_lookup(
             return Err(ConfigError::Invalid {
                 name: "VOICEMARK_TRUST_PROXY",
                 expected: "1 or 0",
+                value: other.to_owned(),
+            })
+        }
+    };
+    let read_caches = match get("VOICEMARK_READ_CACHES").as_deref() {
+        None | Some("on") => true,
+        Some("off") => false,
+        Some(other) => {
+            return Err(ConfigError::Invalid {
+                name: "VOICEMARK_READ_CACHES",
+                expected: "on or off",
                 value: other.to_owned(),
             })
         }
@@ -467,7 +481,7 @@ pub fn from_lookup(
             .map(|u| u.trim_end_matches('/').to_owned())
             .unwrap_or_else(|| format!("http://{bind}")),
         data_dir,
-        database: DatabaseConfig { url, pool_size },
+        database: DatabaseConfig { url, pool_size, read_caches },
         support_email: get("VOICEMARK_SUPPORT_EMAIL")
             .unwrap_or_else(|| "support@voicemark.app".into()),
         log_json,
