@@ -8,6 +8,9 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+mod encode;
+pub use encode::encode;
+
 /// A JavaScript `Date` on the wire: an ISO string annotated `"Date"` in `meta.values`.
 /// Only meaningful inside an RPC output: serialising it elsewhere shows the encoder's marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -236,122 +239,10 @@ fn escape_segment(segment: &str) -> String {
     segment.replace('\\', "\\\\").replace('.', "\\.")
 }
 
-/// A procedure's output encoded once as JSON and sent as it is to every caller (a cached
-/// answer: the roster); typed as `T` on the wire and in the generated TypeScript.
-pub struct EncodedJson<T> {
-    raw: std::sync::Arc<serde_json::value::RawValue>,
-    _type: std::marker::PhantomData<fn() -> T>,
-}
-
-impl<T> Clone for EncodedJson<T> {
-    fn clone(&self) -> Self {
-        EncodedJson { raw: self.raw.clone(), _type: std::marker::PhantomData }
-    }
-}
-
-impl<T: Serialize> EncodedJson<T> {
-    /// `value` as JSON text, once.
-    pub fn encode(value: &T) -> Result<EncodedJson<T>, serde_json::Error> {
-        let raw = serde_json::value::to_raw_value(value)?;
-        Ok(EncodedJson { raw: std::sync::Arc::from(raw), _type: std::marker::PhantomData })
-    }
-}
-
-impl<T> EncodedJson<T> {
-    /// An answer encoded earlier (from a cache).
-    pub fn from_raw(raw: std::sync::Arc<serde_json::value::RawValue>) -> EncodedJson<T> {
-        EncodedJson { raw, _type: std::marker::PhantomData }
-    }
-
-    /// The encoded text, to keep.
-    pub fn raw(&self) -> std::sync::Arc<serde_json::value::RawValue> {
-        self.raw.clone()
-    }
-
-    /// The JSON text.
-    pub fn json(&self) -> &str {
-        self.raw.get()
-    }
-}
-
-impl<T> Serialize for EncodedJson<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.raw.serialize(serializer)
-    }
-}
-
-impl<T: crate::rpc::typescript::Ts> crate::rpc::typescript::Ts for EncodedJson<T> {
-    fn ts(gen: &mut crate::rpc::typescript::TsGen) -> String {
-        T::ts(gen)
-    }
-}
-
-/// `superjson.serialize(value)` as JSON text: `{"json": ...}`, plus `meta` with one `"Date"`
-/// annotation per [`JsDate`]. Struct fields keep their declaration order.
-pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
-    let text = serde_json::to_string(value)?;
-    // The marker's \u{1} is written as \u0001 in JSON text.
-    let marker_in_text = format!("\"{}", date_marker().replace('\u{1}', "\\u0001"));
-    if !text.contains(&marker_in_text) {
-        return Ok(format!("{{\"json\":{text}}}"));
-    }
-    let tree = serde_json::to_value(value)?;
-    let mut paths = Vec::new();
-    collect_dates(&tree, &mut Vec::new(), &mut paths);
-    let values = match paths.as_slice() {
-        [root] if root.is_empty() => "[\"Date\"]".to_owned(),
-        _ => {
-            let mut map = Map::new();
-            for path in paths {
-                map.insert(path, Value::Array(vec![Value::String("Date".into())]));
-            }
-            serde_json::to_string(&map)?
-        }
-    };
-    let json = text.replace(&marker_in_text, "\"");
-    Ok(format!(
-        "{{\"json\":{json},\"meta\":{{\"values\":{values},\"v\":1}}}}"
-    ))
-}
-
-fn collect_dates(value: &Value, at: &mut Vec<String>, found: &mut Vec<String>) {
-    match value {
-        Value::String(text) if text.starts_with(date_marker()) => {
-            found.push(
-                at.iter()
-                    .map(|s| escape_segment(s))
-                    .collect::<Vec<_>>()
-                    .join("."),
-            );
-        }
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                at.push(i.to_string());
-                collect_dates(item, at, found);
-                at.pop();
-            }
-        }
-        Value::Object(map) => {
-            for (key, item) in map {
-                at.push(key.clone());
-                collect_dates(item, at, found);
-                at.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn an_encoded_answer_is_sent_as_it_was_encoded() {
-        let encoded = EncodedJson::encode(&vec![json!({"name": "Ada"})]).expect("encode");
-        assert_eq!(encoded.json(), r#"[{"name":"Ada"}]"#);
-        assert_eq!(encode(&encoded).expect("superjson"), r#"{"json":[{"name":"Ada"}]}"#);
-    }
     use chrono::TimeZone;
     use serde_json::json;
 
