@@ -17,6 +17,32 @@ test('Control+K finds a pupil and opens the profile', async ({ page, signIn }) =
   await expect(page.getByRole('heading', { level: 1, name: /^Amelia / })).toBeVisible()
 })
 
+test('the browser keeps the roster and is answered 304 for it after a reload', async ({ page, signIn }) => {
+  await signIn('teacher')
+  await page.goto('/')
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
+  const isRoster = (url: string) => url.includes('school.listStudents')
+  const first = page.waitForResponse((response) => isRoster(response.url()))
+  await page.keyboard.press('Control+K')
+  expect((await first).status()).toBe(200)
+  expect(await (await first).headerValue('etag')).toMatch(/^W\/"/)
+  expect((await (await first).request().sizes()).responseBodySize).toBeGreaterThan(0)
+  await page.getByPlaceholder('Search...').fill('Amelia')
+  await expect(page.getByRole('option', { name: /Amelia/ }).first()).toBeVisible()
+
+  await page.reload()
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
+  const second = page.waitForResponse((response) => isRoster(response.url()))
+  await page.keyboard.press('Control+K')
+  const revalidated = await second
+  expect(await revalidated.request().headerValue('if-none-match')).toMatch(/^W\/"/)
+  // The server answered 304 (Chromium hands the page its kept 200): no body came.
+  expect((await revalidated.request().sizes()).responseBodySize).toBe(0)
+  // The kept copy fills the palette as before.
+  await page.getByPlaceholder('Search...').fill('Amelia')
+  await expect(page.getByRole('option', { name: /Amelia/ }).first()).toBeVisible()
+})
+
 test('the palette says when nothing matches and runs New message', async ({ page, signIn }) => {
   await signIn('teacher')
   await page.goto('/')

@@ -9,6 +9,7 @@ use axum::routing::get;
 use axum::Router;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::compression::CompressionLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -112,9 +113,20 @@ pub fn with_layers(routes: Router<AppState>) -> Router<AppState> {
             header::X_FRAME_OPTIONS,
             HeaderValue::from_static("DENY"),
         ))
-        .layer(CompressionLayer::new());
+        // Answers that carry their own encoding (shared RPC answers, `rpc::wire`) are left
+        // as they are.
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(not_self_encoded)));
 
     routes.layer(layers)
+}
+
+fn not_self_encoded(
+    _: StatusCode,
+    _: axum::http::Version,
+    _: &axum::http::HeaderMap,
+    extensions: &axum::http::Extensions,
+) -> bool {
+    extensions.get::<crate::rpc::wire::SelfEncoded>().is_none()
 }
 
 /// Answers 408 when a request takes longer than `limit`.

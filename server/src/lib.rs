@@ -25,6 +25,7 @@ pub mod roster;
 pub mod rpc;
 pub mod seed;
 pub mod serve;
+pub mod shared_text;
 pub mod state;
 pub mod storage;
 pub mod telemetry;

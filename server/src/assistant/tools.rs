@@ -6,7 +6,6 @@
 //! `draft_message` only hands a draft to the browser, which opens it in the editor.
 
 use serde::de::DeserializeOwned;
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::rpc::registry::parse_input;
@@ -174,18 +173,18 @@ async fn query<'a, In, Out, Fut>(
 ) -> Result<Value, String>
 where
     In: DeserializeOwned,
-    Out: Serialize,
+    Out: rpc::encoded::RpcOutput,
     Fut: std::future::Future<Output = RpcResult<Out>>,
 {
     let input: In = parse_input(input).map_err(|err| refusal(&err))?;
     let output = handler(ctx, input).await.map_err(|err| refusal(&err))?;
-    plain(&output)
+    plain(output)
 }
 
 /// The output as the browser would read it: superjson's `json` part.
-fn plain<T: Serialize>(value: &T) -> Result<Value, String> {
-    let text = rpc::superjson::encode(value).map_err(|err| err.to_string())?;
-    let mut encoded: Value = serde_json::from_str(&text).map_err(|err| err.to_string())?;
+fn plain(output: impl rpc::encoded::RpcOutput) -> Result<Value, String> {
+    let encoded = output.into_encoded().map_err(|err| err.to_string())?;
+    let mut encoded: Value = serde_json::from_slice(encoded.text()).map_err(|err| err.to_string())?;
     Ok(encoded.get_mut("json").map(Value::take).unwrap_or(encoded))
 }
 

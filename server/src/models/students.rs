@@ -11,9 +11,8 @@ use diesel_async::RunQueryDsl;
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
-use serde_json::value::RawValue;
-
 use crate::cache::ProcessCache;
+use crate::shared_text::SharedText;
 use crate::db::schema::{class_students, form_groups, students, year_groups};
 use crate::db::{like_pattern, lower, DbConn};
 use crate::ids::new_id;
@@ -27,7 +26,7 @@ pub const ROSTER_TTL: Duration = Duration::from_secs(5);
 /// The roster answer (`school.listStudents`) of each school, encoded once (issue 15,
 /// docs/performance.md). Every model write to pupils, year groups or form groups calls
 /// [`forget_rosters`].
-pub static ROSTERS: LazyLock<ProcessCache<String, Arc<RawValue>>> =
+pub static ROSTERS: LazyLock<ProcessCache<String, Arc<SharedText>>> =
     LazyLock::new(|| ProcessCache::new(ROSTER_TTL, Duration::from_secs(1), 10_000));
 
 /// Forgets every kept roster.

@@ -2,6 +2,7 @@
 //! superjson: the transport, the registry, and one file per procedure under `<router>/`.
 
 pub mod context;
+pub mod encoded;
 pub mod error;
 pub mod input;
 pub mod registry;
@@ -10,6 +11,7 @@ pub mod superjson;
 pub mod transport;
 pub mod typescript;
 pub mod uploads;
+pub mod wire;
 
 pub mod account;
 pub mod ai;

@@ -40,7 +40,7 @@ impl Kind {
 }
 
 /// A call with its input already decoded from superjson; answers superjson text.
-pub type Call = for<'a> fn(&'a Ctx, Value) -> BoxFuture<'a, RpcResult<String>>;
+pub type Call = for<'a> fn(&'a Ctx, Value) -> BoxFuture<'a, RpcResult<crate::rpc::encoded::Encoded>>;
 
 /// One entry of the registry.
 pub struct Procedure {
@@ -57,7 +57,7 @@ macro_rules! procedure {
         fn call(
             ctx: &$crate::rpc::Ctx,
             input: ::serde_json::Value,
-        ) -> ::futures_util::future::BoxFuture<'_, $crate::rpc::RpcResult<String>> {
+        ) -> ::futures_util::future::BoxFuture<'_, $crate::rpc::RpcResult<$crate::rpc::encoded::Encoded>> {
             Box::pin($crate::rpc::registry::run(ctx, input, $($module)::+::handler))
         }
         fn types(gen: &mut $crate::rpc::typescript::TsGen) -> (String, String) {
@@ -133,15 +133,16 @@ pub(crate) async fn run<'a, In, Out, Fut>(
     ctx: &'a Ctx,
     input: Value,
     handler: impl FnOnce(&'a Ctx, In) -> Fut,
-) -> RpcResult<String>
+) -> RpcResult<crate::rpc::encoded::Encoded>
 where
     In: DeserializeOwned,
-    Out: Serialize,
+    Out: crate::rpc::encoded::RpcOutput,
     Fut: std::future::Future<Output = RpcResult<Out>>,
 {
     let input = parse_input(input)?;
     let output = handler(ctx, input).await?;
-    super::superjson::encode(&output)
+    output
+        .into_encoded()
         .map_err(|e| RpcError::internal(format!("encoding the output: {e}")))
 }
 

@@ -11,18 +11,20 @@ use serde_json::Value;
 
 use crate::auth::session::current_user;
 use crate::rpc::context::{check_same_origin, Ctx};
+use crate::rpc::encoded::Encoded;
 use crate::rpc::error::{ErrorCode, RpcError, RpcResult};
 use crate::rpc::input::check_input;
 use crate::rpc::registry::{self, Kind, Procedure};
 use crate::rpc::superjson;
+use crate::rpc::wire::{self, BodyBuilder, SelfEncoded};
 use crate::state::AppState;
 
 /// Request bodies above this are refused with 413, unless the call is one that needs more
 /// (see [`body_limit`]).
 const MAX_BODY: usize = 2 * 1024 * 1024;
 
-/// One call's outcome: superjson text of the output, or the error.
-type Outcome = RpcResult<String>;
+/// One call's outcome: the encoded output, or the error.
+type Outcome = RpcResult<Encoded>;
 
 /// `ANY /api/trpc/{path}`.
 pub async fn handle(
@@ -135,7 +137,7 @@ async fn dispatch(state: AppState, path: String, request: Request) -> Response {
     };
     let inputs = read_inputs(raw, is_batch, paths.len());
     let address = crate::auth::client_address(&state.config, &parts);
-    let ctx = Ctx::new(state, parts.headers, caller).with_client_address(address);
+    let ctx = Ctx::new(state, parts.headers.clone(), caller).with_client_address(address);
 
     let calls = paths
         .iter()
@@ -148,7 +150,7 @@ async fn dispatch(state: AppState, path: String, request: Request) -> Response {
             log_error(path, err);
         }
     }
-    respond(is_batch, &paths, &procedures, &outcomes)
+    respond(is_batch, &paths, &procedures, outcomes, &parts)
 }
 
 /// A refusal sent before the body was read. The body is read first (up to the limit) so
@@ -288,13 +290,17 @@ fn read_inputs(
     }
 }
 
-/// The envelope(s) and the status: a batch is an array, 207 when its statuses differ.
+/// The envelope(s) and the status: a batch is an array, 207 when its statuses differ. An
+/// answer made only of shared outputs has an ETag (304 when the client has it); shared
+/// outputs go out gzip-compressed once (`rpc::wire`).
 fn respond(
     is_batch: bool,
     paths: &[&str],
     procedures: &[Option<&Procedure>],
-    outcomes: &[Outcome],
+    outcomes: Vec<Outcome>,
+    request: &axum::http::request::Parts,
 ) -> Response {
+    let headers = &request.headers;
     let statuses: Vec<u16> = outcomes
         .iter()
         .map(|o| match o {
@@ -307,17 +313,6 @@ fn respond(
         Some(_) => 207,
         None => 200,
     };
-    let elements: Vec<String> = paths
-        .iter()
-        .zip(outcomes)
-        .map(|(path, outcome)| envelope(path, outcome))
-        .collect();
-    let body = if is_batch {
-        format!("[{}]", elements.join(","))
-    } else {
-        elements.concat()
-    };
-    let mut response = json_response(status, body, "application/json");
     // A wrong method is answered with the one that would have worked.
     let allowed = outcomes
         .iter()
@@ -328,6 +323,56 @@ fn respond(
             }
             _ => None,
         });
+    let mut body = BodyBuilder::default();
+    if is_batch {
+        body.small(b"[");
+    }
+    for (i, (path, outcome)) in paths.iter().zip(outcomes).enumerate() {
+        if i > 0 {
+            body.small(b",");
+        }
+        match outcome {
+            Ok(output) => {
+                body.small(b"{\"result\":{\"data\":");
+                body.output(output);
+                body.small(b"}}");
+            }
+            Err(err) => body.small(error_envelope(&err, Some(path)).as_bytes()),
+        }
+    }
+    if is_batch {
+        body.small(b"]");
+    }
+    let etag = if status == 200 && request.method == Method::GET { body.etag() } else { None };
+    let shared = body.has_shared();
+    if let Some(etag) = &etag {
+        if wire::none_match(headers, etag) {
+            let mut response = empty(StatusCode::NOT_MODIFIED);
+            cacheable(response.headers_mut(), etag);
+            response.extensions_mut().insert(SelfEncoded);
+            return response;
+        }
+    }
+    let built = body.build(wire::accepts_gzip(headers));
+    let mut response = Response::new(built.body);
+    *response.status_mut() =
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let response_headers = response.headers_mut();
+    response_headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response_headers.insert(header::VARY, HeaderValue::from_static("trpc-accept"));
+    if shared {
+        response_headers.insert(
+            header::VARY,
+            HeaderValue::from_static("trpc-accept, accept-encoding"),
+        );
+        if built.gzip {
+            response_headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        }
+        response.extensions_mut().insert(SelfEncoded);
+    }
+    if let Some(etag) = &etag {
+        cacheable(response.headers_mut(), etag);
+    }
     if let Some(allowed) = allowed {
         response
             .headers_mut()
@@ -336,10 +381,17 @@ fn respond(
     response
 }
 
-fn envelope(path: &str, outcome: &Outcome) -> String {
-    match outcome {
-        Ok(data) => format!("{{\"result\":{{\"data\":{data}}}}}"),
-        Err(err) => error_envelope(err, Some(path)),
+/// A shared answer may be kept by the browser that asked, which asks again each time
+/// (`no-cache`) and is answered 304 while it has the same answer. Sign-out clears it
+/// (`Clear-Site-Data`).
+fn cacheable(headers: &mut HeaderMap, etag: &str) {
+    if let Ok(value) = HeaderValue::from_str(etag) {
+        headers.insert(header::ETAG, value);
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
+        headers.insert(
+            header::VARY,
+            HeaderValue::from_static("trpc-accept, accept-encoding"),
+        );
     }
 }
 

@@ -512,6 +512,8 @@ dual_test!(
             "{cleared}"
         );
         assert_eq!(session_count(&app, &id).await, 0);
+        // The browser drops what it kept of shared answers (the roster's 304s).
+        assert_eq!(response.header("clear-site-data"), Some("\"cache\""));
 
         // The old cookie, replayed, is no longer a session.
         let mut replay = Browser::new(&app);

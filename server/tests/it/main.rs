@@ -32,6 +32,7 @@ mod privacy;
 mod reports;
 mod providers;
 mod roster_cache;
+mod roster_wire;
 mod rpc;
 mod schema;
 mod seed;

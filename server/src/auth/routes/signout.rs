@@ -2,7 +2,7 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::csrf::csrf_verified;
@@ -30,10 +30,15 @@ pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap, body: B
     if let Err(err) = deleted {
         return crate::error::AppError::from(err).into_response();
     }
-    redirect_answer(
+    let mut answer = redirect_answer(
         json,
         StatusCode::OK,
         &callback,
         &[session_clear_cookie(is_secure(&state.config))],
-    )
+    );
+    // The browser may keep shared answers (the roster, `rpc::wire`); they go with the session.
+    answer
+        .headers_mut()
+        .insert("clear-site-data", HeaderValue::from_static("\"cache\""));
+    answer
 }

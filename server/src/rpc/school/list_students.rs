@@ -1,10 +1,11 @@
 //! `school.listStudents`: every pupil of the caller's school with year and form group. The
 //! answer is encoded once per school and sent from memory until a pupil or group changes
-//! (`models::students::ROSTERS`, docs/performance.md).
+//! (`models::students::ROSTERS`, docs/performance.md): requests that miss it together share
+//! one read, a browser that has it gets 304, and it is gzip-compressed once.
 
 use crate::models::students;
 use crate::rpc::registry::NoInput;
-use crate::rpc::superjson::EncodedJson;
+use crate::rpc::encoded::Cached;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};
 
@@ -25,13 +26,16 @@ rpc_type! {
     }
 }
 
-pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<EncodedJson<Vec<StudentSummary>>> {
+pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<Cached<Vec<StudentSummary>>> {
     let school_id = ctx.school_id()?;
-    // Encoded once per school while nothing changes (models::students::ROSTERS).
-    if let Some(raw) = students::ROSTERS.get(school_id, |_| true) {
-        return Ok(EncodedJson::from_raw(raw));
-    }
-    let generation = students::ROSTERS.generation();
+    let shared = students::ROSTERS
+        .get_or_fill(school_id, || async { read(ctx, school_id).await.map(|roster| roster.shared()) })
+        .await?;
+    Ok(Cached::from_shared(shared))
+}
+
+/// The roster from the database, encoded.
+async fn read(ctx: &Ctx, school_id: &str) -> RpcResult<Cached<Vec<StudentSummary>>> {
     let mut pooled = ctx.conn().await?;
     let rows = students::list_for_school(&mut pooled.db(), school_id).await?;
     drop(pooled);
@@ -45,8 +49,6 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<EncodedJson<Vec<St
             form_group: row.form_group.map(|name| GroupName { name }),
         })
         .collect();
-    let encoded = EncodedJson::encode(&roster)
-        .map_err(|err| crate::rpc::RpcError::internal(format!("encoding the roster: {err}")))?;
-    students::ROSTERS.put(school_id.to_owned(), encoded.raw(), generation);
-    Ok(encoded)
+    Cached::encode(&roster)
+        .map_err(|err| crate::rpc::RpcError::internal(format!("encoding the roster: {err}")))
 }

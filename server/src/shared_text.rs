@@ -1,0 +1,108 @@
+//! Text encoded once and sent to many clients (issue 15: the roster): kept as shared bytes
+//! with a 128-bit hash for its ETag and, made once in the background, its deflated form, so
+//! a gzip answer is put together without compressing it again (`rpc::wire`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use axum::body::Bytes;
+
+/// Text sent to many clients, with what sending it again needs: its hash (an ETag) and,
+/// once made, its deflated form.
+pub struct SharedText {
+    pub text: Bytes,
+    /// 128-bit hash of `text`: the weak ETag of any answer made only of shared parts.
+    pub hash: u128,
+    deflated: OnceLock<Deflated>,
+    compressing: AtomicBool,
+}
+
+/// `text` as raw deflate blocks ending in a sync flush (byte-aligned, never final), so it
+/// can sit between other blocks of one gzip stream, and the CRC-32 of `text`.
+pub struct Deflated {
+    pub blocks: Bytes,
+    pub crc: u32,
+}
+
+impl SharedText {
+    pub fn new(text: String) -> SharedText {
+        let hash = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
+        SharedText {
+            text: Bytes::from(text),
+            hash,
+            deflated: OnceLock::new(),
+            compressing: AtomicBool::new(false),
+        }
+    }
+
+    /// The deflated form when it is ready. The first asker starts compressing it in the
+    /// background (best compression, once per answer: a few tens of milliseconds for the
+    /// roster) and is answered uncompressed meanwhile, so no request waits for it.
+    pub fn deflated(self: &Arc<Self>) -> Option<&Deflated> {
+        if let Some(ready) = self.deflated.get() {
+            return Some(ready);
+        }
+        // An answer read with the caches off is sent once and thrown away: not worth it.
+        if crate::cache::is_enabled() && !self.compressing.swap(true, Ordering::AcqRel) {
+            let shared = self.clone();
+            tokio::task::spawn_blocking(move || {
+                let _ = shared.deflated.set(deflate_blocks(&shared.text, 9));
+            });
+        }
+        None
+    }
+
+    /// Compresses now (tests and benchmarks).
+    pub fn deflate_now(&self) -> &Deflated {
+        self.deflated.get_or_init(|| deflate_blocks(&self.text, 9))
+    }
+}
+
+/// `data` as raw deflate at `level`, ending in a sync flush; with its CRC-32.
+pub fn deflate_blocks(data: &[u8], level: u32) -> Deflated {
+    use flate2::{Compress, Compression, FlushCompress};
+    let mut compress = Compress::new(Compression::new(level), false);
+    let mut out = Vec::with_capacity(data.len() / 3 + 64);
+    let mut input = data;
+    loop {
+        if out.capacity() - out.len() < 1024 {
+            out.reserve(out.capacity().max(4096));
+        }
+        let before = compress.total_in();
+        compress
+            .compress_vec(input, &mut out, FlushCompress::Sync)
+            .expect("deflating into a growing buffer cannot fail");
+        let read = (compress.total_in() - before) as usize;
+        input = &input[read..];
+        // Done when all is read and the flush fitted (space was left over), as zlib says.
+        if input.is_empty() && out.capacity() > out.len() {
+            break;
+        }
+    }
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(data);
+    Deflated { blocks: Bytes::from(out), crc: crc.finalize() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn deflated_blocks_decode_to_the_text() {
+        let text: String = (0..5_000).map(|i| format!("{{\"id\":\"{i:08}\",\"name\":\"Ada\"}},")).collect();
+        let deflated = deflate_blocks(text.as_bytes(), 9);
+        assert!(deflated.blocks.len() < text.len() / 4, "{} bytes", deflated.blocks.len());
+        assert!(deflated.blocks.ends_with(&[0, 0, 0xff, 0xff]), "a sync flush ends on a byte");
+        // Never final by itself: a final empty stored block ends the stream.
+        let mut stream = deflated.blocks.to_vec();
+        stream.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
+        let mut back = String::new();
+        flate2::read::DeflateDecoder::new(&stream[..])
+            .read_to_string(&mut back)
+            .expect("inflates");
+        assert_eq!(back, text);
+        assert_eq!(deflated.crc, crc32fast::hash(text.as_bytes()));
+    }
+}
