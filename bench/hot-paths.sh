@@ -2,9 +2,13 @@
 # Issue 15's hot paths at 200 connections (wrk -t2, 15 s each), on SQLite and PostgreSQL,
 # next to a bare axum handler in the same run:
 #   1. user.feedbackHubCount (the sidebar badge);
-#   2. school.listStudents (the roster: 2,000 pupils);
+#   2. school.listStudents (the roster: 2,000 pupils), as wrk asks (no compression), as a
+#      browser asks (Accept-Encoding: gzip), as a browser that has it asks (If-None-Match),
+#      and the first read after a change (a second server with VOICEMARK_READ_CACHES=off,
+#      so that every request reads and encodes);
 #   3. both in one batch.
-# Prints req/s, p50, p99 and the share of the bare handler's rate.
+# Prints req/s, p50, p99, the share of the bare handler's rate and the server's CPU time
+# per request (user + system, from /proc, over the whole run).
 #
 # The data is the issue's, added to the demo school (Northbridge Academy) on both backends
 # by the same SQL:
@@ -98,25 +102,43 @@ count_path=$(rpc_path user.feedbackHubCount)
 roster_path=$(rpc_path school.listStudents)
 both_path=$(rpc_path user.feedbackHubCount,school.listStudents)
 
-measure() { # label url cookie -> prints the line, keeps req/s in $work/rps-<label>
-  local label="$1" url="$2" cookie="$3" out="$work/wrk-$RANDOM" status
-  status=$(curl -s -o "$out.check" -w '%{http_code}' -H "Cookie: next-auth.session-token=$cookie" "$url")
-  [[ "$status" == 200 ]] || { echo "$label: status $status: $(head -c 300 "$out.check")" >&2; return 1; }
-  wrk -t2 -c"$connections" -d"$duration" --latency -H "Cookie: next-auth.session-token=$cookie" "$url" >"$out"
-  local rps p50 p99 errors
+cpu_ticks() { # pid -> utime + stime, in clock ticks
+  awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+measure() { # label url cookie pid [header…] -> prints the line, keeps req/s in $work/rps-<label>
+  local label="$1" url="$2" cookie="$3" pid="$4" out="$work/wrk-$RANDOM" status
+  shift 4
+  local headers=(-H "Cookie: next-auth.session-token=$cookie")
+  for h in "$@"; do headers+=(-H "$h"); done
+  status=$(curl -s -o "$out.check" -w '%{http_code}' "${headers[@]}" "$url")
+  [[ "$status" == 200 || "$status" == 304 ]] || { echo "$label: status $status: $(head -c 300 "$out.check")" >&2; return 1; }
+  local before
+  before=$(cpu_ticks "$pid")
+  wrk -t2 -c"$connections" -d"$duration" --latency "${headers[@]}" "$url" >"$out"
+  local cpu_ticks_used=$(( $(cpu_ticks "$pid") - before ))
+  local rps p50 p99 errors requests
   rps=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
+  requests=$(awk '/requests in/ { print $1 }' "$out")
   p50=$(awk '$1 == "50%" { print $2 }' "$out")
   p99=$(awk '$1 == "99%" { print $2 }' "$out")
-  errors=$(awk '/Non-2xx|Socket errors/ { $1 = $1; print }' "$out" | paste -sd ' ' -)
+  errors=$(awk '/Socket errors/ { $1 = $1; print }' "$out" | paste -sd ' ' -)
+  [[ "$status" == 304 ]] || errors="$errors $(awk '/Non-2xx/ { $1 = $1; print }' "$out")"
   echo "$rps" >"$work/rps-$label"
-  python3 -c 'import sys; l, r, p50, p99, bare, err = sys.argv[1:]; ratio = f"{float(r) / float(bare):6.1%} of bare" if bare else ""; print(f"{l:<30} {float(r):10.1f} req/s   p50 {p50:>8}   p99 {p99:>8}   {ratio} {err}")' \
-    "$label" "$rps" "$p50" "$p99" "${bare_rps:-}" "$errors"
+  python3 -c '
+import os, sys
+l, r, p50, p99, bare, err, ticks, n = sys.argv[1:]
+ratio = f"{float(r) / float(bare):6.1%} of bare" if bare else " " * 14
+cpu = int(ticks) / os.sysconf("SC_CLK_TCK") / max(int(n), 1) * 1e6
+print(f"{l:<34} {float(r):10.1f} req/s   p50 {p50:>8}   p99 {p99:>8}   {ratio}   {cpu:8.1f} us CPU/req {err.strip()}")' \
+    "$label" "$rps" "$p50" "$p99" "${bare_rps:-}" "$errors" "$cpu_ticks_used" "$requests"
 }
 
 "$bare" 127.0.0.1:3921 >/dev/null 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:3921/api/health" >/dev/null && break; sleep 0.05; done
 
 start "sqlite://$work/hot.db" 3922
+sqlite_pid=${pids[-1]}
 python3 - "$work/hot.db" "$FILL" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1], timeout=30)
@@ -129,21 +151,45 @@ sqlite_cookie=$(sign_in 3922 teacher@northbridge.test)
 psql "$admin_url" -qtAc "CREATE DATABASE $pg_name"
 pg_url="${admin_url%/*}/$pg_name"
 start "$pg_url" 3923
+pg_pid=${pids[-1]}
 # PostgreSQL types a CASE of text literals as text: the same timestamps, typed.
 psql "$pg_url" -qtA -v ON_ERROR_STOP=1 -c "${FILL//THEN \'/THEN TIMESTAMP \'}" >/dev/null
 psql "$pg_url" -qtAc "ANALYZE"
 pg_cookie=$(sign_in 3923 teacher@northbridge.test)
+# The same databases through servers that keep nothing: every read is a first read.
+serve "sqlite://$work/hot.db" 3924 VOICEMARK_READ_CACHES=off
+sqlite_cold_pid=${pids[-1]}
+serve "$pg_url" 3925 VOICEMARK_READ_CACHES=off
+pg_cold_pid=${pids[-1]}
 
 echo "badge count answered: $(curl -sf -H "Cookie: next-auth.session-token=$sqlite_cookie" "http://127.0.0.1:3922$count_path") (sqlite)," \
   "$(curl -sf -H "Cookie: next-auth.session-token=$pg_cookie" "http://127.0.0.1:3923$count_path") (postgres)"
 echo "roster answer: $(curl -sf -H "Cookie: next-auth.session-token=$pg_cookie" "http://127.0.0.1:3923$roster_path" | wc -c) bytes"
+etag_of() { # port cookie -> the roster's ETag
+  curl -sf -D - -o /dev/null -H "Cookie: next-auth.session-token=$2" "http://127.0.0.1:$1$roster_path" |
+    awk 'tolower($1) == "etag:" { sub(/\r$/, "", $2); print $2 }'
+}
+# The compressed roster is made in the background after the first gzip request.
+curl -sf -o /dev/null -H "Accept-Encoding: gzip" -H "Cookie: next-auth.session-token=$sqlite_cookie" "http://127.0.0.1:3922$roster_path"
+curl -sf -o /dev/null -H "Accept-Encoding: gzip" -H "Cookie: next-auth.session-token=$pg_cookie" "http://127.0.0.1:3923$roster_path"
+sleep 0.5
+echo "roster gzip: $(curl -sf -H "Accept-Encoding: gzip" -H "Cookie: next-auth.session-token=$pg_cookie" "http://127.0.0.1:3923$roster_path" | wc -c) bytes; ETag $(etag_of 3923 "$pg_cookie")"
+gzip_header="Accept-Encoding: gzip, deflate, br, zstd"
 echo "$connections connections, $duration each, wrk -t2"
 bare_rps=""
 for name in count roster both; do
   path_var="${name}_path"
-  measure "bare-axum ($name)" "http://127.0.0.1:3921${!path_var}" none
+  measure "bare-axum ($name)" "http://127.0.0.1:3921${!path_var}" none "${pids[0]}"
   bare_rps=$(cat "$work/rps-bare-axum ($name)")
-  measure "sqlite $name" "http://127.0.0.1:3922${!path_var}" "$sqlite_cookie"
-  measure "postgres $name" "http://127.0.0.1:3923${!path_var}" "$pg_cookie"
+  measure "sqlite $name" "http://127.0.0.1:3922${!path_var}" "$sqlite_cookie" "$sqlite_pid"
+  measure "postgres $name" "http://127.0.0.1:3923${!path_var}" "$pg_cookie" "$pg_pid"
+  if [[ $name == roster ]]; then
+    measure "sqlite roster, gzip" "http://127.0.0.1:3922$roster_path" "$sqlite_cookie" "$sqlite_pid" "$gzip_header"
+    measure "postgres roster, gzip" "http://127.0.0.1:3923$roster_path" "$pg_cookie" "$pg_pid" "$gzip_header"
+    measure "sqlite roster, 304" "http://127.0.0.1:3922$roster_path" "$sqlite_cookie" "$sqlite_pid" "$gzip_header" "If-None-Match: $(etag_of 3922 "$sqlite_cookie")"
+    measure "postgres roster, 304" "http://127.0.0.1:3923$roster_path" "$pg_cookie" "$pg_pid" "$gzip_header" "If-None-Match: $(etag_of 3923 "$pg_cookie")"
+    measure "sqlite roster, first read" "http://127.0.0.1:3924$roster_path" "$sqlite_cookie" "$sqlite_cold_pid" "$gzip_header"
+    measure "postgres roster, first read" "http://127.0.0.1:3925$roster_path" "$pg_cookie" "$pg_cold_pid" "$gzip_header"
+  fi
   bare_rps=""
 done

@@ -16,6 +16,16 @@ start() { # DATABASE_URL port
   wait_healthy "http://127.0.0.1:$2"
 }
 
+serve() { # DATABASE_URL port [NAME=value…]: one more server on a database already seeded
+  local url="$1" port="$2"
+  shift 2
+  mkdir -p "$work/data-$port"
+  env DATABASE_URL="$url" VOICEMARK_DATA_DIR="$work/data-$port" VOICEMARK_JOB_WORKERS=0 RUST_LOG=error "$@" \
+    "$bin" serve --bind "127.0.0.1:$port" >"$work/serve-$port.log" 2>&1 &
+  pids+=($!)
+  wait_healthy "http://127.0.0.1:$port"
+}
+
 sign_in() { # port email -> session cookie value
   local base="http://127.0.0.1:$1" jar="$work/jar-$1" csrf
   csrf=$(curl -sf -c "$jar" -b "$jar" "$base/api/auth/csrf" | python3 -c 'import json, sys; print(json.load(sys.stdin)["csrfToken"])')
