@@ -85,31 +85,46 @@ pub async fn add_to_class(
 }
 
 /// Every current (not archived) pupil of one school, by surname then forename. Scoped by
-/// `school_id`: the caller passes the school it is allowed to read.
+/// `school_id`: the caller passes the school it is allowed to read. On SQLite the rows are
+/// read on the blocking thread straight into values, without diesel-async's owned copy of
+/// every column (issue 15: the roster's first read after a change).
 pub async fn list_for_school(
     conn: &mut DbConn<'_>,
     school_id: &str,
 ) -> QueryResult<Vec<StudentListing>> {
-    let rows: Vec<(String, String, String, Option<String>, Option<String>)> =
-        with_conn!(conn, |c| students::table
-            .left_join(year_groups::table)
-            .left_join(form_groups::table)
-            .filter(students::school_id.eq(school_id))
-            .filter(students::archived_at.is_null())
-            .order((
-                students::surname.asc(),
-                students::forename.asc(),
-                students::id.asc()
-            ))
-            .select((
-                students::id,
-                students::forename,
-                students::surname,
-                year_groups::name.nullable(),
-                form_groups::name.nullable(),
-            ))
-            .load(c)
-            .await)?;
+    type Row = (String, String, String, Option<String>, Option<String>);
+    macro_rules! roster_query {
+        ($school_id:expr) => {
+            students::table
+                .left_join(year_groups::table)
+                .left_join(form_groups::table)
+                .filter(students::school_id.eq($school_id))
+                .filter(students::archived_at.is_null())
+                .order((
+                    students::surname.asc(),
+                    students::forename.asc(),
+                    students::id.asc(),
+                ))
+                .select((
+                    students::id,
+                    students::forename,
+                    students::surname,
+                    year_groups::name.nullable(),
+                    form_groups::name.nullable(),
+                ))
+        };
+    }
+    let rows: Vec<Row> = match conn {
+        DbConn::Postgres(pg) => roster_query!(school_id).load(&mut **pg).await?,
+        DbConn::Sqlite(sqlite) => {
+            let school_id = school_id.to_owned();
+            sqlite
+                .spawn_blocking(move |sync| {
+                    diesel::RunQueryDsl::load::<Row>(roster_query!(&school_id), sync)
+                })
+                .await?
+        }
+    };
     Ok(rows
         .into_iter()
         .map(
