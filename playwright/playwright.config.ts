@@ -1,6 +1,6 @@
-// End-to-end tests in headless Debian Chromium against the real release server
-// (`voicemark serve`), which embeds the built app: run scripts/build-web.sh and
-// `cargo build --release` first, then ./run.sh.
+// End-to-end tests in headless Debian Chromium against the real server (`voicemark serve`),
+// which serves the built app: run scripts/build-web.sh and `cargo build --release` first,
+// then ./run.sh (scripts/test.sh runs the debug binary its `cargo test` built instead).
 //
 // The server starts on an empty data folder with the demo data and two extra accounts (see
 // `setup` below and fixtures/users.ts).

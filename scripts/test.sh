@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Runs every test: Rust (core-wasm natively, the server's unit and integration tests on
 # SQLite and PostgreSQL), the front end's unit tests (Vitest), the real @trpc/client
-# against the server, and Playwright end to end against the release server. Ends with one line: "N passed, N failed".
+# against the server, and Playwright end to end against the server. Ends with one line: "N passed, N failed".
+# One build serves every suite: `cargo test` builds target/debug/voicemark beside the tests,
+# and the interop and Playwright suites run that binary (no second, release build).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 bash scripts/setup.sh --test || exit 1
 bash scripts/build-web.sh || exit 1
-cargo build --release --bin voicemark || exit 1
 
 # PostgreSQL for the Rust tests: trust auth where the machine has it (this one does); on a
 # cluster that setup.sh has just installed, give the postgres user a password instead.
@@ -41,14 +42,18 @@ else
   echo "vitest wrote no report" >&2; failed=$((failed + 1))
 fi
 
-# The real @trpc/client (httpBatchLink + superjson) against the release server.
-(cd playwright && VOICEMARK_BIN=../target/release/voicemark node --test --test-reporter=tap interop/*.test.mjs) 2>&1 | tee target/test-logs/interop.log
+# The server binary `cargo test` built, for the suites below.
+export VOICEMARK_BIN="$root/target/debug/voicemark"
+[[ -x "$VOICEMARK_BIN" ]] || cargo build --bin voicemark || exit 1
+
+# The real @trpc/client (httpBatchLink + superjson) against the server.
+(cd playwright && node --test --test-reporter=tap interop/*.test.mjs) 2>&1 | tee target/test-logs/interop.log
 [[ ${PIPESTATUS[0]} == 0 ]] || status=1
 read -r p f < <(awk '/^# pass / { p = $3 } /^# fail / { f = $3 } END { print p + 0, f + 0 }' target/test-logs/interop.log)
 passed=$((passed + p)); failed=$((failed + f))
 grep -q '^# pass ' target/test-logs/interop.log || { echo "the interop test printed no summary" >&2; failed=$((failed + 1)); }
 
-# End to end in headless Chromium against target/release/voicemark.
+# End to end in headless Chromium against the same binary.
 bash playwright/run.sh || status=1
 if [[ -f playwright/test-results/results.json ]]; then
   read -r p f < <(node -e 'const s = require("./playwright/test-results/results.json").stats ?? {}; console.log((s.expected ?? 0) + (s.flaky ?? 0), s.unexpected ?? 0)')
