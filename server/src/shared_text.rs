@@ -2,8 +2,9 @@
 //! with a 128-bit hash for its ETag and, made once in the background, its deflated form, so
 //! a gzip answer is put together without compressing it again (`rpc::wire`).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use axum::body::Bytes;
 
@@ -19,6 +20,7 @@ pub struct SharedText {
 
 /// `text` as raw deflate blocks ending in a sync flush (byte-aligned, never final), so it
 /// can sit between other blocks of one gzip stream, and the CRC-32 of `text`.
+#[derive(Clone)]
 pub struct Deflated {
     pub blocks: Bytes,
     pub crc: u32,
@@ -38,15 +40,30 @@ impl SharedText {
     /// The deflated form when it is ready. The first asker starts compressing it in the
     /// background (best compression, once per answer: a few tens of milliseconds for the
     /// roster) and is answered uncompressed meanwhile, so no request waits for it.
+    /// The same text read again (the cache's time ran out, or a write emptied it and
+    /// changed nothing here) finds the form made before, by its hash.
     pub fn deflated(self: &Arc<Self>) -> Option<&Deflated> {
         if let Some(ready) = self.deflated.get() {
             return Some(ready);
         }
         // An answer read with the caches off is sent once and thrown away: not worth it.
-        if crate::cache::is_enabled() && !self.compressing.swap(true, Ordering::AcqRel) {
+        if !crate::cache::is_enabled() {
+            return None;
+        }
+        if let Some(made) = lock(&MADE).get(&self.hash).cloned() {
+            return Some(self.deflated.get_or_init(|| made));
+        }
+        if !self.compressing.swap(true, Ordering::AcqRel) {
             let shared = self.clone();
             tokio::task::spawn_blocking(move || {
-                let _ = shared.deflated.set(deflate_blocks(&shared.text, 9));
+                let made = deflate_blocks(&shared.text, 9);
+                let mut kept = lock(&MADE);
+                if kept.len() >= MADE_KEPT {
+                    kept.clear();
+                }
+                kept.insert(shared.hash, made.clone());
+                drop(kept);
+                let _ = shared.deflated.set(made);
             });
         }
         None
@@ -56,6 +73,14 @@ impl SharedText {
     pub fn deflate_now(&self) -> &Deflated {
         self.deflated.get_or_init(|| deflate_blocks(&self.text, 9))
     }
+}
+
+/// How many deflated forms are kept by the hash of their text (a few tens of KB each).
+const MADE_KEPT: usize = 64;
+static MADE: LazyLock<Mutex<HashMap<u128, Deflated>>> = LazyLock::new(Default::default);
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// `data` as raw deflate at `level`, ending in a sync flush; with its CRC-32.
@@ -88,6 +113,23 @@ pub fn deflate_blocks(data: &[u8], level: u32) -> Deflated {
 mod tests {
     use super::*;
     use std::io::Read;
+
+    #[tokio::test]
+    async fn the_same_text_read_again_finds_its_compressed_form() {
+        let text = || (0..2_000).map(|i| format!("[{i},\"again\"],")).collect::<String>();
+        let first = Arc::new(SharedText::new(text()));
+        assert!(first.deflated().is_none(), "made in the background");
+        for _ in 0..200 {
+            if first.deflated().is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert!(first.deflated().is_some());
+        let again = Arc::new(SharedText::new(text()));
+        assert!(again.deflated().is_some(), "found by its hash at once");
+        assert_eq!(again.deflated().map(|d| d.crc), first.deflated().map(|d| d.crc));
+    }
 
     #[test]
     fn deflated_blocks_decode_to_the_text() {

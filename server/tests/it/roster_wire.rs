@@ -30,9 +30,11 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
     plain
 }
 
-/// Asks with gzip until the compressed form, made in the background, is used.
+/// Asks with gzip until the compressed form, made in the background, is used. (Other tests
+/// running at the same time empty the process's rosters; the compressed form is found
+/// again by the text's hash.)
 async fn gzipped(app: &TestApp, path: &str, cookie: &str) -> TestResponse {
-    for _ in 0..100 {
+    for _ in 0..250 {
         let answer = get(app, path, cookie, &[(header::ACCEPT_ENCODING, "gzip, deflate, br")]).await;
         assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
         if answer.header("content-encoding") == Some("gzip") {
