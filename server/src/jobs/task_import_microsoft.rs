@@ -198,9 +198,10 @@ impl BackgroundJob for ImportFromMicrosoft {
         transaction!(&mut conn, |c| {
             stored_files::mark_uploaded(c, &file.id, size, at).await?;
             match &transcript {
+                // The item, then its transcript: one lock order everywhere (add_recording).
                 Some(text) => {
-                    task_items::save_transcript(c, &file.key, text, at).await?;
                     task_items::make_recording(c, &item.id, true, at).await?;
+                    task_items::save_transcript(c, &file.key, text, at).await?;
                 }
                 None => task_process::queue(c, &item.id, item.updated_at).await?,
             }

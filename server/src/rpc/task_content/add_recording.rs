@@ -53,11 +53,14 @@ pub async fn handler(ctx: &Ctx, input: AddRecordingInput) -> RpcResult<TaskConte
         .ok_or_else(item_not_found)?;
     let file = file.ok_or_else(item_not_found)?;
     let at = now();
+    // The item's row first, then its transcript: the order the processing job takes them
+    // in (`jobs::task_process`), so the two never wait on each other (PostgreSQL found a
+    // deadlock when this took the transcript first).
     transaction!(&mut conn, |c| {
+        task_items::make_recording(c, &item.id, transcript.is_some(), at).await?;
         if let Some(text) = transcript {
             task_items::save_transcript(c, &file.key, text, at).await?;
         }
-        task_items::make_recording(c, &item.id, transcript.is_some(), at).await?;
         Ok::<_, RpcError>(())
     })?;
     drop(pooled);
