@@ -310,28 +310,22 @@ pub fn from_lookup(
             })
         }
     };
-    let trust_proxy = match get("VOICEMARK_TRUST_PROXY").as_deref() {
-        None | Some("0") | Some("false") => false,
-        Some("1") | Some("true") => true,
-        Some(other) => {
-            return Err(ConfigError::Invalid {
-                name: "VOICEMARK_TRUST_PROXY",
-                expected: "1 or 0",
+    // A setting that is on or off, spelt one of the ways given.
+    let switch = |name: &'static str, default: bool, on: &[&str], off: &[&str], expected| {
+        match get(name).as_deref() {
+            None => Ok(default),
+            Some(v) if on.contains(&v) => Ok(true),
+            Some(v) if off.contains(&v) => Ok(false),
+            Some(other) => Err(ConfigError::Invalid {
+                name,
+                expected,
                 value: other.to_owned(),
-            })
+            }),
         }
     };
-    let read_caches = match get("VOICEMARK_READ_CACHES").as_deref() {
-        None | Some("on") => true,
-        Some("off") => false,
-        Some(other) => {
-            return Err(ConfigError::Invalid {
-                name: "VOICEMARK_READ_CACHES",
-                expected: "on or off",
-                value: other.to_owned(),
-            })
-        }
-    };
+    let trust_proxy =
+        switch("VOICEMARK_TRUST_PROXY", false, &["1", "true"], &["0", "false"], "1 or 0")?;
+    let read_caches = switch("VOICEMARK_READ_CACHES", true, &["on"], &["off"], "on or off")?;
     let number =
         |name: &'static str, default: u64, min: u64, max: u64| -> Result<u64, ConfigError> {
             match get(name) {

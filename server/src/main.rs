@@ -11,6 +11,11 @@ use voicemark::config;
 use voicemark::seed::{self, SeedOutcome};
 use voicemark::user_admin::{self, AddUser};
 
+/// mimalloc instead of the system allocator (issue 15): glibc's malloc and free were a
+/// quarter of the roster's first read (thousands of short strings per answer).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "voicemark",

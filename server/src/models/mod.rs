@@ -18,6 +18,7 @@ pub mod organisations;
 pub mod privacy;
 pub mod receipts;
 pub mod reports;
+pub mod roster;
 pub mod recipients;
 pub mod sessions;
 pub mod stored_files;

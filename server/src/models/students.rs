@@ -8,31 +8,14 @@ use diesel::prelude::*;
 use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
-use std::sync::{Arc, LazyLock};
-use std::time::Duration;
-
-use crate::cache::ProcessCache;
-use crate::shared_text::SharedText;
 use crate::db::schema::{class_students, form_groups, students, year_groups};
 use crate::db::{like_pattern, lower, DbConn};
 use crate::ids::new_id;
 use crate::models::now;
 use crate::with_conn;
 
-/// How long a school's roster answer is sent from memory: the bound within which another
-/// process's changes to pupils or groups show in this one (`crate::cache`).
-pub const ROSTER_TTL: Duration = Duration::from_secs(5);
-
-/// The roster answer (`school.listStudents`) of each school, encoded once (issue 15,
-/// docs/performance.md). Every model write to pupils, year groups or form groups calls
-/// [`forget_rosters`].
-pub static ROSTERS: LazyLock<ProcessCache<String, Arc<SharedText>>> =
-    LazyLock::new(|| ProcessCache::new(ROSTER_TTL, Duration::from_secs(1), 10_000));
-
-/// Forgets every kept roster.
-pub fn forget_rosters() {
-    ROSTERS.invalidate();
-}
+// The roster (every current pupil, with group names) and its cache: `models::roster`.
+pub use crate::models::roster::{forget_rosters, list_for_school, StudentListing};
 
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = students)]
@@ -48,16 +31,6 @@ pub struct NewStudent {
     pub school_id: String,
     pub year_group_id: Option<String>,
     pub form_group_id: Option<String>,
-}
-
-/// A pupil as lists show them.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct StudentListing {
-    pub id: String,
-    pub forename: String,
-    pub surname: String,
-    pub year_group: Option<String>,
-    pub form_group: Option<String>,
 }
 
 pub async fn insert(conn: &mut DbConn<'_>, student: &NewStudent) -> QueryResult<()> {
@@ -82,61 +55,6 @@ pub async fn add_to_class(
         .execute(c)
         .await)?;
     Ok(())
-}
-
-/// Every current (not archived) pupil of one school, by surname then forename. Scoped by
-/// `school_id`: the caller passes the school it is allowed to read. On SQLite the rows are
-/// read on the blocking thread straight into values, without diesel-async's owned copy of
-/// every column (issue 15: the roster's first read after a change).
-pub async fn list_for_school(
-    conn: &mut DbConn<'_>,
-    school_id: &str,
-) -> QueryResult<Vec<StudentListing>> {
-    type Row = (String, String, String, Option<String>, Option<String>);
-    macro_rules! roster_query {
-        ($school_id:expr) => {
-            students::table
-                .left_join(year_groups::table)
-                .left_join(form_groups::table)
-                .filter(students::school_id.eq($school_id))
-                .filter(students::archived_at.is_null())
-                .order((
-                    students::surname.asc(),
-                    students::forename.asc(),
-                    students::id.asc(),
-                ))
-                .select((
-                    students::id,
-                    students::forename,
-                    students::surname,
-                    year_groups::name.nullable(),
-                    form_groups::name.nullable(),
-                ))
-        };
-    }
-    let rows: Vec<Row> = match conn {
-        DbConn::Postgres(pg) => roster_query!(school_id).load(&mut **pg).await?,
-        DbConn::Sqlite(sqlite) => {
-            let school_id = school_id.to_owned();
-            sqlite
-                .spawn_blocking(move |sync| {
-                    diesel::RunQueryDsl::load::<Row>(roster_query!(&school_id), sync)
-                })
-                .await?
-        }
-    };
-    Ok(rows
-        .into_iter()
-        .map(
-            |(id, forename, surname, year_group, form_group)| StudentListing {
-                id,
-                forename,
-                surname,
-                year_group,
-                form_group,
-            },
-        )
-        .collect())
 }
 
 /// A pupil as the admin's list and form show them.

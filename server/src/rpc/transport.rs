@@ -348,6 +348,7 @@ fn respond(
     if let Some(etag) = &etag {
         if wire::none_match(headers, etag) {
             let mut response = empty(StatusCode::NOT_MODIFIED);
+            response.headers_mut().insert(header::VARY, vary(shared));
             cacheable(response.headers_mut(), etag);
             response.extensions_mut().insert(SelfEncoded);
             return response;
@@ -359,12 +360,8 @@ fn respond(
         StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let response_headers = response.headers_mut();
     response_headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    response_headers.insert(header::VARY, HeaderValue::from_static("trpc-accept"));
+    response_headers.insert(header::VARY, vary(shared));
     if shared {
-        response_headers.insert(
-            header::VARY,
-            HeaderValue::from_static("trpc-accept, accept-encoding"),
-        );
         if built.gzip {
             response_headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
         }
@@ -388,11 +385,13 @@ fn cacheable(headers: &mut HeaderMap, etag: &str) {
     if let Ok(value) = HeaderValue::from_str(etag) {
         headers.insert(header::ETAG, value);
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
-        headers.insert(
-            header::VARY,
-            HeaderValue::from_static("trpc-accept, accept-encoding"),
-        );
     }
+}
+
+/// An answer depends on `trpc-accept` (streamed or not); one holding a shared answer also
+/// on `Accept-Encoding`, since it is compressed here and not by the compression layer.
+fn vary(shared: bool) -> HeaderValue {
+    HeaderValue::from_static(if shared { "trpc-accept, accept-encoding" } else { "trpc-accept" })
 }
 
 fn error_envelope(err: &RpcError, path: Option<&str>) -> String {
@@ -417,7 +416,7 @@ fn json_response(status: u16, body: String, content_type: &'static str) -> Respo
         StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers: &mut HeaderMap = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    headers.insert(header::VARY, HeaderValue::from_static("trpc-accept"));
+    headers.insert(header::VARY, vary(false));
     response
 }
 

@@ -105,6 +105,7 @@ macro_rules! ts_primitive {
 
 ts_primitive!(
     String => "string",
+    std::sync::Arc<str> => "string",
     bool => "boolean",
     i32 => "number",
     i64 => "number",

@@ -21,7 +21,7 @@ use axum::http::{header, HeaderMap};
 use http_body::{Frame, SizeHint};
 
 use crate::rpc::encoded::Encoded;
-use crate::shared_text::{deflate_blocks, SharedText};
+use crate::shared_text::{deflate_blocks, Deflated, SharedText};
 
 /// Outputs at least this long travel as their own chunk instead of being copied.
 const OWN_CHUNK: usize = 8 * 1024;
@@ -108,15 +108,18 @@ impl BodyBuilder {
     /// The body: gzip when `gzip` is accepted and every shared answer is compressed.
     pub fn build(self, accepts_gzip: bool) -> Built {
         let pieces = self.pieces();
-        let mut ready = true;
-        for piece in &pieces {
-            if let Piece::Shared(shared) = piece {
-                // Asks each one, so each starts compressing.
-                ready &= shared.deflated().is_some();
-            }
-        }
-        if accepts_gzip && ready && pieces.iter().any(|p| matches!(p, Piece::Shared(_))) {
-            return Built { body: gzip(pieces), gzip: true };
+        // Asks each shared answer for its compressed form, so each starts compressing.
+        let forms: Vec<Option<Deflated>> = pieces
+            .iter()
+            .map(|piece| match piece {
+                Piece::Shared(shared) => shared.deflated().cloned(),
+                _ => None,
+            })
+            .collect();
+        let shared = pieces.iter().filter(|piece| matches!(piece, Piece::Shared(_))).count();
+        let ready = forms.iter().flatten().count();
+        if accepts_gzip && shared > 0 && ready == shared {
+            return Built { body: gzip(pieces.into_iter().zip(forms).collect()), gzip: true };
         }
         let chunks = pieces
             .into_iter()
@@ -130,8 +133,9 @@ impl BodyBuilder {
     }
 }
 
-/// One gzip member (RFC 1952) made of the pieces' deflate blocks.
-fn gzip(pieces: Vec<Piece>) -> axum::body::Body {
+/// One gzip member (RFC 1952) made of the pieces' deflate blocks, each shared answer with
+/// the compressed form `build` found ready.
+fn gzip(pieces: Vec<(Piece, Option<Deflated>)>) -> axum::body::Body {
     // ID1 ID2, CM = deflate, no flags, no time, no extra flags, OS unknown.
     const HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
     let mut chunks = vec![Bytes::from_static(&HEADER)];
@@ -140,29 +144,30 @@ fn gzip(pieces: Vec<Piece>) -> axum::body::Body {
     let mut stored = Vec::new();
     for piece in pieces {
         match piece {
-            Piece::Small(bytes) => {
+            (Piece::Small(bytes), _) => {
                 crc.update(&bytes);
                 length += bytes.len() as u64;
                 stored_blocks(&bytes, &mut stored);
             }
-            Piece::Text(bytes) if bytes.len() < DEFLATE_ABOVE => {
+            (Piece::Text(bytes), _) if bytes.len() < DEFLATE_ABOVE => {
                 crc.update(&bytes);
                 length += bytes.len() as u64;
                 stored_blocks(&bytes, &mut stored);
             }
-            Piece::Text(bytes) => {
+            (Piece::Text(bytes), _) => {
                 let deflated = deflate_blocks(&bytes, 1);
                 crc.combine(&crc32fast::Hasher::new_with_initial_len(deflated.crc, bytes.len() as u64));
                 length += bytes.len() as u64;
                 flush(&mut stored, &mut chunks);
                 chunks.push(deflated.blocks);
             }
-            Piece::Shared(shared) => {
-                let deflated = shared.deflate_now();
-                crc.combine(&crc32fast::Hasher::new_with_initial_len(deflated.crc, shared.text.len() as u64));
+            (Piece::Shared(shared), form) => {
+                // `build` sends gzip only when every form is ready; were one not, it is made now.
+                let form = form.unwrap_or_else(|| shared.deflate_now().clone());
+                crc.combine(&crc32fast::Hasher::new_with_initial_len(form.crc, shared.text.len() as u64));
                 length += shared.text.len() as u64;
                 flush(&mut stored, &mut chunks);
-                chunks.push(deflated.blocks.clone());
+                chunks.push(form.blocks);
             }
         }
     }

@@ -10,6 +10,7 @@ use axum::http::{header, Request, StatusCode};
 use voicemark::models::students;
 
 use crate::dual_test;
+use crate::roster_cache::{two_schools, TwoSchools};
 use crate::sending::{make_pupil, make_school, make_teacher, simple};
 use crate::support::{session_cookie, TestApp, TestResponse};
 
@@ -48,20 +49,14 @@ async fn gzipped(app: &TestApp, path: &str, cookie: &str) -> TestResponse {
 
 dual_test! {
     async fn a_browser_that_has_the_roster_gets_304_and_gzip_is_the_same_text(app: TestApp) {
+        let TwoSchools { school, cookie, outsider } = two_schools(&app, "Wire School").await;
         let mut pooled = app.db.conn().await.expect("connection");
         let mut conn = pooled.db();
-        let school = make_school(&mut conn, "Wire School").await;
-        let other = make_school(&mut conn, "Other Wire School").await;
-        let teacher = make_teacher(&mut conn, &school).await;
-        let outsider = make_teacher(&mut conn, &other).await;
         for i in 0..300 {
             make_pupil(&mut conn, &school, simple(&format!("Pupil{i:03}"), "Wire")).await;
         }
-        make_pupil(&mut conn, &other, simple("Zed", "Elsewhere")).await;
         drop(conn);
         drop(pooled);
-        let cookie = session_cookie(&app, &teacher).await;
-        let outsider = session_cookie(&app, &outsider).await;
 
         let first = get(&app, ROSTER, &cookie, &[]).await;
         assert_eq!(first.status, StatusCode::OK, "{}", first.text());

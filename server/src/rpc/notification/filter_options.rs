@@ -65,8 +65,8 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<FilterOptions> {
             .map(|p| AudiencePupil {
                 id: p.id,
                 name: format!("{} {}", p.forename, p.surname),
-                year_group: p.year_group,
-                form_group: p.form_group,
+                year_group: p.year_group.map(|name| name.to_string()),
+                form_group: p.form_group.map(|name| name.to_string()),
             })
             .collect(),
     })
