@@ -168,14 +168,16 @@ mod tests {
         let forms = vec![("f1".to_string(), "7A".to_string()), ("f2".to_string(), "7B".to_string())];
         let listed = roster(pupils, years, forms);
         let order: Vec<&str> = listed.iter().map(|p| p.id.as_str()).collect();
-        // Code point order: capitals before small letters, as SQLite and the C collation.
-        assert_eq!(order, ["p4", "p1", "p2", "p5", "p3"]);
+        // Code point order, as SQLite and the C collation: every capital before any small
+        // letter, so "Zeller" before "adams".
+        assert_eq!(order, ["p4", "p1", "p2", "p3", "p5"]);
         assert_eq!(listed[0].year_group.as_deref(), Some("Year 7"));
         assert_eq!(listed[0].form_group.as_deref(), Some("7B"));
         // A group id with no group (deleted meanwhile) shows no name.
         assert_eq!(listed[1].year_group, None);
         assert_eq!(listed[2].form_group.as_deref(), Some("7A"));
-        assert_eq!((listed[3].year_group.clone(), listed[3].form_group.clone()), (None, None));
+        assert_eq!((listed[3].year_group.as_deref(), listed[3].form_group.clone()), (Some("Year 7"), None));
+        assert_eq!((listed[4].year_group.clone(), listed[4].form_group.clone()), (None, None));
     }
 
     #[test]
