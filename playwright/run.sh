@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the end-to-end suite (npx playwright test) and exits with its status. Needs the
-# release server built with the app embedded: scripts/build-web.sh, then
-# `cargo build --release`. Arguments go to Playwright (e.g. a test file or --grep).
+# server built with the app embedded: scripts/build-web.sh, then a cargo build. The binary is
+# $VOICEMARK_BIN, by default target/release/voicemark; scripts/test.sh points it at the
+# target/debug/voicemark that `cargo test` built. Arguments go to Playwright (e.g. a test
+# file or --grep).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
