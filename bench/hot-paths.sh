@@ -4,8 +4,10 @@
 #   1. user.feedbackHubCount (the sidebar badge);
 #   2. school.listStudents (the roster: 2,000 pupils), as wrk asks (no compression), as a
 #      browser asks (Accept-Encoding: gzip), as a browser that has it asks (If-None-Match),
-#      and the first read after a change (a second server with VOICEMARK_READ_CACHES=off,
-#      so that every request reads and encodes);
+#      the first read after a change (a second server that keeps no roster,
+#      VOICEMARK_READ_CACHES=sessions,hub-count: every request reads and encodes it, as the
+#      first one after a change to pupils or groups does) and the same with nothing kept (a
+#      third server with VOICEMARK_READ_CACHES=off: the session is read every time too);
 #   3. both in one batch.
 # Prints req/s, p50, p99, the share of the bare handler's rate and the server's CPU time
 # per request (user + system, from /proc, over the whole run).
@@ -156,11 +158,16 @@ pg_pid=${pids[-1]}
 psql "$pg_url" -qtA -v ON_ERROR_STOP=1 -c "${FILL//THEN \'/THEN TIMESTAMP \'}" >/dev/null
 psql "$pg_url" -qtAc "ANALYZE"
 pg_cookie=$(sign_in 3923 teacher@northbridge.test)
-# The same databases through servers that keep nothing: every read is a first read.
-serve "sqlite://$work/hot.db" 3924 VOICEMARK_READ_CACHES=off
+# The same databases through servers that keep no roster (every read is a first read), and
+# through servers that keep nothing.
+serve "sqlite://$work/hot.db" 3924 VOICEMARK_READ_CACHES=sessions,hub-count
 sqlite_cold_pid=${pids[-1]}
-serve "$pg_url" 3925 VOICEMARK_READ_CACHES=off
+serve "$pg_url" 3925 VOICEMARK_READ_CACHES=sessions,hub-count
 pg_cold_pid=${pids[-1]}
+serve "sqlite://$work/hot.db" 3926 VOICEMARK_READ_CACHES=off
+sqlite_bare_pid=${pids[-1]}
+serve "$pg_url" 3927 VOICEMARK_READ_CACHES=off
+pg_bare_pid=${pids[-1]}
 
 echo "badge count answered: $(curl -sf -H "Cookie: next-auth.session-token=$sqlite_cookie" "http://127.0.0.1:3922$count_path") (sqlite)," \
   "$(curl -sf -H "Cookie: next-auth.session-token=$pg_cookie" "http://127.0.0.1:3923$count_path") (postgres)"
@@ -190,6 +197,8 @@ for name in count roster both; do
     measure "postgres roster, 304" "http://127.0.0.1:3923$roster_path" "$pg_cookie" "$pg_pid" "$gzip_header" "If-None-Match: $(etag_of 3923 "$pg_cookie")"
     measure "sqlite roster, first read" "http://127.0.0.1:3924$roster_path" "$sqlite_cookie" "$sqlite_cold_pid" "$gzip_header"
     measure "postgres roster, first read" "http://127.0.0.1:3925$roster_path" "$pg_cookie" "$pg_cold_pid" "$gzip_header"
+    measure "sqlite roster, nothing kept" "http://127.0.0.1:3926$roster_path" "$sqlite_cookie" "$sqlite_bare_pid" "$gzip_header"
+    measure "postgres roster, nothing kept" "http://127.0.0.1:3927$roster_path" "$pg_cookie" "$pg_bare_pid" "$gzip_header"
   fi
   bare_rps=""
 done

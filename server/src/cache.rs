@@ -14,26 +14,68 @@
 //! * At most `max_entries`; a full cache starts again empty.
 //! * [`ProcessCache::get_or_fill`] fills a missing entry once however many requests miss it
 //!   together (single flight): the others wait for that one read and share its answer.
-//! * `VOICEMARK_READ_CACHES=off` ([`set_enabled`]) turns every cache off, to measure or to
-//!   rule a cache out; each read then goes to the database.
+//! * `VOICEMARK_READ_CACHES` ([`set_enabled`]) turns the caches off, to measure or to rule a
+//!   cache out: `off` every one, or a list of the ones kept (`sessions,hub-count` measures
+//!   the roster's first read after a change with the rest as it runs). A read with its
+//!   cache off goes to the database.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::hash::Hash;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-static ENABLED: AtomicBool = AtomicBool::new(true);
-
-/// Turns every [`ProcessCache`] on or off (the `VOICEMARK_READ_CACHES` setting).
-pub fn set_enabled(enabled: bool) {
-    ENABLED.store(enabled, Ordering::Release);
+/// The process's read caches, as `VOICEMARK_READ_CACHES` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheKind {
+    /// `auth::session_cache`.
+    Sessions,
+    /// `models::hub_count`.
+    HubCount,
+    /// `models::roster` (and the compressed form of its answer, `shared_text`).
+    Roster,
 }
 
-/// Whether the caches are on.
-pub fn is_enabled() -> bool {
-    ENABLED.load(Ordering::Acquire)
+impl CacheKind {
+    pub const ALL: [CacheKind; 3] = [CacheKind::Sessions, CacheKind::HubCount, CacheKind::Roster];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CacheKind::Sessions => "sessions",
+            CacheKind::HubCount => "hub-count",
+            CacheKind::Roster => "roster",
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    /// A `VOICEMARK_READ_CACHES` value: `on`, `off`, or the names of the caches kept,
+    /// separated by commas. `None` when a name is unknown.
+    pub fn parse_setting(value: &str) -> Option<Vec<CacheKind>> {
+        match value.trim() {
+            "on" => Some(CacheKind::ALL.to_vec()),
+            "off" => Some(Vec::new()),
+            list => list
+                .split(',')
+                .map(|name| CacheKind::ALL.into_iter().find(|kind| kind.name() == name.trim()))
+                .collect(),
+        }
+    }
+}
+
+static ENABLED: AtomicU8 = AtomicU8::new(u8::MAX);
+
+/// Turns on the caches given and off the others (the `VOICEMARK_READ_CACHES` setting).
+pub fn set_enabled(kinds: &[CacheKind]) {
+    ENABLED.store(kinds.iter().fold(0, |bits, kind| bits | kind.bit()), Ordering::Release);
+}
+
+/// Whether the cache `kind` is on.
+pub fn is_enabled(kind: CacheKind) -> bool {
+    ENABLED.load(Ordering::Acquire) & kind.bit() != 0
 }
 
 /// One fill under way: who joins it shares its answer. Only a request that began in the same
@@ -51,6 +93,7 @@ struct Entry<V> {
 
 /// See the module's rules.
 pub struct ProcessCache<K, V> {
+    kind: CacheKind,
     ttl: Duration,
     settle: Duration,
     max_entries: usize,
@@ -63,8 +106,9 @@ pub struct ProcessCache<K, V> {
 }
 
 impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
-    pub fn new(ttl: Duration, settle: Duration, max_entries: usize) -> ProcessCache<K, V> {
+    pub fn new(kind: CacheKind, ttl: Duration, settle: Duration, max_entries: usize) -> ProcessCache<K, V> {
         ProcessCache {
+            kind,
             ttl,
             settle,
             max_entries,
@@ -86,7 +130,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         K: std::borrow::Borrow<Q>,
         Q: Eq + Hash + ?Sized,
     {
-        if !is_enabled() {
+        if !is_enabled(self.kind) {
             return None;
         }
         let generation = self.generation.load(Ordering::Acquire);
@@ -104,7 +148,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
     /// Keeps `value`, read from the database when the generation was `generation`: not kept
     /// when an invalidation came since, or less than `settle` ago.
     pub fn put(&self, key: K, value: V, generation: u64) {
-        if !is_enabled() {
+        if !is_enabled(self.kind) {
             return;
         }
         let invalidated = self.invalidated_ms.load(Ordering::Acquire);
@@ -130,7 +174,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         Q: Eq + Hash + ToOwned<Owned = K> + ?Sized,
         Fut: Future<Output = Result<V, E>>,
     {
-        if !is_enabled() {
+        if !is_enabled(self.kind) {
             return fill().await;
         }
         if let Some(value) = self.get(key, |_| true) {
@@ -185,8 +229,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_setting_names_the_caches_kept() {
+        assert_eq!(CacheKind::parse_setting("on"), Some(CacheKind::ALL.to_vec()));
+        assert_eq!(CacheKind::parse_setting("off"), Some(Vec::new()));
+        assert_eq!(
+            CacheKind::parse_setting("sessions, hub-count"),
+            Some(vec![CacheKind::Sessions, CacheKind::HubCount])
+        );
+        assert_eq!(CacheKind::parse_setting("roster"), Some(vec![CacheKind::Roster]));
+        assert_eq!(CacheKind::parse_setting("sessions,rosters"), None);
+        assert_eq!(CacheKind::parse_setting(""), None);
+    }
+
+    #[test]
     fn an_entry_is_kept_until_its_time_is_up_or_it_is_unusable() {
-        let cache = ProcessCache::new(Duration::from_millis(200), Duration::from_millis(100), 10);
+        let cache = ProcessCache::new(CacheKind::HubCount, Duration::from_millis(200), Duration::from_millis(100), 10);
         cache.put("a", 1, cache.generation());
         assert_eq!(cache.get(&"a", |_| true), Some(1));
         assert_eq!(cache.get(&"b", |_| true), None);
@@ -197,7 +254,7 @@ mod tests {
 
     #[test]
     fn an_invalidation_forgets_everything_and_refuses_reads_that_began_before_it() {
-        let cache = ProcessCache::new(Duration::from_secs(60), Duration::from_millis(100), 10);
+        let cache = ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::from_millis(100), 10);
         cache.put("a", 1, cache.generation());
         let before = cache.generation();
         cache.invalidate();
@@ -215,7 +272,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn requests_that_miss_together_share_one_fill() {
         let cache: Arc<ProcessCache<String, u32>> =
-            Arc::new(ProcessCache::new(Duration::from_secs(60), Duration::ZERO, 10));
+            Arc::new(ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 10));
         let fills = Arc::new(AtomicU64::new(0));
         let requests = (0..50).map(|_| {
             let (cache, fills) = (cache.clone(), fills.clone());
@@ -240,7 +297,7 @@ mod tests {
     #[tokio::test]
     async fn a_request_after_a_write_does_not_join_a_fill_that_began_before_it() {
         let cache: Arc<ProcessCache<String, u32>> =
-            Arc::new(ProcessCache::new(Duration::from_secs(60), Duration::ZERO, 10));
+            Arc::new(ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 10));
         let (started, release) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
         let early = {
             let (cache, started, release) = (cache.clone(), started.clone(), release.clone());
@@ -265,7 +322,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_failed_fill_is_not_kept_and_the_next_request_fills_again() {
-        let cache: ProcessCache<String, u32> = ProcessCache::new(Duration::from_secs(60), Duration::ZERO, 10);
+        let cache: ProcessCache<String, u32> = ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 10);
         assert_eq!(cache.get_or_fill("roster", || async { Err::<u32, _>("down") }).await, Err("down"));
         assert!(cache.is_empty());
         assert_eq!(cache.get_or_fill("roster", || async { Ok::<_, &str>(3) }).await, Ok(3));
@@ -273,7 +330,7 @@ mod tests {
 
     #[test]
     fn a_full_cache_starts_again() {
-        let cache = ProcessCache::new(Duration::from_secs(60), Duration::ZERO, 2);
+        let cache = ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 2);
         for key in ["a", "b", "c"] {
             cache.put(key, 0, cache.generation());
         }

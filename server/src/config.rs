@@ -243,9 +243,10 @@ pub struct DatabaseConfig {
     pub url: DatabaseUrl,
     /// `VOICEMARK_DB_POOL_SIZE`, default 8.
     pub pool_size: usize,
-    /// `VOICEMARK_READ_CACHES=off` sends every read to the database (`crate::cache`); on
+    /// `VOICEMARK_READ_CACHES`: the read caches kept (`crate::cache`), all by default; `off`
+    /// sends every read to the database, a list such as `sessions,hub-count` keeps those.
     /// by default.
-    pub read_caches: bool,
+    pub read_caches: Vec<crate::cache::CacheKind>,
 }
 
 /// A setting that could not be read, as one sentence.
@@ -325,7 +326,14 @@ pub fn from_lookup(
     };
     let trust_proxy =
         switch("VOICEMARK_TRUST_PROXY", false, &["1", "true"], &["0", "false"], "1 or 0")?;
-    let read_caches = switch("VOICEMARK_READ_CACHES", true, &["on"], &["off"], "on or off")?;
+    let read_caches = match get("VOICEMARK_READ_CACHES") {
+        None => crate::cache::CacheKind::ALL.to_vec(),
+        Some(value) => crate::cache::CacheKind::parse_setting(&value).ok_or(ConfigError::Invalid {
+            name: "VOICEMARK_READ_CACHES",
+            expected: "on, off or a list of sessions, hub-count, roster",
+            value,
+        })?,
+    };
     let number =
         |name: &'static str, default: u64, min: u64, max: u64| -> Result<u64, ConfigError> {
             match get(name) {

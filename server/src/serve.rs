@@ -30,7 +30,7 @@ pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
 /// Serves until SIGTERM or Ctrl-C, then finishes the requests in flight.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let started = Instant::now();
-    crate::cache::set_enabled(config.database.read_caches);
+    crate::cache::set_enabled(&config.database.read_caches);
     let db = open_database(&config).await?;
     let listener = TcpListener::bind(config.bind).await.with_context(|| {
         format!(

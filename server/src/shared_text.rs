@@ -46,8 +46,9 @@ impl SharedText {
         if let Some(ready) = self.deflated.get() {
             return Some(ready);
         }
-        // An answer read with the caches off is sent once and thrown away: not worth it.
-        if !crate::cache::is_enabled() {
+        // An answer read with its cache off is sent once and thrown away: not worth it (the
+        // roster's is the one shared answer).
+        if !crate::cache::is_enabled(crate::cache::CacheKind::Roster) {
             return None;
         }
         if let Some(made) = lock(&MADE).get(&self.hash).cloned() {

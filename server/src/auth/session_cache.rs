@@ -34,7 +34,7 @@ pub const SETTLE: Duration = Duration::from_secs(1);
 pub const MAX_ENTRIES: usize = 20_000;
 
 static CACHE: LazyLock<ProcessCache<String, SessionUser>> =
-    LazyLock::new(|| ProcessCache::new(TTL, SETTLE, MAX_ENTRIES));
+    LazyLock::new(|| ProcessCache::new(crate::cache::CacheKind::Sessions, TTL, SETTLE, MAX_ENTRIES));
 
 /// The process's cached session of `token_hash`, if fresh and unexpired at `at`.
 pub fn get(token_hash: &str, at: NaiveDateTime) -> Option<SessionUser> {

@@ -7,6 +7,7 @@
 pub mod fault;
 pub mod schema;
 pub mod sql;
+pub mod text;
 mod url;
 
 use std::time::Duration;

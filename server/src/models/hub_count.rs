@@ -24,7 +24,7 @@ pub const COUNT_TTL: Duration = Duration::from_secs(5);
 /// a count (a hand-in, a mark, a new or deleted submission) calls [`forget`].
 static WAITING: LazyLock<ProcessCache<MarkerScope, i64>> =
     LazyLock::new(|| {
-        ProcessCache::new(COUNT_TTL, Duration::from_secs(1), 50_000)
+        ProcessCache::new(crate::cache::CacheKind::HubCount, COUNT_TTL, Duration::from_secs(1), 50_000)
     });
 
 /// Forgets every kept Feedback Hub count.

@@ -12,6 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::cache::ProcessCache;
 use crate::db::schema::{form_groups, students, year_groups};
+use crate::db::text::InlineText;
 use crate::db::DbConn;
 use crate::shared_text::SharedText;
 
@@ -23,19 +24,19 @@ pub const ROSTER_TTL: Duration = Duration::from_secs(5);
 /// docs/performance.md). Every model write to pupils, year groups or form groups calls
 /// [`forget_rosters`].
 pub static ROSTERS: LazyLock<ProcessCache<String, Arc<SharedText>>> =
-    LazyLock::new(|| ProcessCache::new(ROSTER_TTL, Duration::from_secs(1), 10_000));
+    LazyLock::new(|| ProcessCache::new(crate::cache::CacheKind::Roster, ROSTER_TTL, Duration::from_secs(1), 10_000));
 
 /// Forgets every kept roster.
 pub fn forget_rosters() {
     ROSTERS.invalidate();
 }
 
-/// A pupil as lists show them.
+/// A pupil as lists show them. The texts are read without allocating ([`InlineText`]).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct StudentListing {
-    pub id: String,
-    pub forename: String,
-    pub surname: String,
+    pub id: InlineText,
+    pub forename: InlineText,
+    pub surname: InlineText,
     /// The year and form groups' names, shared by their pupils.
     pub year_group: Option<Arc<str>>,
     pub form_group: Option<Arc<str>>,
@@ -99,17 +100,17 @@ pub async fn list_for_school(
     Ok(roster(pupils, years, forms))
 }
 
-/// The first eight bytes of `text` as a big-endian number, zero-padded: `a < b` as text
+/// The first sixteen bytes of `text` as a big-endian number, zero-padded: `a < b` as text
 /// implies `prefix(a) <= prefix(b)`.
-fn prefix(text: &str) -> u64 {
-    let mut bytes = [0u8; 8];
-    let n = text.len().min(8);
+fn prefix(text: &str) -> u128 {
+    let mut bytes = [0u8; 16];
+    let n = text.len().min(16);
     bytes[..n].copy_from_slice(&text.as_bytes()[..n]);
-    u64::from_be_bytes(bytes)
+    u128::from_be_bytes(bytes)
 }
 
 /// A pupil's row as the roster reads it: id, forename, surname, year and form group ids.
-type RosterRow = (String, String, String, Option<String>, Option<String>);
+type RosterRow = (InlineText, InlineText, InlineText, Option<InlineText>, Option<InlineText>);
 
 /// The pupils sorted by surname, forename and id, with their groups' names.
 fn roster(
@@ -117,9 +118,9 @@ fn roster(
     years: Vec<(String, String)>,
     forms: Vec<(String, String)>,
 ) -> Vec<StudentListing> {
-    // Sorted by the surnames' first eight bytes as one number, then by the whole key where
+    // Sorted by the surnames' first sixteen bytes as one number, then by the whole key where
     // those tie: most comparisons are one integer comparison, not three string ones.
-    let mut order: Vec<(u64, u32)> =
+    let mut order: Vec<(u128, u32)> =
         pupils.iter().enumerate().map(|(i, p)| (prefix(&p.2), i as u32)).collect();
     order.sort_unstable_by(|(a_key, a), (b_key, b)| {
         a_key.cmp(b_key).then_with(|| {
@@ -127,24 +128,28 @@ fn roster(
             (&a.2, &a.1, &a.0).cmp(&(&b.2, &b.1, &b.0))
         })
     });
-    let mut slots: Vec<Option<RosterRow>> = pupils.into_iter().map(Some).collect();
-    let pupils = order.into_iter().filter_map(|(_, i)| slots[i as usize].take());
     let names = |groups: Vec<(String, String)>| -> FxHashMap<String, Arc<str>> {
         groups.into_iter().map(|(id, name)| (id, Arc::from(name))).collect()
     };
     let (years, forms) = (names(years), names(forms));
-    let name = |names: &FxHashMap<String, Arc<str>>, id: Option<String>| {
-        id.and_then(|id| names.get(&id).cloned())
+    let name = |names: &FxHashMap<String, Arc<str>>, id: &Option<InlineText>| {
+        id.as_ref().and_then(|id| names.get(id.as_str()).cloned())
     };
-    pupils
-        .map(|(id, forename, surname, year, form)| StudentListing {
-            id,
-            forename,
-            surname,
-            year_group: name(&years, year),
-            form_group: name(&forms, form),
-        })
-        .collect()
+    // Each text is moved once, into its place in a list made to size: a row keeps its texts
+    // inline (a few hundred bytes), so every extra pass or regrowth over the rows shows.
+    let mut pupils = pupils;
+    let mut listed = Vec::with_capacity(order.len());
+    for (_, i) in order {
+        let row = &mut pupils[i as usize];
+        listed.push(StudentListing {
+            id: std::mem::take(&mut row.0),
+            forename: std::mem::take(&mut row.1),
+            surname: std::mem::take(&mut row.2),
+            year_group: name(&years, &row.3),
+            form_group: name(&forms, &row.4),
+        });
+    }
+    listed
 }
 
 #[cfg(test)]
@@ -183,6 +188,7 @@ mod tests {
     #[test]
     fn the_sort_by_prefix_agrees_with_a_plain_sort_of_the_whole_key() {
         let surnames = ["Bench 1000", "Bench 100", "Bench 10", "Bench 1", "Ó Briain", "O'Brien",
+            "Montgomery-Smythe", "Montgomery-Smith", "Montgomery-Smyth", "Montgomery-Smythé",
             "Obi", "", "Smith-Jones", "Smith", "smith", "Zoë", "Zoe", "Ab", "Ab\u{0}"];
         let mut pupils = Vec::new();
         for (i, surname) in surnames.iter().enumerate() {

@@ -63,7 +63,7 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<FilterOptions> {
         students: pupils
             .into_iter()
             .map(|p| AudiencePupil {
-                id: p.id,
+                id: p.id.to_string(),
                 name: format!("{} {}", p.forename, p.surname),
                 year_group: p.year_group.map(|name| name.to_string()),
                 form_group: p.form_group.map(|name| name.to_string()),
