@@ -245,7 +245,6 @@ pub struct DatabaseConfig {
     pub pool_size: usize,
     /// `VOICEMARK_READ_CACHES`: the read caches kept (`crate::cache`), all by default; `off`
     /// sends every read to the database, a list such as `sessions,hub-count` keeps those.
-    /// by default.
     pub read_caches: Vec<crate::cache::CacheKind>,
 }
 
