@@ -114,7 +114,7 @@ type RosterRow = (InlineText, InlineText, InlineText, Option<InlineText>, Option
 
 /// The pupils sorted by surname, forename and id, with their groups' names.
 fn roster(
-    pupils: Vec<RosterRow>,
+    mut pupils: Vec<RosterRow>,
     years: Vec<(String, String)>,
     forms: Vec<(String, String)>,
 ) -> Vec<StudentListing> {
@@ -137,7 +137,6 @@ fn roster(
     };
     // Each text is moved once, into its place in a list made to size: a row keeps its texts
     // inline (a few hundred bytes), so every extra pass or regrowth over the rows shows.
-    let mut pupils = pupils;
     let mut listed = Vec::with_capacity(order.len());
     for (_, i) in order {
         let row = &mut pupils[i as usize];
