@@ -26,7 +26,8 @@
 # target/release/voicemark and target/release/examples/bare_axum:
 #   cargo build --release --bin voicemark && cargo build --release -p voicemark-server --example bare_axum
 # Usage: bash bench/hot-paths.sh [postgres admin URL]
-# Environment: DURATION (default 15s), CONNECTIONS (default 200).
+# Environment: DURATION (default 15s), CONNECTIONS (default 200), RUNS (default 1: how many
+# times the whole set of cases runs, one set after the other, as the issue measured with 2).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="$root/target/release/voicemark"
@@ -34,6 +35,7 @@ bare="$root/target/release/examples/bare_axum"
 admin_url="${1:-postgres://postgres@127.0.0.1:5432/postgres}"
 connections="${CONNECTIONS:-200}"
 duration="${DURATION:-15s}"
+runs="${RUNS:-1}"
 work="$(mktemp -d)"
 pids=()
 pg_name="vm_hot_$(date +%s)_$$"
@@ -184,21 +186,24 @@ echo "roster gzip: $(curl -sf -H "Accept-Encoding: gzip" -H "Cookie: next-auth.s
 gzip_header="Accept-Encoding: gzip, deflate, br, zstd"
 echo "$connections connections, $duration each, wrk -t2"
 bare_rps=""
-for name in count roster both; do
-  path_var="${name}_path"
-  measure "bare-axum ($name)" "http://127.0.0.1:3921${!path_var}" none "${pids[0]}"
-  bare_rps=$(cat "$work/rps-bare-axum ($name)")
-  measure "sqlite $name" "http://127.0.0.1:3922${!path_var}" "$sqlite_cookie" "$sqlite_pid"
-  measure "postgres $name" "http://127.0.0.1:3923${!path_var}" "$pg_cookie" "$pg_pid"
-  if [[ $name == roster ]]; then
-    measure "sqlite roster, gzip" "http://127.0.0.1:3922$roster_path" "$sqlite_cookie" "$sqlite_pid" "$gzip_header"
-    measure "postgres roster, gzip" "http://127.0.0.1:3923$roster_path" "$pg_cookie" "$pg_pid" "$gzip_header"
-    measure "sqlite roster, 304" "http://127.0.0.1:3922$roster_path" "$sqlite_cookie" "$sqlite_pid" "$gzip_header" "If-None-Match: $(etag_of 3922 "$sqlite_cookie")"
-    measure "postgres roster, 304" "http://127.0.0.1:3923$roster_path" "$pg_cookie" "$pg_pid" "$gzip_header" "If-None-Match: $(etag_of 3923 "$pg_cookie")"
-    measure "sqlite roster, first read" "http://127.0.0.1:3924$roster_path" "$sqlite_cookie" "$sqlite_cold_pid" "$gzip_header"
-    measure "postgres roster, first read" "http://127.0.0.1:3925$roster_path" "$pg_cookie" "$pg_cold_pid" "$gzip_header"
-    measure "sqlite roster, nothing kept" "http://127.0.0.1:3926$roster_path" "$sqlite_cookie" "$sqlite_bare_pid" "$gzip_header"
-    measure "postgres roster, nothing kept" "http://127.0.0.1:3927$roster_path" "$pg_cookie" "$pg_bare_pid" "$gzip_header"
-  fi
-  bare_rps=""
+for run in $(seq 1 "$runs"); do
+  [[ "$runs" == 1 ]] || echo "run $run of $runs"
+  for name in count roster both; do
+    path_var="${name}_path"
+    measure "bare-axum ($name)" "http://127.0.0.1:3921${!path_var}" none "${pids[0]}"
+    bare_rps=$(cat "$work/rps-bare-axum ($name)")
+    measure "sqlite $name" "http://127.0.0.1:3922${!path_var}" "$sqlite_cookie" "$sqlite_pid"
+    measure "postgres $name" "http://127.0.0.1:3923${!path_var}" "$pg_cookie" "$pg_pid"
+    if [[ $name == roster ]]; then
+      measure "sqlite roster, gzip" "http://127.0.0.1:3922$roster_path" "$sqlite_cookie" "$sqlite_pid" "$gzip_header"
+      measure "postgres roster, gzip" "http://127.0.0.1:3923$roster_path" "$pg_cookie" "$pg_pid" "$gzip_header"
+      measure "sqlite roster, 304" "http://127.0.0.1:3922$roster_path" "$sqlite_cookie" "$sqlite_pid" "$gzip_header" "If-None-Match: $(etag_of 3922 "$sqlite_cookie")"
+      measure "postgres roster, 304" "http://127.0.0.1:3923$roster_path" "$pg_cookie" "$pg_pid" "$gzip_header" "If-None-Match: $(etag_of 3923 "$pg_cookie")"
+      measure "sqlite roster, first read" "http://127.0.0.1:3924$roster_path" "$sqlite_cookie" "$sqlite_cold_pid" "$gzip_header"
+      measure "postgres roster, first read" "http://127.0.0.1:3925$roster_path" "$pg_cookie" "$pg_cold_pid" "$gzip_header"
+      measure "sqlite roster, nothing kept" "http://127.0.0.1:3926$roster_path" "$sqlite_cookie" "$sqlite_bare_pid" "$gzip_header"
+      measure "postgres roster, nothing kept" "http://127.0.0.1:3927$roster_path" "$pg_cookie" "$pg_bare_pid" "$gzip_header"
+    fi
+    bare_rps=""
+  done
 done

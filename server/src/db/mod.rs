@@ -7,7 +7,6 @@
 pub mod fault;
 pub mod schema;
 pub mod sql;
-pub mod text;
 mod url;
 
 use std::time::Duration;
@@ -22,7 +21,7 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use futures_util::FutureExt;
 
-pub use sql::{like_pattern, lower, rows_per_statement, MAX_BIND_PARAMS};
+pub use sql::{coalesce, like_pattern, lower, rows_per_statement, string_agg, MAX_BIND_PARAMS};
 pub use url::{Backend, DatabaseUrl, DatabaseUrlError};
 
 /// The SQLite connection type used through diesel_async.

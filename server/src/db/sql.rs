@@ -1,11 +1,30 @@
 //! The few SQL pieces that differ per backend or that every model needs, written once:
-//! `lower()`, the LIKE-pattern escaper, and batch insert / upsert ([`batch_insert!`],
-//! [`batch_upsert!`]) that expand per backend the way [`with_conn!`](crate::with_conn) does.
+//! `lower()`, `coalesce()`, `string_agg()`, the LIKE-pattern escaper, and batch insert /
+//! upsert ([`batch_insert!`], [`batch_upsert!`]) that expand per backend the way
+//! [`with_conn!`](crate::with_conn) does.
 
 diesel::define_sql_function!(
     /// SQL `lower()`, for `Text` and `Nullable<Text>` alike: ASCII case folding on SQLite,
     /// full Unicode on PostgreSQL. Used for case-insensitive search and name matching.
     fn lower<ST: diesel::sql_types::SingleValue>(x: ST) -> ST
+);
+
+diesel::define_sql_function!(
+    /// SQL `coalesce(x, y)` for text: `x`, or `y` where `x` is NULL.
+    fn coalesce(
+        x: diesel::sql_types::Nullable<diesel::sql_types::Text>,
+        y: diesel::sql_types::Text,
+    ) -> diesel::sql_types::Text
+);
+
+diesel::define_sql_function!(
+    /// The aggregate `string_agg(text, delimiter)` (PostgreSQL, and SQLite since 3.44): the
+    /// group's texts joined by `delimiter` in no set order; NULL for no rows.
+    #[aggregate]
+    fn string_agg(
+        expr: diesel::sql_types::Text,
+        delimiter: diesel::sql_types::Text,
+    ) -> diesel::sql_types::Nullable<diesel::sql_types::Text>
 );
 
 /// `%text%` for a case-insensitive LIKE (compare it with `lower(column)` and

@@ -12,8 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::cache::ProcessCache;
 use crate::db::schema::{form_groups, students, year_groups};
-use crate::db::text::InlineText;
-use crate::db::DbConn;
+use crate::db::{coalesce, string_agg, DbConn};
 use crate::shared_text::SharedText;
 
 /// How long a school's roster answer is sent from memory: the bound within which another
@@ -31,42 +30,226 @@ pub fn forget_rosters() {
     ROSTERS.invalidate();
 }
 
-/// A pupil as lists show them. The texts are read without allocating ([`InlineText`]).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct StudentListing {
-    pub id: InlineText,
-    pub forename: InlineText,
-    pub surname: InlineText,
-    /// The year and form groups' names, shared by their pupils.
-    pub year_group: Option<Arc<str>>,
-    pub form_group: Option<Arc<str>>,
+/// A pupil as lists show them: texts borrowed from the [`Roster`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StudentListing<'a> {
+    pub id: &'a str,
+    pub forename: &'a str,
+    pub surname: &'a str,
+    /// The year and form groups' names.
+    pub year_group: Option<&'a str>,
+    pub form_group: Option<&'a str>,
 }
+
+/// Every current pupil of a school, in name order, with their groups' names. The texts sit
+/// end to end in one string and each pupil holds where its own are (issue 15: reading
+/// 2,000 pupils into separate values cost more than the rest of the answer).
+#[derive(Debug, Default)]
+pub struct Roster {
+    text: String,
+    pupils: Vec<Entry>,
+    years: Vec<String>,
+    forms: Vec<String>,
+}
+
+/// Where a text is in [`Roster::text`].
+#[derive(Debug, Clone, Copy, Default)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+/// A pupil: the sort key (the surname's first sixteen bytes), its texts, and its groups as
+/// positions in the roster's group names ([`NO_GROUP`] for none).
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    key: u128,
+    id: Span,
+    forename: Span,
+    surname: Span,
+    year: u32,
+    form: u32,
+}
+
+const NO_GROUP: u32 = u32::MAX;
+
+impl Roster {
+    pub fn len(&self) -> usize {
+        self.pupils.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pupils.is_empty()
+    }
+
+    /// The pupils in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = StudentListing<'_>> + '_ {
+        self.pupils.iter().map(|entry| StudentListing {
+            id: self.at(entry.id),
+            forename: self.at(entry.forename),
+            surname: self.at(entry.surname),
+            year_group: self.years.get(entry.year as usize).map(String::as_str),
+            form_group: self.forms.get(entry.form as usize).map(String::as_str),
+        })
+    }
+
+    /// How many bytes the pupils' own texts take (ids and names, not group names).
+    pub fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
+    fn at(&self, span: Span) -> &str {
+        &self.text[span.start as usize..span.end as usize]
+    }
+
+    /// The roster of pupils given as rows of id, forename, surname, year and form group id,
+    /// with the school's groups as (id, name).
+    pub fn from_rows(rows: Vec<PupilRow>, years: Groups, forms: Groups) -> Roster {
+        let mut text = String::new();
+        let mut push = |value: &str| {
+            let start = text.len() as u32;
+            text.push_str(value);
+            Span { start, end: text.len() as u32 }
+        };
+        let fields: Vec<[Span; 5]> = rows
+            .iter()
+            .map(|(id, forename, surname, year, form)| {
+                let (year, form) = (year.as_deref().unwrap_or(""), form.as_deref().unwrap_or(""));
+                [push(id), push(forename), push(surname), push(year), push(form)]
+            })
+            .collect();
+        Roster::assemble(text, &fields, years, forms)
+    }
+
+    /// The roster from the text [`list_for_school`]'s query aggregates: each pupil's five
+    /// fields joined by [`FIELD`], pupils joined by [`RECORD`]. `None` when the text does not
+    /// split into exactly `count` records of five fields: a separator inside a name or id.
+    fn from_aggregate(text: String, count: usize, years: Groups, forms: Groups) -> Option<Roster> {
+        let bytes = text.as_bytes();
+        if count == 0 || u32::try_from(bytes.len()).is_err() {
+            return (count == 0 && bytes.is_empty()).then(|| Roster::assemble(text, &[], years, forms));
+        }
+        let mut records = Vec::with_capacity(count);
+        let mut fields = [Span::default(); 5];
+        let (mut start, mut field) = (0usize, 0usize);
+        for at in memchr::memchr2_iter(FIELD, RECORD, bytes) {
+            fields[field] = Span { start: start as u32, end: at as u32 };
+            start = at + 1;
+            match (bytes[at], field) {
+                (FIELD, 0..=3) => field += 1,
+                (RECORD, 4) if records.len() + 1 < count => {
+                    records.push(fields);
+                    field = 0;
+                }
+                _ => return None,
+            }
+        }
+        if field != 4 || records.len() + 1 != count {
+            return None;
+        }
+        fields[4] = Span { start: start as u32, end: bytes.len() as u32 };
+        records.push(fields);
+        Some(Roster::assemble(text, &records, years, forms))
+    }
+
+    /// Sorts the pupils by surname, forename and id (code point order, as SQLite and the C
+    /// collation compare) and finds their groups by id (an id with no group has no name).
+    fn assemble(text: String, records: &[[Span; 5]], years: Groups, forms: Groups) -> Roster {
+        let at = |span: Span| &text[span.start as usize..span.end as usize];
+        let (year_index, form_index) = (group_index(&years), group_index(&forms));
+        let group =
+            |index: &FxHashMap<&str, u32>, span: Span| index.get(at(span)).copied().unwrap_or(NO_GROUP);
+        let mut pupils: Vec<Entry> = records
+            .iter()
+            .map(|[id, forename, surname, year, form]| Entry {
+                key: prefix(at(*surname)),
+                id: *id,
+                forename: *forename,
+                surname: *surname,
+                year: group(&year_index, *year),
+                form: group(&form_index, *form),
+            })
+            .collect();
+        // Most comparisons are one integer comparison; the whole key only where the first
+        // sixteen bytes of the surnames tie.
+        pupils.sort_unstable_by(|a, b| {
+            a.key.cmp(&b.key).then_with(|| {
+                (at(a.surname), at(a.forename), at(a.id)).cmp(&(at(b.surname), at(b.forename), at(b.id)))
+            })
+        });
+        drop((year_index, form_index));
+        let names = |groups: Vec<(String, String)>| groups.into_iter().map(|(_, name)| name).collect();
+        Roster { pupils, years: names(years), forms: names(forms), text }
+    }
+}
+
+/// Each group's position in `groups`, by id.
+fn group_index(groups: &[(String, String)]) -> FxHashMap<&str, u32> {
+    groups.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i as u32)).collect()
+}
+
+/// A school's year or form groups, as (id, name).
+pub type Groups = Vec<(String, String)>;
+
+/// A pupil's row as the roster reads it when the aggregate cannot be split: id, forename,
+/// surname, year and form group ids.
+pub type PupilRow = (String, String, String, Option<String>, Option<String>);
+
+/// The separators of the aggregated roster text (ASCII unit and record separators): a
+/// pupil's fields, and pupils.
+const FIELD: u8 = 0x1f;
+const RECORD: u8 = 0x1e;
 
 /// Every current (not archived) pupil of one school, by surname, forename and id compared
 /// as text (code point order, the same on both backends). Scoped by `school_id`: the caller
 /// passes the school it is allowed to read.
 ///
-/// Issue 15 (the roster's first read after a change): the pupils are read without a join
-/// and without `ORDER BY`, and sorted here. PostgreSQL sorted 2,000 rows by its collation
-/// and joined them to the groups in about 3 ms, more than the rest of the request; the
-/// school's year and form group names are two small reads instead. On SQLite the rows are
-/// read on the blocking thread straight into values.
-pub async fn list_for_school(
-    conn: &mut DbConn<'_>,
-    school_id: &str,
-) -> QueryResult<Vec<StudentListing>> {
-    macro_rules! pupils_query {
+/// Issue 15 (the roster's first read after a change): the database sends the pupils as one
+/// text, each pupil's id, names and group ids joined by [`FIELD`] and pupils by [`RECORD`],
+/// with their count, in one row. As 2,000 rows of five values they cost the server more to
+/// receive and take apart (about a microsecond a row) than all the rest of the answer; the
+/// database's cost is the same either way. Should a name or id hold a separator, the text
+/// does not split into `count` records of five fields and the pupils are read again as
+/// rows: what the roster shows never depends on what the names hold. There is no join and no `ORDER BY`:
+/// the groups are two small reads, and the pupils are sorted here (PostgreSQL's collation
+/// sort took longer than the rest).
+pub async fn list_for_school(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<Roster> {
+    macro_rules! pupils {
         ($school_id:expr) => {
             students::table
                 .filter(students::school_id.eq($school_id))
                 .filter(students::archived_at.is_null())
-                .select((
-                    students::id,
-                    students::forename,
-                    students::surname,
-                    students::year_group_id,
-                    students::form_group_id,
-                ))
+        };
+    }
+    macro_rules! aggregate_query {
+        ($school_id:expr) => {{
+            const FIELD_TEXT: &str = "\u{1f}";
+            pupils!($school_id).select((
+                diesel::dsl::count_star(),
+                string_agg(
+                    students::id
+                        .concat(FIELD_TEXT)
+                        .concat(students::forename)
+                        .concat(FIELD_TEXT)
+                        .concat(students::surname)
+                        .concat(FIELD_TEXT)
+                        .concat(coalesce(students::year_group_id, ""))
+                        .concat(FIELD_TEXT)
+                        .concat(coalesce(students::form_group_id, "")),
+                    "\u{1e}",
+                ),
+            ))
+        }};
+    }
+    macro_rules! rows_query {
+        ($school_id:expr) => {
+            pupils!($school_id).select((
+                students::id,
+                students::forename,
+                students::surname,
+                students::year_group_id,
+                students::form_group_id,
+            ))
         };
     }
     macro_rules! names_query {
@@ -76,28 +259,34 @@ pub async fn list_for_school(
                 .select(($table::id, $table::name))
         };
     }
-    let (pupils, years, forms): (Vec<RosterRow>, Vec<(String, String)>, Vec<(String, String)>) =
-        match conn {
-            DbConn::Postgres(pg) => (
-                pupils_query!(school_id).load(&mut **pg).await?,
-                names_query!(year_groups, school_id).load(&mut **pg).await?,
-                names_query!(form_groups, school_id).load(&mut **pg).await?,
-            ),
-            DbConn::Sqlite(sqlite) => {
-                let school_id = school_id.to_owned();
-                sqlite
-                    .spawn_blocking(move |sync| {
-                        use diesel::RunQueryDsl as Sync;
-                        Ok((
-                            Sync::load(pupils_query!(&school_id), sync)?,
-                            Sync::load(names_query!(year_groups, &school_id), sync)?,
-                            Sync::load(names_query!(form_groups, &school_id), sync)?,
-                        ))
-                    })
-                    .await?
-            }
-        };
-    Ok(roster(pupils, years, forms))
+    type Aggregate = (i64, Option<String>);
+    let ((count, text), years, forms): (Aggregate, Groups, Groups) = match conn {
+        DbConn::Postgres(pg) => (
+            aggregate_query!(school_id).get_result(&mut **pg).await?,
+            names_query!(year_groups, school_id).load(&mut **pg).await?,
+            names_query!(form_groups, school_id).load(&mut **pg).await?,
+        ),
+        DbConn::Sqlite(sqlite) => {
+            let school_id = school_id.to_owned();
+            sqlite
+                .spawn_blocking(move |sync| {
+                    use diesel::RunQueryDsl as Sync;
+                    Ok((
+                        Sync::get_result(aggregate_query!(&school_id), sync)?,
+                        Sync::load(names_query!(year_groups, &school_id), sync)?,
+                        Sync::load(names_query!(form_groups, &school_id), sync)?,
+                    ))
+                })
+                .await?
+        }
+    };
+    let count = usize::try_from(count).unwrap_or(0);
+    let text = text.unwrap_or_default();
+    if let Some(roster) = Roster::from_aggregate(text, count, years.clone(), forms.clone()) {
+        return Ok(roster);
+    }
+    let rows: Vec<PupilRow> = crate::with_conn!(conn, |c| rows_query!(school_id).load(c).await)?;
+    Ok(Roster::from_rows(rows, years, forms))
 }
 
 /// The first sixteen bytes of `text` as a big-endian number, zero-padded: `a < b` as text
@@ -109,54 +298,28 @@ fn prefix(text: &str) -> u128 {
     u128::from_be_bytes(bytes)
 }
 
-/// A pupil's row as the roster reads it: id, forename, surname, year and form group ids.
-type RosterRow = (InlineText, InlineText, InlineText, Option<InlineText>, Option<InlineText>);
-
-/// The pupils sorted by surname, forename and id, with their groups' names.
-fn roster(
-    mut pupils: Vec<RosterRow>,
-    years: Vec<(String, String)>,
-    forms: Vec<(String, String)>,
-) -> Vec<StudentListing> {
-    // Sorted by the surnames' first sixteen bytes as one number, then by the whole key where
-    // those tie: most comparisons are one integer comparison, not three string ones.
-    let mut order: Vec<(u128, u32)> =
-        pupils.iter().enumerate().map(|(i, p)| (prefix(&p.2), i as u32)).collect();
-    order.sort_unstable_by(|(a_key, a), (b_key, b)| {
-        a_key.cmp(b_key).then_with(|| {
-            let (a, b) = (&pupils[*a as usize], &pupils[*b as usize]);
-            (&a.2, &a.1, &a.0).cmp(&(&b.2, &b.1, &b.0))
-        })
-    });
-    let names = |groups: Vec<(String, String)>| -> FxHashMap<String, Arc<str>> {
-        groups.into_iter().map(|(id, name)| (id, Arc::from(name))).collect()
-    };
-    let (years, forms) = (names(years), names(forms));
-    let name = |names: &FxHashMap<String, Arc<str>>, id: &Option<InlineText>| {
-        id.as_ref().and_then(|id| names.get(id.as_str()).cloned())
-    };
-    // Each text is moved once, into its place in a list made to size: a row keeps its texts
-    // inline (a few hundred bytes), so every extra pass or regrowth over the rows shows.
-    let mut listed = Vec::with_capacity(order.len());
-    for (_, i) in order {
-        let row = &mut pupils[i as usize];
-        listed.push(StudentListing {
-            id: std::mem::take(&mut row.0),
-            forename: std::mem::take(&mut row.1),
-            surname: std::mem::take(&mut row.2),
-            year_group: name(&years, &row.3),
-            form_group: name(&forms, &row.4),
-        });
-    }
-    listed
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn row(id: &str, forename: &str, surname: &str, year: Option<&str>, form: Option<&str>) -> RosterRow {
+    fn row(id: &str, forename: &str, surname: &str, year: Option<&str>, form: Option<&str>) -> PupilRow {
         (id.into(), forename.into(), surname.into(), year.map(Into::into), form.map(Into::into))
+    }
+
+    fn groups(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(id, name)| (id.to_string(), name.to_string())).collect()
+    }
+
+    /// The rows as the aggregate query writes them.
+    fn aggregate(rows: &[PupilRow]) -> String {
+        let record = |(id, forename, surname, year, form): &PupilRow| {
+            [id.as_str(), forename, surname, year.as_deref().unwrap_or(""), form.as_deref().unwrap_or("")].join("\u{1f}")
+        };
+        rows.iter().map(record).collect::<Vec<_>>().join("\u{1e}")
+    }
+
+    fn listed(roster: &Roster) -> Vec<StudentListing<'_>> {
+        roster.iter().collect()
     }
 
     #[test]
@@ -168,20 +331,24 @@ mod tests {
             row("p4", "Al", "Adams", Some("y1"), Some("f2")),
             row("p5", "Al", "adams", None, None),
         ];
-        let years = vec![("y1".to_string(), "Year 7".to_string())];
-        let forms = vec![("f1".to_string(), "7A".to_string()), ("f2".to_string(), "7B".to_string())];
-        let listed = roster(pupils, years, forms);
-        let order: Vec<&str> = listed.iter().map(|p| p.id.as_str()).collect();
+        let years = groups(&[("y1", "Year 7")]);
+        let forms = groups(&[("f1", "7A"), ("f2", "7B")]);
+        let roster = Roster::from_rows(pupils, years, forms);
+        let listed = listed(&roster);
+        let order: Vec<&str> = listed.iter().map(|p| p.id).collect();
         // Code point order, as SQLite and the C collation: every capital before any small
         // letter, so "Zeller" before "adams".
         assert_eq!(order, ["p4", "p1", "p2", "p3", "p5"]);
-        assert_eq!(listed[0].year_group.as_deref(), Some("Year 7"));
-        assert_eq!(listed[0].form_group.as_deref(), Some("7B"));
+        assert_eq!(
+            listed[0],
+            StudentListing { id: "p4", forename: "Al", surname: "Adams", year_group: Some("Year 7"), form_group: Some("7B") }
+        );
         // A group id with no group (deleted meanwhile) shows no name.
         assert_eq!(listed[1].year_group, None);
-        assert_eq!(listed[2].form_group.as_deref(), Some("7A"));
-        assert_eq!((listed[3].year_group.as_deref(), listed[3].form_group.clone()), (Some("Year 7"), None));
-        assert_eq!((listed[4].year_group.clone(), listed[4].form_group.clone()), (None, None));
+        assert_eq!(listed[2].form_group, Some("7A"));
+        assert_eq!((listed[3].year_group, listed[3].form_group), (Some("Year 7"), None));
+        assert_eq!((listed[4].year_group, listed[4].form_group), (None, None));
+        assert_eq!(roster.len(), 5);
     }
 
     #[test]
@@ -198,8 +365,44 @@ mod tests {
         let mut expected = pupils.clone();
         expected.sort_by(|a, b| (&a.2, &a.1, &a.0).cmp(&(&b.2, &b.1, &b.0)));
         let expected: Vec<&str> = expected.iter().map(|p| p.0.as_str()).collect();
-        let listed = roster(pupils, Vec::new(), Vec::new());
-        let order: Vec<&str> = listed.iter().map(|p| p.id.as_str()).collect();
+        let roster = Roster::from_rows(pupils, Vec::new(), Vec::new());
+        let order: Vec<&str> = roster.iter().map(|p| p.id).collect();
         assert_eq!(order, expected);
+    }
+
+    #[test]
+    fn the_aggregated_text_gives_the_roster_the_rows_give() {
+        let pupils = vec![
+            row("p3", "Ann", "Zeller", Some("y1"), None),
+            row("p2", "", "Adams", None, Some("f1")),
+            row("p1", "Zoë \"Z\"", "", Some("gone"), Some("f1")),
+            row("p4", "Al", "Adams", Some("y1"), Some("f2")),
+        ];
+        let (years, forms) = (groups(&[("y1", "Year 7")]), groups(&[("f1", "7A"), ("f2", "7B")]));
+        let from_rows = Roster::from_rows(pupils.clone(), years.clone(), forms.clone());
+        let from_text = Roster::from_aggregate(aggregate(&pupils), 4, years.clone(), forms.clone()).expect("splits");
+        assert_eq!(listed(&from_text), listed(&from_rows));
+        assert_eq!(listed(&from_text).len(), 4);
+        let one = Roster::from_aggregate(aggregate(&pupils[..1]), 1, years.clone(), forms.clone()).expect("splits");
+        assert_eq!(listed(&one), [StudentListing { id: "p3", forename: "Ann", surname: "Zeller", year_group: Some("Year 7"), form_group: None }]);
+        // No pupils: the aggregate is NULL.
+        assert!(Roster::from_aggregate(String::new(), 0, years, forms).expect("empty").is_empty());
+    }
+
+    #[test]
+    fn a_separator_inside_a_name_or_a_wrong_count_is_refused_not_misread() {
+        let years = || groups(&[("y1", "Year 7")]);
+        let refused = |pupils: &[PupilRow], count: usize| Roster::from_aggregate(aggregate(pupils), count, years(), Vec::new()).is_none();
+        let plain = [row("p1", "Al", "Adams", Some("y1"), None), row("p2", "Bea", "Brown", None, None)];
+        assert!(!refused(&plain, 2));
+        assert!(refused(&plain, 1) && refused(&plain, 3) && refused(&plain, 0));
+        // A field separator makes six fields; a record separator one record too many, even
+        // where the extra fields would make two records of five.
+        assert!(refused(&[row("p1", "A\u{1f}l", "Adams", None, None)], 1));
+        assert!(refused(&[row("p1", "Al", "Ad\u{1e}ams", None, None), plain[1].clone()], 2));
+        assert!(refused(&[row("p1", "a\u{1f}b\u{1f}c\u{1e}d", "Adams", Some("y1"), None)], 1));
+        assert!(refused(&[row("p1", "Al", "Adams", None, Some("f\u{1e}")), plain[1].clone()], 2));
+        assert!(Roster::from_aggregate("p1\u{1f}Al".to_string(), 1, years(), Vec::new()).is_none());
+        assert!(Roster::from_aggregate("x".to_string(), 0, years(), Vec::new()).is_none());
     }
 }

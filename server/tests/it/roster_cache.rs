@@ -152,3 +152,27 @@ dual_test! {
         assert_eq!(roster(&app, &outsider).await.as_array().map(Vec::len), Some(1), "the other school's roster");
     }
 }
+
+dual_test! {
+    async fn names_holding_the_separators_of_the_aggregated_read_are_listed_as_stored(app: TestApp) {
+        // The model reads the pupils as one text joined by ASCII unit and record separators
+        // and reads rows instead when a name holds one: the answer is the database's either way.
+        let TwoSchools { school, cookie, .. } = two_schools(&app, "Separator School").await;
+        assert_eq!(roster(&app, &cookie).await, serde_json::json!([]), "no pupils yet");
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut conn = pooled.db();
+        let form = make_form_group(&mut conn, &school, "7\u{1e}A").await;
+        let mut spec = simple("Al\u{1f}ex", "Ro\u{1e}se");
+        spec.form_group_id = Some(form.clone());
+        make_pupil(&mut conn, &school, spec).await;
+        make_pupil(&mut conn, &school, simple("Bea", "Plain")).await;
+        drop(conn);
+        drop(pooled);
+        let expected = from_database(&app, &school).await;
+        assert_eq!(expected.as_array().map(Vec::len), Some(2));
+        let listed = roster(&app, &cookie).await;
+        assert_eq!(listed, expected);
+        assert_eq!(listed[1]["forename"], "Al\u{1f}ex");
+        assert_eq!(listed[1]["formGroup"]["name"], "7\u{1e}A");
+    }
+}

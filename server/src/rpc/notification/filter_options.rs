@@ -61,7 +61,7 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<FilterOptions> {
         year_groups: options(year_groups, false),
         form_groups: options(form_groups, false),
         students: pupils
-            .into_iter()
+            .iter()
             .map(|p| AudiencePupil {
                 id: p.id.to_string(),
                 name: format!("{} {}", p.forename, p.surname),

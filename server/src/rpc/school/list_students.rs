@@ -48,30 +48,28 @@ async fn read(ctx: &Ctx, school_id: &str) -> RpcResult<Cached<Vec<StudentSummary
 /// Issue 15: serde wrote each of the 10,000 object keys through its escaping loop and grew
 /// the buffer a dozen times; here the keys are fixed text, a name is copied whole when it
 /// needs no escaping, and the buffer is sized once.
-fn superjson_text(rows: &[roster::StudentListing]) -> String {
+fn superjson_text(roster: &roster::Roster) -> String {
     const FIXED: usize = r#"{"id":"","forename":"","surname":"","yearGroup":{"name":""},"formGroup":{"name":""}},"#.len();
-    let group_len = |group: &Option<std::sync::Arc<str>>| group.as_ref().map_or(0, |name| name.len());
-    let size: usize = rows
-        .iter()
-        .map(|row| FIXED + row.id.len() + row.forename.len() + row.surname.len()
-            + group_len(&row.year_group) + group_len(&row.form_group))
-        .sum();
+    let group_len = |group: Option<&str>| group.map_or(0, str::len);
+    let size = FIXED * roster.len()
+        + roster.text_len()
+        + roster.iter().map(|row| group_len(row.year_group) + group_len(row.form_group)).sum::<usize>();
     let mut out = Vec::with_capacity(size + 16);
     out.extend_from_slice(b"{\"json\":[");
-    for (i, row) in rows.iter().enumerate() {
+    for (i, row) in roster.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
         out.extend_from_slice(b"{\"id\":");
-        json_string(&mut out, &row.id);
+        json_string(&mut out, row.id);
         out.extend_from_slice(b",\"forename\":");
-        json_string(&mut out, &row.forename);
+        json_string(&mut out, row.forename);
         out.extend_from_slice(b",\"surname\":");
-        json_string(&mut out, &row.surname);
+        json_string(&mut out, row.surname);
         out.extend_from_slice(b",\"yearGroup\":");
-        group(&mut out, &row.year_group);
+        group(&mut out, row.year_group);
         out.extend_from_slice(b",\"formGroup\":");
-        group(&mut out, &row.form_group);
+        group(&mut out, row.form_group);
         out.push(b'}');
     }
     out.extend_from_slice(b"]}");
@@ -79,7 +77,7 @@ fn superjson_text(rows: &[roster::StudentListing]) -> String {
     String::from_utf8(out).unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned())
 }
 
-fn group(out: &mut Vec<u8>, name: &Option<std::sync::Arc<str>>) {
+fn group(out: &mut Vec<u8>, name: Option<&str>) {
     match name {
         Some(name) => {
             out.extend_from_slice(b"{\"name\":");
@@ -107,36 +105,39 @@ fn json_string(out: &mut Vec<u8>, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::text::InlineText;
-    use std::sync::Arc;
 
     #[test]
     fn the_roster_text_is_what_serde_writes() {
         let names = ["Ada", "", "Zoë \"Zed\" O'Neil", "back\\slash", "tab\there\u{1}\u{1f}", "ünïcode ✓", "\u{7f}\u{2028}"];
-        let year: Arc<str> = Arc::from("Year 7 \"A\"");
-        let form: Arc<str> = Arc::from("7A");
-        let mut rows = Vec::new();
-        for (i, forename) in names.iter().enumerate() {
-            rows.push(roster::StudentListing {
-                id: InlineText::from(format!("0195f3b2-7c1e-7a43-9d2b-5f6e8a9b0c{i:02}").as_str()),
-                forename: InlineText::from(*forename),
-                surname: InlineText::from(names[names.len() - 1 - i]),
-                year_group: (i % 2 == 0).then(|| year.clone()),
-                form_group: (i % 3 != 1).then(|| form.clone()),
-            });
-        }
-        let summaries: Vec<StudentSummary> = rows
+        let rows: Vec<roster::PupilRow> = names
+            .iter()
+            .enumerate()
+            .map(|(i, forename)| {
+                (
+                    format!("0195f3b2-7c1e-7a43-9d2b-5f6e8a9b0c{i:02}"),
+                    forename.to_string(),
+                    names[names.len() - 1 - i].to_string(),
+                    (i % 2 == 0).then(|| "y".to_string()),
+                    (i % 3 != 1).then(|| "f".to_string()),
+                )
+            })
+            .collect();
+        let groups = |name: &str| vec![(name.chars().next().unwrap().to_lowercase().to_string(), name.to_string())];
+        let roster = roster::Roster::from_rows(rows, groups("Year 7 \"A\""), groups("F7A"));
+        let summaries: Vec<StudentSummary> = roster
             .iter()
             .map(|row| StudentSummary {
                 id: row.id.to_string(),
                 forename: row.forename.to_string(),
                 surname: row.surname.to_string(),
-                year_group: row.year_group.clone().map(|name| GroupName { name }),
-                form_group: row.form_group.clone().map(|name| GroupName { name }),
+                year_group: row.year_group.map(|name| GroupName { name: name.into() }),
+                form_group: row.form_group.map(|name| GroupName { name: name.into() }),
             })
             .collect();
+        assert!(summaries.iter().any(|s| s.year_group.is_some()) && summaries.iter().any(|s| s.form_group.is_none()));
         let expected = crate::rpc::superjson::encode(&summaries).expect("encodes");
-        assert_eq!(superjson_text(&rows), expected);
-        assert_eq!(superjson_text(&[]), crate::rpc::superjson::encode(&Vec::<StudentSummary>::new()).expect("encodes"));
+        assert_eq!(superjson_text(&roster), expected);
+        let empty = roster::Roster::default();
+        assert_eq!(superjson_text(&empty), crate::rpc::superjson::encode(&Vec::<StudentSummary>::new()).expect("encodes"));
     }
 }
