@@ -120,6 +120,11 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         }
     }
 
+    /// Whether this cache keeps anything (its kind is not turned off).
+    pub fn keeps(&self) -> bool {
+        is_enabled(self.kind)
+    }
+
     fn now_ms(&self) -> u64 {
         self.started.elapsed().as_millis() as u64
     }

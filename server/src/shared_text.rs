@@ -16,6 +16,8 @@ pub struct SharedText {
     pub hash: u128,
     deflated: OnceLock<Deflated>,
     compressing: AtomicBool,
+    /// Whether the text is kept to be sent again, so worth compressing.
+    kept: bool,
 }
 
 /// `text` as raw deflate blocks ending in a sync flush (byte-aligned, never final), so it
@@ -27,13 +29,25 @@ pub struct Deflated {
 }
 
 impl SharedText {
+    /// Text kept and sent to many clients.
     pub fn new(text: String) -> SharedText {
+        SharedText::made(text, true)
+    }
+
+    /// Text that is sent once and thrown away (its cache is off): never compressed in the
+    /// background, as no one would use the compressed form.
+    pub fn sent_once(text: String) -> SharedText {
+        SharedText::made(text, false)
+    }
+
+    fn made(text: String, kept: bool) -> SharedText {
         let hash = xxhash_rust::xxh3::xxh3_128(text.as_bytes());
         SharedText {
             text: Bytes::from(text),
             hash,
             deflated: OnceLock::new(),
             compressing: AtomicBool::new(false),
+            kept,
         }
     }
 
@@ -46,9 +60,7 @@ impl SharedText {
         if let Some(ready) = self.deflated.get() {
             return Some(ready);
         }
-        // An answer read with its cache off is sent once and thrown away: not worth it (the
-        // roster's is the one shared answer).
-        if !crate::cache::is_enabled(crate::cache::CacheKind::Roster) {
+        if !self.kept {
             return None;
         }
         if let Some(made) = lock(&MADE).get(&self.hash).cloned() {
@@ -130,6 +142,18 @@ mod tests {
         let again = Arc::new(SharedText::new(text()));
         assert!(again.deflated().is_some(), "found by its hash at once");
         assert_eq!(again.deflated().map(|d| d.crc), first.deflated().map(|d| d.crc));
+    }
+
+    #[tokio::test]
+    async fn text_sent_once_is_never_compressed_in_the_background() {
+        let text = || (0..2_000).map(|i| format!("[{i},\"once\"],")).collect::<String>();
+        let once = Arc::new(SharedText::sent_once(text()));
+        assert!(once.deflated().is_none());
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert!(once.deflated().is_none(), "no compression was started");
+        assert!(!once.compressing.load(Ordering::Acquire));
+        // Asked for now, it is made as for any text.
+        assert_eq!(once.deflate_now().crc, crc32fast::hash(text().as_bytes()));
     }
 
     #[test]

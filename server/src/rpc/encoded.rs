@@ -68,6 +68,11 @@ impl<T> Cached<T> {
         Cached { shared: Arc::new(SharedText::new(text)), _type: std::marker::PhantomData }
     }
 
+    /// The same for an answer that is sent once and not kept (its cache is off).
+    pub fn from_superjson_sent_once(text: String) -> Cached<T> {
+        Cached { shared: Arc::new(SharedText::sent_once(text)), _type: std::marker::PhantomData }
+    }
+
     /// An answer encoded earlier (from a cache).
     pub fn from_shared(shared: Arc<SharedText>) -> Cached<T> {
         Cached { shared, _type: std::marker::PhantomData }

@@ -40,7 +40,13 @@ async fn read(ctx: &Ctx, school_id: &str) -> RpcResult<Cached<Vec<StudentSummary
     let mut pooled = ctx.conn().await?;
     let rows = roster::list_for_school(&mut pooled.db(), school_id).await?;
     drop(pooled);
-    Ok(Cached::from_superjson(superjson_text(&rows)))
+    let text = superjson_text(&rows);
+    // Not kept while the roster's cache is off (`VOICEMARK_READ_CACHES`): then not compressed.
+    Ok(if roster::ROSTERS.keeps() {
+        Cached::from_superjson(text)
+    } else {
+        Cached::from_superjson_sent_once(text)
+    })
 }
 
 /// The roster as superjson text: what `superjson::encode` writes for the same pupils as
