@@ -33,7 +33,7 @@ pub enum CacheKind {
     Sessions,
     /// `models::hub_count`.
     HubCount,
-    /// `models::roster` (and the compressed form of its answer, `shared_text`).
+    /// `models::roster` (whose answer, while this is off, is sent once and not compressed).
     Roster,
 }
 
@@ -135,7 +135,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         K: std::borrow::Borrow<Q>,
         Q: Eq + Hash + ?Sized,
     {
-        if !is_enabled(self.kind) {
+        if !self.keeps() {
             return None;
         }
         let generation = self.generation.load(Ordering::Acquire);
@@ -153,7 +153,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
     /// Keeps `value`, read from the database when the generation was `generation`: not kept
     /// when an invalidation came since, or less than `settle` ago.
     pub fn put(&self, key: K, value: V, generation: u64) {
-        if !is_enabled(self.kind) {
+        if !self.keeps() {
             return;
         }
         let invalidated = self.invalidated_ms.load(Ordering::Acquire);
@@ -179,7 +179,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         Q: Eq + Hash + ToOwned<Owned = K> + ?Sized,
         Fut: Future<Output = Result<V, E>>,
     {
-        if !is_enabled(self.kind) {
+        if !self.keeps() {
             return fill().await;
         }
         if let Some(value) = self.get(key, |_| true) {

@@ -122,34 +122,19 @@ impl Roster {
     }
 
     /// The roster from the text [`list_for_school`]'s query aggregates: each pupil's five
-    /// fields joined by [`FIELD`], pupils joined by [`RECORD`]. `None` when the text does not
-    /// split into exactly `count` records of five fields: a separator inside a name or id.
-    fn from_aggregate(text: String, count: usize, years: Groups, forms: Groups) -> Option<Roster> {
-        let bytes = text.as_bytes();
-        if count == 0 || u32::try_from(bytes.len()).is_err() {
-            return (count == 0 && bytes.is_empty()).then(|| Roster::assemble(text, &[], years, forms));
+    /// fields joined by [`FIELD`], pupils joined by [`RECORD`]. The groups are given back
+    /// when the text does not split into exactly `count` records of five fields (a
+    /// separator inside a name or id), for reading the rows instead.
+    fn from_aggregate(
+        text: String,
+        count: usize,
+        years: Groups,
+        forms: Groups,
+    ) -> Result<Roster, (Groups, Groups)> {
+        match split_aggregate(text.as_bytes(), count) {
+            Some(records) => Ok(Roster::assemble(text, &records, years, forms)),
+            None => Err((years, forms)),
         }
-        let mut records = Vec::with_capacity(count);
-        let mut fields = [Span::default(); 5];
-        let (mut start, mut field) = (0usize, 0usize);
-        for at in memchr::memchr2_iter(FIELD, RECORD, bytes) {
-            fields[field] = Span { start: start as u32, end: at as u32 };
-            start = at + 1;
-            match (bytes[at], field) {
-                (FIELD, 0..=3) => field += 1,
-                (RECORD, 4) if records.len() + 1 < count => {
-                    records.push(fields);
-                    field = 0;
-                }
-                _ => return None,
-            }
-        }
-        if field != 4 || records.len() + 1 != count {
-            return None;
-        }
-        fields[4] = Span { start: start as u32, end: bytes.len() as u32 };
-        records.push(fields);
-        Some(Roster::assemble(text, &records, years, forms))
     }
 
     /// Sorts the pupils by surname, forename and id (code point order, as SQLite and the C
@@ -177,7 +162,6 @@ impl Roster {
                 (at(a.surname), at(a.forename), at(a.id)).cmp(&(at(b.surname), at(b.forename), at(b.id)))
             })
         });
-        drop((year_index, form_index));
         let names = |groups: Vec<(String, String)>| groups.into_iter().map(|(_, name)| name).collect();
         Roster { pupils, years: names(years), forms: names(forms), text }
     }
@@ -186,6 +170,39 @@ impl Roster {
 /// Each group's position in `groups`, by id.
 fn group_index(groups: &[(String, String)]) -> FxHashMap<&str, u32> {
     groups.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i as u32)).collect()
+}
+
+/// Where each pupil's five fields are in the aggregated text: `None` unless it splits into
+/// exactly `count` records of exactly five fields. A separator inside a value only ever adds
+/// a field or a record, so this cannot be fooled.
+fn split_aggregate(bytes: &[u8], count: usize) -> Option<Vec<[Span; 5]>> {
+    if count == 0 {
+        return bytes.is_empty().then(Vec::new);
+    }
+    if u32::try_from(bytes.len()).is_err() {
+        return None;
+    }
+    let mut records = Vec::with_capacity(count);
+    let mut fields = [Span::default(); 5];
+    let (mut start, mut field) = (0usize, 0usize);
+    for at in memchr::memchr2_iter(FIELD, RECORD, bytes) {
+        fields[field] = Span { start: start as u32, end: at as u32 };
+        start = at + 1;
+        match (bytes[at], field) {
+            (FIELD, 0..=3) => field += 1,
+            (RECORD, 4) if records.len() + 1 < count => {
+                records.push(fields);
+                field = 0;
+            }
+            _ => return None,
+        }
+    }
+    if field != 4 || records.len() + 1 != count {
+        return None;
+    }
+    fields[4] = Span { start: start as u32, end: bytes.len() as u32 };
+    records.push(fields);
+    Some(records)
 }
 
 /// A school's year or form groups, as (id, name).
@@ -281,12 +298,13 @@ pub async fn list_for_school(conn: &mut DbConn<'_>, school_id: &str) -> QueryRes
         }
     };
     let count = usize::try_from(count).unwrap_or(0);
-    let text = text.unwrap_or_default();
-    if let Some(roster) = Roster::from_aggregate(text, count, years.clone(), forms.clone()) {
-        return Ok(roster);
+    match Roster::from_aggregate(text.unwrap_or_default(), count, years, forms) {
+        Ok(roster) => Ok(roster),
+        Err((years, forms)) => {
+            let rows: Vec<PupilRow> = crate::with_conn!(conn, |c| rows_query!(school_id).load(c).await)?;
+            Ok(Roster::from_rows(rows, years, forms))
+        }
     }
-    let rows: Vec<PupilRow> = crate::with_conn!(conn, |c| rows_query!(school_id).load(c).await)?;
-    Ok(Roster::from_rows(rows, years, forms))
 }
 
 /// The first sixteen bytes of `text` as a big-endian number, zero-padded: `a < b` as text
@@ -392,7 +410,7 @@ mod tests {
     #[test]
     fn a_separator_inside_a_name_or_a_wrong_count_is_refused_not_misread() {
         let years = || groups(&[("y1", "Year 7")]);
-        let refused = |pupils: &[PupilRow], count: usize| Roster::from_aggregate(aggregate(pupils), count, years(), Vec::new()).is_none();
+        let refused = |pupils: &[PupilRow], count: usize| Roster::from_aggregate(aggregate(pupils), count, years(), Vec::new()).is_err();
         let plain = [row("p1", "Al", "Adams", Some("y1"), None), row("p2", "Bea", "Brown", None, None)];
         assert!(!refused(&plain, 2));
         assert!(refused(&plain, 1) && refused(&plain, 3) && refused(&plain, 0));
@@ -402,7 +420,7 @@ mod tests {
         assert!(refused(&[row("p1", "Al", "Ad\u{1e}ams", None, None), plain[1].clone()], 2));
         assert!(refused(&[row("p1", "a\u{1f}b\u{1f}c\u{1e}d", "Adams", Some("y1"), None)], 1));
         assert!(refused(&[row("p1", "Al", "Adams", None, Some("f\u{1e}")), plain[1].clone()], 2));
-        assert!(Roster::from_aggregate("p1\u{1f}Al".to_string(), 1, years(), Vec::new()).is_none());
-        assert!(Roster::from_aggregate("x".to_string(), 0, years(), Vec::new()).is_none());
+        assert!(Roster::from_aggregate("p1\u{1f}Al".to_string(), 1, years(), Vec::new()).is_err());
+        assert!(Roster::from_aggregate("x".to_string(), 0, years(), Vec::new()).is_err());
     }
 }

@@ -63,14 +63,11 @@ impl<T: Serialize> Cached<T> {
 
 impl<T> Cached<T> {
     /// `text`, which the caller wrote as `T`'s superjson encoding (a procedure with its own
-    /// writer, tested against [`Cached::encode`]'s: the roster).
-    pub fn from_superjson(text: String) -> Cached<T> {
-        Cached { shared: Arc::new(SharedText::new(text)), _type: std::marker::PhantomData }
-    }
-
-    /// The same for an answer that is sent once and not kept (its cache is off).
-    pub fn from_superjson_sent_once(text: String) -> Cached<T> {
-        Cached { shared: Arc::new(SharedText::sent_once(text)), _type: std::marker::PhantomData }
+    /// writer, tested against [`Cached::encode`]'s: the roster); `kept` says whether it is
+    /// kept to be sent again (else it is sent once and never compressed in the background).
+    pub fn from_superjson(text: String, kept: bool) -> Cached<T> {
+        let shared = if kept { SharedText::new(text) } else { SharedText::sent_once(text) };
+        Cached { shared: Arc::new(shared), _type: std::marker::PhantomData }
     }
 
     /// An answer encoded earlier (from a cache).

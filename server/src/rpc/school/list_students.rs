@@ -40,13 +40,8 @@ async fn read(ctx: &Ctx, school_id: &str) -> RpcResult<Cached<Vec<StudentSummary
     let mut pooled = ctx.conn().await?;
     let rows = roster::list_for_school(&mut pooled.db(), school_id).await?;
     drop(pooled);
-    let text = superjson_text(&rows);
-    // Not kept while the roster's cache is off (`VOICEMARK_READ_CACHES`): then not compressed.
-    Ok(if roster::ROSTERS.keeps() {
-        Cached::from_superjson(text)
-    } else {
-        Cached::from_superjson_sent_once(text)
-    })
+    // Not kept while the roster's cache is off (`VOICEMARK_READ_CACHES`).
+    Ok(Cached::from_superjson(superjson_text(&rows), roster::ROSTERS.keeps()))
 }
 
 /// The roster as superjson text: what `superjson::encode` writes for the same pupils as
