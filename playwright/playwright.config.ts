@@ -7,11 +7,12 @@
 //
 // Environment:
 //   VOICEMARK_BIN  the server binary (default ../target/release/voicemark)
-//   E2E_PORT       the port it listens on (default 3107)
+//   E2E_PORT       the port it listens on (default 3107); the stubs' ports count from it
+//                  (fixtures/ports.ts)
 //
 // Two stub providers run beside it and speak the real protocols: an OpenAI-compatible
-// vision server (stubs/vision-server.mjs, port 3108) and a Deepgram-compatible speech
-// server (stubs/speech-server.mjs, port 3109: /v1/auth/grant and the /v1/listen
+// vision server (stubs/vision-server.mjs, E2E_PORT + 1) and a Deepgram-compatible speech
+// server (stubs/speech-server.mjs, E2E_PORT + 2: /v1/auth/grant and the /v1/listen
 // WebSocket). Chromium gets a fake camera and microphone playing fixtures/media/*, which
 // global-setup.ts writes before the browsers start.
 import fs from 'node:fs'
@@ -19,13 +20,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
 
+import { E2E_PORT, SPEECH_PORT, VISION_PORT } from './fixtures/ports'
 import { EXTRA_ACCOUNTS, PASSWORD } from './fixtures/users'
 
-const port = Number(process.env.E2E_PORT ?? 3107)
+const port = E2E_PORT
 const baseURL = `http://127.0.0.1:${port}`
 const serverBin = process.env.VOICEMARK_BIN ?? '../target/release/voicemark'
-export const VISION_PORT = 3108
-export const SPEECH_PORT = 3109
 const mediaDir = path.resolve(import.meta.dirname, 'fixtures/media')
 
 // A fresh, empty data folder for each run. Playwright loads this file again in every

@@ -15,11 +15,12 @@ import type { Locator, Page } from '@playwright/test'
 
 import { expect, test } from '../fixtures/auth'
 import { scriptedSpeechUrl, scriptSpeech } from '../fixtures/microphone'
+import { VISION_URL } from '../fixtures/ports'
 import { mailServersForFile, submissionLink } from '../fixtures/smtp'
 
 test.describe.configure({ mode: 'serial' })
 
-const VISION = 'http://127.0.0.1:3108'
+const VISION = VISION_URL
 const QUESTION = 'who has not handed in the fractions assignment?'
 const FOLLOW_UP = 'Write a message to those parents'
 const DESCRIPTION = 'Ask about your classes, assignments and feedback. Answers use only what you can see.'

@@ -10,11 +10,12 @@ import type { Page } from '@playwright/test'
 import { startStripeStub, type StripeStub } from '../stubs/stripe-server.mjs'
 import { expect, submitLogin, test } from '../fixtures/auth'
 import { mailServersForFile } from '../fixtures/smtp'
+import { STRIPE_BILLING_PORT } from '../fixtures/ports'
 import { USERS } from '../fixtures/users'
 
 test.describe.configure({ mode: 'serial' })
 
-const STRIPE_PORT = 3110
+const STRIPE_PORT = STRIPE_BILLING_PORT
 const STRIPE = `http://127.0.0.1:${STRIPE_PORT}`
 const KEY = 'sk_test_e2e_billing'
 const WEBHOOK_SECRET = 'whsec_e2e_billing_secret'

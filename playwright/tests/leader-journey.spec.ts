@@ -1,7 +1,7 @@
 // The leaders' journey of issue 11, end to end on a server of this file's own (fresh demo
 // data; SQLite, and PostgreSQL in the `postgres` project) talking to the stub providers,
-// which speak the real protocols (OpenAI-compatible chat and vision on 3108, Deepgram on
-// 3109): an admin builds a template with three questions; a colleague creates a task from
+// which speak the real protocols (OpenAI-compatible chat and vision, Deepgram;
+// fixtures/ports.ts): an admin builds a template with three questions; a colleague creates a task from
 // it, uploads an audio file and a PDF, photographs a page of notes, records 20 seconds
 // with the dictation drawer, sees the transcripts arrive, autofills, edits one answer and
 // submits; then generates a report from two tasks and a voice note, saves it and downloads
@@ -11,13 +11,14 @@ import type { Page } from '@playwright/test'
 
 import { expect, submitLogin, test } from '../fixtures/auth'
 import { mailServersForFile } from '../fixtures/smtp'
+import { SPEECH_URL, VISION_URL } from '../fixtures/ports'
 import { USERS } from '../fixtures/users'
 
 test.describe.configure({ mode: 'serial' })
 
 // The ports playwright.config.ts starts the stubs on.
-const VISION = 'http://127.0.0.1:3108'
-const SPEECH = 'http://127.0.0.1:3109'
+const VISION = VISION_URL
+const SPEECH = SPEECH_URL
 
 const servers = mailServersForFile(test, {
   VOICEMARK_VISION_BASE_URL: `${VISION}/v1`,

@@ -11,6 +11,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 
 import { startVoicemark, type Backend, type Voicemark } from '../fixtures/smtp'
+import { SPEECH_URL } from '../fixtures/ports'
 import { PASSWORD, USERS } from '../fixtures/users'
 import { NOTES_TEXT, SCHEME_TEXT, SITE, startGraphStub, TRANSCRIPT_LINES, type GraphStub } from '../stubs/graph-server.mjs'
 import { startMicrosoftStub, STUB_CLIENT_ID, STUB_CLIENT_SECRET, type MicrosoftStub } from '../stubs/microsoft-server.mjs'
@@ -18,7 +19,7 @@ import { startMicrosoftStub, STUB_CLIENT_ID, STUB_CLIENT_SECRET, type MicrosoftS
 test.describe.configure({ mode: 'serial' })
 
 /** The Deepgram stand-in playwright.config.ts starts (the fallback for recordings without a Teams transcript). */
-const SPEECH_STUB = 'http://127.0.0.1:3109'
+const SPEECH_STUB = SPEECH_URL
 const CONNECT = 'Connect Microsoft account'
 
 let identity: MicrosoftStub | undefined

@@ -1,6 +1,6 @@
 // Sign in with Microsoft (issue 13 point 6, docs/microsoft-signin.md) on a server of this
 // file's own configured with the stub Microsoft identity platform
-// (stubs/microsoft-server.mjs, port 3113: OpenID configuration, JWKS, an authorize page
+// (stubs/microsoft-server.mjs, on MICROSOFT_PORT: OpenID configuration, JWKS, an authorize page
 // and a token endpoint issuing RS256 id_tokens). A demo teacher signs in with Microsoft,
 // using the keyboard only, and sees their dashboard; a leader of a school kept in the
 // leaders area lands there; an unknown address sees the UserNotFound text on /login; the
@@ -16,11 +16,11 @@ import {
 } from '../stubs/microsoft-server.mjs'
 import { expect, test } from '../fixtures/auth'
 import { mailServersForFile } from '../fixtures/smtp'
+import { MICROSOFT_PORT } from '../fixtures/ports'
 import { USERS } from '../fixtures/users'
 
 test.describe.configure({ mode: 'serial' })
 
-const MICROSOFT_PORT = 3113
 const MICROSOFT = `http://127.0.0.1:${MICROSOFT_PORT}`
 const BUTTON = 'Sign in with Microsoft'
 const USER_NOT_FOUND =

@@ -9,10 +9,11 @@ import type { Page } from '@playwright/test'
 import { startStripeStub, type StripeStub } from '../stubs/stripe-server.mjs'
 import { expect, submitLogin, test } from '../fixtures/auth'
 import { mailServersForFile } from '../fixtures/smtp'
+import { STRIPE_ORGANISATION_PORT } from '../fixtures/ports'
 
 test.describe.configure({ mode: 'serial' })
 
-const STRIPE_PORT = 3111
+const STRIPE_PORT = STRIPE_ORGANISATION_PORT
 const STRIPE = `http://127.0.0.1:${STRIPE_PORT}`
 const KEY = 'sk_test_e2e_journey'
 const WEBHOOK_SECRET = 'whsec_e2e_journey_secret'

@@ -8,8 +8,9 @@ import type { Locator, Page } from '@playwright/test'
 
 import { expect, test } from '../fixtures/auth'
 import { exifSegment, jpegFacts, withSegment } from '../fixtures/photos'
+import { VISION_URL } from '../fixtures/ports'
 
-const STUB = 'http://127.0.0.1:3108'
+const STUB = VISION_URL
 const LIMIT_TEXT = 'Photo limit reached: You can submit up to 10 photos to be analysed by AI.'
 
 interface StubRequest {

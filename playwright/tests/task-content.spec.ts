@@ -7,8 +7,9 @@
 import type { Page } from '@playwright/test'
 
 import { expect, test } from '../fixtures/auth'
+import { SPEECH_URL } from '../fixtures/ports'
 
-const SPEECH_STUB = 'http://127.0.0.1:3109'
+const SPEECH_STUB = SPEECH_URL
 
 /** Creates a task from the demo's "Lesson observation" template and lands on its edit page. */
 async function openNewTask(page: Page): Promise<string> {

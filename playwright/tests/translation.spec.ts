@@ -6,11 +6,12 @@
 // English, gets the original only.
 import { expect, submitLogin, test } from '../fixtures/auth'
 import { mailServersForFile, preferencesLinks, type Mail } from '../fixtures/smtp'
+import { VISION_URL } from '../fixtures/ports'
 import { USERS } from '../fixtures/users'
 
 test.describe.configure({ mode: 'serial' })
 
-const VISION = 'http://127.0.0.1:3108'
+const VISION = VISION_URL
 const servers = mailServersForFile(test, {
   VOICEMARK_CHAT_BASE_URL: `${VISION}/v1`,
   VOICEMARK_CHAT_MODEL: 'stub-chat',
