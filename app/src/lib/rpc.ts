@@ -100,14 +100,56 @@ function errorData(error: unknown): ErrorData | undefined {
   return undefined
 }
 
-/** A message for the user: the server's own message for a field-less failure. */
+/**
+ * What each tRPC code means to a user, for an answer that carries no sentence of its own (the
+ * server answers a bare code the way tRPC does, e.g. `FORBIDDEN` for a role check). A code is
+ * never shown on screen.
+ */
+const CODE_SENTENCES: Record<string, string> = {
+  BAD_REQUEST: 'Please check what you entered and try again.',
+  UNAUTHORIZED: 'Your session has ended. Please sign in again.',
+  FORBIDDEN: 'Your account does not have permission to do this. Ask your school administrator if you need it.',
+  NOT_FOUND: 'This could not be found. It may have been deleted, or the link may be wrong.',
+  METHOD_NOT_SUPPORTED: 'Something went wrong, please try again.',
+  TIMEOUT: 'This took too long. Please try again.',
+  CONFLICT: 'Someone else changed this at the same time. Reload the page and try again.',
+  PRECONDITION_FAILED: 'This is not available for your school yet.',
+  PAYLOAD_TOO_LARGE: 'This is too large to send.',
+  UNPROCESSABLE_CONTENT: 'Please check what you entered and try again.',
+  TOO_MANY_REQUESTS: 'Too many attempts. Please wait a minute and try again.',
+  CLIENT_CLOSED_REQUEST: 'The request was cancelled. Please try again.',
+  INTERNAL_SERVER_ERROR: 'Something went wrong on our side. Please try again.',
+  NOT_IMPLEMENTED: 'Something went wrong, please try again.',
+  BAD_GATEWAY: 'A service Voicemark relies on is not answering just now. Please try again in a minute.',
+  SERVICE_UNAVAILABLE: 'Voicemark is busy just now. Please try again in a minute.',
+  GATEWAY_TIMEOUT: 'A service Voicemark relies on is not answering just now. Please try again in a minute.',
+}
+
+const GENERIC = 'Something went wrong, please try again.'
+const OFFLINE = 'Voicemark could not be reached. Check your connection and try again.'
+
+/** Whether `text` reads like a code or a machine's message rather than a sentence for a person. */
+function looksMachineMade(text: string): boolean {
+  return /^[A-Z][A-Z0-9_]*$/.test(text) || text.startsWith('[') || text.startsWith('{')
+}
+
+/**
+ * A message for the user, always a sentence: a form error, the server's own sentence, or what
+ * the error's code means; never a code such as `FORBIDDEN`.
+ */
 export function errorMessage(error: unknown): string {
   const data = errorData(error)
   const formError = data?.zodError?.formErrors?.[0]
   if (formError) return formError
   if (data?.code === 'BAD_REQUEST' && Object.keys(fieldErrors(error)).length > 0)
     return 'Please correct the highlighted fields.'
-  if (error instanceof Error && error.message && !error.message.startsWith('['))
-    return error.message
-  return 'Something went wrong, please try again.'
+  const message = error instanceof Error ? error.message.trim() : ''
+  if (message && !looksMachineMade(message) && message !== data?.code) {
+    // fetch's own words when the network is down ("Failed to fetch", "NetworkError when
+    // attempting to fetch resource.", "Load failed") are not for staff.
+    if (!data && /failed to fetch|networkerror|load failed|network request failed/i.test(message)) return OFFLINE
+    return message
+  }
+  if (data?.code) return CODE_SENTENCES[data.code] ?? GENERIC
+  return GENERIC
 }

@@ -8,13 +8,14 @@ import { useNavigate } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
-import { PricingTable, useBillingFeature, useCreateCustomerSession } from '@/features/billing'
+import { PricingTable, useCreateCustomerSession } from '@/features/billing'
+import { useFeatures } from '@/lib/features'
 import { errorMessage } from '@/lib/rpc'
 
 const PRO_GIVES = 'Pro gives unlimited tasks, priority support, team collaboration and extra users.'
 
 export function UpgradeDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
-  const features = useBillingFeature(open)
+  const features = useFeatures(open)
   const billing = features.data?.billing ?? null
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>

@@ -14,7 +14,8 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import { useToast } from '@/components/ui/toaster'
-import { useBillingFeature, useCreateBillingPortalSession } from '@/features/billing'
+import { useCreateBillingPortalSession } from '@/features/billing'
+import { useFeatures } from '@/lib/features'
 import type { SessionUser } from '@/lib/auth-client'
 import { errorMessage } from '@/lib/rpc'
 import { isPro, useSession } from '@/lib/session'
@@ -39,7 +40,7 @@ export function UserMenu({
   const { pathname } = useLocation()
   const { toast } = useToast()
   const portal = useCreateBillingPortalSession()
-  const billing = useBillingFeature(pro).data?.billing
+  const billing = useFeatures(pro).data?.billing
   const manageSubscription = () => {
     if (!billing) {
       navigate('/leaders/support')

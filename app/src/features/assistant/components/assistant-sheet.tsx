@@ -16,7 +16,7 @@ import { errorMessage } from '@/lib/rpc'
 
 import { NOT_CONFIGURED } from '../api/ask-assistant'
 import { useAssistantHistory } from '../api/assistant-history'
-import { useAssistantFeatures } from '../api/system-features'
+import { useFeatures } from '@/lib/features'
 import { useAssistantSheet } from '../assistant-context'
 import { useAssistantConversation } from '../use-assistant-conversation'
 import { Conversation } from './conversation'
@@ -38,7 +38,7 @@ export function AssistantSheet() {
   const { pathname } = useLocation()
   const navigate = useNavigate()
   const dictation = useDictation()
-  const features = useAssistantFeatures(open)
+  const features = useFeatures(open)
   const configured = features.data?.chat === true
   const history = useAssistantHistory(open && configured)
   const { turns, busy, ask, reset, open: openStored, askAgain } = useAssistantConversation(pathname)

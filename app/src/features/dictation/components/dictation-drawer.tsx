@@ -18,7 +18,7 @@ import { UploadError, uploadFailedToast } from '@/lib/upload'
 import { useCoreLimits } from '@/lib/use-core'
 
 import { mintSpeechCredential } from '../api/get-deepgram-key'
-import { useSystemFeatures } from '../api/system-features'
+import { useFeatures } from '@/lib/features'
 import { DictationSession, type DictationSnapshot } from '../dictation-session'
 
 const MIC_ERROR = 'Unable to connect to microphone. Please check your settings and try again.'
@@ -224,7 +224,7 @@ export function DictationDrawer({
   /** The title, description and insert button's text for another use than feedback. */
   options?: DictationOptions
 }) {
-  const features = useSystemFeatures(open)
+  const features = useFeatures(open)
   const closeGuard = useRef<CloseGuard | null>(null)
   // Escape, a click outside, the header's close button and the panel's Close all come here.
   const requestClose = () => {

@@ -17,7 +17,7 @@ import { errorMessage } from '@/lib/rpc'
 import { useCoreLimits } from '@/lib/use-core'
 
 import { useAnalyseImage } from '../api/analyse-image'
-import { useServerFeatures } from '../api/system-features'
+import { useFeatures } from '@/lib/features'
 import { saveAssistantDraft, toNotes } from '@/lib/assistant-notes'
 import type { AnalyserTarget } from '@/lib/capture'
 import { CAMERA_ERROR, CameraPanel } from './camera-panel'
@@ -46,7 +46,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
   const { toast } = useToast()
   const navigate = useNavigate()
   const limits = useCoreLimits()
-  const features = useServerFeatures()
+  const features = useFeatures()
   const analyse = useAnalyseImage()
   const ids = useTabIds()
   const promptId = useId()

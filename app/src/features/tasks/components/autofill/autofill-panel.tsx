@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button'
 import { Progress } from '@/components/ui/progress'
 
 import { streamAutofill } from '../../api/ai-autofill'
-import { useAiFeatures } from '../../api/ai-features'
+import { useFeatures } from '@/lib/features'
 
 export const AUTOFILL_NOT_SET_UP =
   'AI autofill is not set up on this server. Set VOICEMARK_CHAT_BASE_URL (or VOICEMARK_VISION_BASE_URL).'
@@ -38,7 +38,7 @@ export function AutofillPanel({
   /** Each answer as it grows (`complete` once the model has finished it). */
   onAnswer(questionId: string, text: string, complete: boolean): void
 }) {
-  const features = useAiFeatures()
+  const features = useFeatures()
   const [status, setStatus] = useState<Status>({ kind: 'idle' })
   const [completed, setCompleted] = useState<string[]>([])
   const [current, setCurrent] = useState<string | null>(null)

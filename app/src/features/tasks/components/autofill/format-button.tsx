@@ -8,7 +8,7 @@ import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { errorMessage } from '@/lib/rpc'
 
-import { useAiFeatures } from '../../api/ai-features'
+import { useFeatures } from '@/lib/features'
 import { useFormatAnswer } from '../../api/ai-format-answer'
 import { AUTOFILL_NOT_SET_UP } from './autofill-panel'
 
@@ -23,7 +23,7 @@ export function FormatAnswerButton({
   text: string
   onFormatted(text: string): void
 }) {
-  const features = useAiFeatures()
+  const features = useFeatures()
   const format = useFormatAnswer()
   // The user's text before the last formatting, while it can be restored.
   const [previous, setPrevious] = useState<{ before: string; after: string } | null>(null)
