@@ -94,6 +94,9 @@ function contentItem(page: Page, name: string) {
 }
 
 test('a leader connects Microsoft and imports a Teams recording and a OneDrive file into a task', async ({ page }) => {
+  // A whole journey (sign-in, consent, two imports, transcription, axe): 25-30 s on a quiet
+  // machine, so the default 30 s left no margin.
+  test.setTimeout(90_000)
   await signInAsLeader(page)
   const taskPath = await openNewTask(page)
   const microsoft = page.getByRole('region', { name: 'Microsoft 365' })
