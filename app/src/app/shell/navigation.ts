@@ -1,7 +1,8 @@
 //! The side navigation of spec section 2: items, who sees them, and when each is active.
 //! Pure data and functions; role checks are passed in (the shell asks the wasm core).
 
-import type { UserRole } from '@/lib/auth-client'
+// Relative, not '@/': playwright/tests/phone.spec.ts reads the menus from this file too.
+import type { UserRole } from '../../lib/auth-client'
 
 export interface NavItem {
   label: string

@@ -2,6 +2,7 @@
 //! (choosing one switches the session through `organisation.switch`, recorded in the audit
 //! log); for MAT users and organisation admins the name of the school the session acts in.
 
+import { Building2 } from 'lucide-react'
 import { lazy, Suspense, useState } from 'react'
 import { Link } from 'react-router'
 
@@ -42,17 +43,20 @@ function OrganisationPicker({ user }: { user: SessionUser }) {
   const [loaded, setLoaded] = useState(false)
   return (
     <>
+      {/* On a phone only the icon shows; the button keeps its words as its name. */}
       <Button
         variant="outline"
         size="sm"
-        className="max-w-64"
+        className="max-w-64 px-2 sm:px-3"
+        aria-label={pickerLabel(user.schoolName)}
         onClick={() => {
           setLoaded(true)
           setOpen(true)
         }}
         data-testid="organisation-picker"
       >
-        <span className="truncate">{pickerLabel(user.schoolName)}</span>
+        <Building2 aria-hidden="true" className="size-4 shrink-0" />
+        <span className="hidden truncate sm:inline">{pickerLabel(user.schoolName)}</span>
       </Button>
       {loaded && (
         <Suspense fallback={null}>

@@ -3,6 +3,7 @@
 //! `main`, and the mod+K search palette.
 
 import { lazy, Suspense, useEffect, useState } from 'react'
+import { Crown, Menu, Search, Settings } from 'lucide-react'
 import { Link, Outlet, useLocation } from 'react-router'
 
 import { Button } from '@/components/ui/button'
@@ -18,6 +19,7 @@ import { isLeadersPath } from '@/lib/callback-url'
 import { isPro } from '@/lib/session'
 import { UpgradeProvider } from '@/lib/upgrade'
 
+import { pageWidthClass, paletteShortcutHint } from './frame'
 import { isPaletteShortcut } from './navigation'
 import { HeaderOrganisation } from './organisation-picker'
 import { SidebarContent } from './sidebar'
@@ -81,17 +83,15 @@ export function Shell({ user }: { user: SessionUser }) {
     <AssistantProvider>
     <div className="relative flex h-dvh flex-col">
       <SkipLink />
-      <header className="flex h-[60px] shrink-0 items-center gap-2 border-b border-border px-3 sm:px-4">
+      <header className="flex h-[60px] shrink-0 items-center gap-1 border-b border-border px-2 sm:gap-2 sm:px-4">
         <Button
           variant="ghost"
           size="sm"
-          className="md:hidden"
+          className="px-2 md:hidden"
           aria-label="Open menu"
           onClick={() => setMenuOpen(true)}
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
-            <path d="M4 6h16M4 12h16M4 18h16" />
-          </svg>
+          <Menu aria-hidden="true" className="size-5" />
         </Button>
         <Link
           to={leadersArea ? '/leaders/tasks' : '/'}
@@ -108,14 +108,11 @@ export function Shell({ user }: { user: SessionUser }) {
         <Button
           variant="ghost"
           size="sm"
-          className="sm:hidden"
+          className="px-2 sm:hidden"
           aria-label="Search and actions"
           onClick={openPalette}
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
-            <circle cx="11" cy="11" r="7" />
-            <path d="m20 20-3.5-3.5" />
-          </svg>
+          <Search aria-hidden="true" className="size-5" />
         </Button>
         <Button
           variant="outline"
@@ -124,20 +121,26 @@ export function Shell({ user }: { user: SessionUser }) {
           aria-keyshortcuts="Control+K Meta+K"
           className="hidden text-muted-foreground sm:inline-flex"
         >
-          Search <kbd className="rounded border border-border px-1 text-xs">Ctrl K</kbd>
+          <Search aria-hidden="true" className="size-4" />
+          Search <kbd className="rounded border border-border px-1 text-xs">{paletteShortcutHint()}</kbd>
         </Button>
         {showUpgrade && (
-          <Button size="sm" onClick={() => setUpgradeOpen(true)}>
-            Upgrade to Pro
-          </Button>
+          <>
+            <Button size="sm" className="hidden sm:inline-flex" onClick={() => setUpgradeOpen(true)}>
+              <Crown aria-hidden="true" className="size-4" />
+              Upgrade to Pro
+            </Button>
+            {/* A phone has no room for the words: the same button as an icon. */}
+            <Button size="sm" className="px-2 sm:hidden" aria-label="Upgrade to Pro" onClick={() => setUpgradeOpen(true)}>
+              <Crown aria-hidden="true" className="size-4" />
+            </Button>
+          </>
         )}
         <AssistantButton />
-        <Button variant="ghost" size="sm" asChild>
+        {/* On a phone Settings lives in the user menu (and the leaders' navigation) only. */}
+        <Button variant="ghost" size="sm" className="hidden sm:inline-flex" asChild>
           <Link to={settingsPath} aria-label="Settings">
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
-              <circle cx="12" cy="12" r="3" />
-              <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z" />
-            </svg>
+            <Settings aria-hidden="true" className="size-5" />
           </Link>
         </Button>
         <UserMenu user={user} settingsPath={settingsPath} onUpgrade={() => setUpgradeOpen(true)} />
@@ -147,7 +150,7 @@ export function Shell({ user }: { user: SessionUser }) {
           <SidebarContent user={user} leadersArea={leadersArea} />
         </div>
         <main id="main" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto px-4 py-8 outline-none sm:px-8">
-          <div className="mx-auto max-w-4xl">
+          <div className={`mx-auto ${pageWidthClass(pathname)}`}>
             {showUpgrade && <UpgradeBanner onUpgrade={() => setUpgradeOpen(true)} />}
             <Outlet />
           </div>

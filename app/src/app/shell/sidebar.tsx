@@ -1,5 +1,24 @@
 //! The sidebar's contents: the area's navigation, the superadmin menu and the area switch.
 
+import {
+  ArrowLeftRight,
+  Building2,
+  ClipboardList,
+  FileText,
+  LayoutDashboard,
+  LayoutTemplate,
+  LifeBuoy,
+  ListChecks,
+  type LucideIcon,
+  Megaphone,
+  MessageSquareText,
+  Mic,
+  Repeat,
+  School,
+  Settings,
+  UsersRound,
+  Workflow,
+} from 'lucide-react'
 import { Link, useLocation } from 'react-router'
 
 import type { SessionUser } from '@/lib/auth-client'
@@ -18,6 +37,34 @@ import {
   type NavItem,
 } from './navigation'
 import { useRoleCheck } from './use-role-check'
+
+/** The one icon of each navigation link (lucide-react, as everywhere in the app). */
+const NAV_ICONS: Record<string, LucideIcon> = {
+  '/': LayoutDashboard,
+  '/notifications/create?type=ASSIGNMENT': ClipboardList,
+  '/notifications/create?type=GENERAL': Megaphone,
+  '/feedback': MessageSquareText,
+  '/notifications': ListChecks,
+  '/voice-notes': Mic,
+  '/admin': School,
+  '/support': LifeBuoy,
+  '/leaders/tasks': ClipboardList,
+  '/leaders/templates': LayoutTemplate,
+  '/leaders/voice-notes': Mic,
+  '/leaders/report-generator': FileText,
+  '/leaders/users': UsersRound,
+  '/leaders/support': LifeBuoy,
+  '/leaders/organisations': Repeat,
+  '/leaders/settings': Settings,
+  '/users': UsersRound,
+  '/schools': Building2,
+  '/api/bull': Workflow,
+}
+
+function NavIcon({ to }: { to: string }) {
+  const Icon = NAV_ICONS[to]
+  return Icon ? <Icon aria-hidden="true" className="size-4 shrink-0" /> : null
+}
 
 const linkClass =
   'flex items-center justify-between gap-2 rounded-md px-3 py-2 text-sm font-medium text-foreground hover:bg-muted aria-[current=page]:bg-primary aria-[current=page]:text-primary-foreground'
@@ -52,9 +99,12 @@ function NavList({ items, label, onNavigate }: { items: NavItem[]; label: string
           <li key={item.to}>
             {item.external ? (
               <a href={item.to} target="_blank" rel="noopener noreferrer" className={linkClass}>
-                <span>
-                  {item.label}
-                  <span className="sr-only"> (opens in a new tab)</span>
+                <span className="flex items-center gap-3">
+                  <NavIcon to={item.to} />
+                  <span>
+                    {item.label}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </span>
                 </span>
               </a>
             ) : (
@@ -65,7 +115,10 @@ function NavList({ items, label, onNavigate }: { items: NavItem[]; label: string
                 data-tour={item.tour}
                 className={linkClass}
               >
-                <span>{item.label}</span>
+                <span className="flex items-center gap-3">
+                  <NavIcon to={item.to} />
+                  <span>{item.label}</span>
+                </span>
                 {item.badge === 'feedbackHub' && <FeedbackBadge />}
               </Link>
             )}
@@ -90,7 +143,7 @@ export function SidebarContent({
   const main = visibleNavItems(leadersArea ? LEADERS_NAV : PUPIL_NAV, allowed)
   const superadmin = visibleNavItems(SUPERADMIN_NAV, allowed)
   return (
-    <div className="flex h-full flex-col gap-6 overflow-y-auto p-4">
+    <div className="flex h-full min-h-0 flex-col gap-6 overflow-y-auto overscroll-contain p-4">
       <NavList items={main} label={leadersArea ? 'Leaders' : 'Main'} onNavigate={onNavigate} />
       {superadmin.length > 0 && (
         <div className="space-y-2 border-t border-border pt-4">
@@ -105,7 +158,10 @@ export function SidebarContent({
             onClick={onNavigate}
             className={cn(linkClass, 'justify-center border border-border')}
           >
-            {leadersArea ? 'For pupils' : 'For leaders'}
+            <span className="flex items-center gap-2">
+              <ArrowLeftRight aria-hidden="true" className="size-4" />
+              {leadersArea ? 'For pupils' : 'For leaders'}
+            </span>
           </Link>
         </div>
       )}

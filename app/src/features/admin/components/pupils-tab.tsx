@@ -187,7 +187,7 @@ function ImportForm() {
   return (
     <Section title="Import pupils from a CSV file">
       <p className="text-sm text-muted-foreground">
-        The first line names the columns: <code className="rounded bg-muted px-1">{TEMPLATE}</code>. Forename and surname are
+        The first line names the columns: <code className="rounded bg-muted px-1 break-all">{TEMPLATE}</code>. Forename and surname are
         required; year and form groups are created when missing. At most 5,000 pupils and 1 MB per file. Nothing is
         imported until every line is correct.
       </p>
