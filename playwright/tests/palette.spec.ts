@@ -92,3 +92,58 @@ test.describe('on a phone (390 px)', () => {
     await expect(page.getByPlaceholder('Search...')).toHaveCount(0)
   })
 })
+
+test('the input keeps its height over the full pupil list, and names rank by word start', async ({ page, signIn }) => {
+  await signIn('teacher')
+  await page.goto('/')
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible()
+  await page.keyboard.press('Control+K')
+  const palette = page.getByRole('dialog', { name: 'Search' })
+  const search = palette.getByPlaceholder('Search...')
+  await expect(palette.getByRole('group', { name: 'Pupil Profiles' }).getByRole('option').nth(20)).toBeVisible()
+  expect((await search.boundingBox())!.height).toBeGreaterThanOrEqual(44)
+
+  await search.fill('Isla')
+  const options = palette.getByRole('option')
+  await expect(options.first()).toContainText(/^Isla\b/)
+  // Only names with "isla" at a word's start or inside a word: never scattered letters.
+  for (const text of await options.allTextContents()) expect(text.toLowerCase()).toContain('isla')
+  await expect(palette.getByRole('option', { name: /Noah Wilson/ })).toHaveCount(0)
+  expect((await search.boundingBox())!.height).toBeGreaterThanOrEqual(44)
+})
+
+test('the shortcut hint reads Ctrl K here (⌘K on a Mac)', async ({ page, signIn }) => {
+  await signIn('teacher')
+  await page.goto('/')
+  const button = page.getByRole('banner').getByRole('button', { name: /^Search/ })
+  await expect(button).toContainText('Ctrl K')
+})
+
+test.describe('on a Mac', () => {
+  test.use({
+    userAgent:
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
+  })
+
+  test('the shortcut hint reads ⌘K and Meta+K opens the palette', async ({ page, signIn }) => {
+    await page.addInitScript(() => Object.defineProperty(navigator, 'platform', { get: () => 'MacIntel' }))
+    await signIn('teacher')
+    await page.goto('/')
+    const button = page.getByRole('banner').getByRole('button', { name: /^Search/ })
+    await expect(button).toContainText('⌘K')
+    await page.keyboard.press('Meta+K')
+    await expect(page.getByPlaceholder('Search...')).toBeFocused()
+  })
+})
+
+test('a leader kept in the leaders area is not offered New message or pupil profiles', async ({ page, signIn }) => {
+  await signIn('riversideLeader')
+  await page.goto('/leaders/tasks')
+  await expect(page.getByRole('heading', { level: 1, name: 'Tasks' })).toBeVisible()
+  await page.keyboard.press('Control+K')
+  const palette = page.getByRole('dialog', { name: 'Search' })
+  await expect(palette.getByRole('option', { name: 'New voice note' })).toBeVisible()
+  await expect(palette.getByRole('option', { name: 'New photo' })).toBeVisible()
+  await expect(palette.getByRole('option', { name: 'New message' })).toHaveCount(0)
+  await expect(palette.getByRole('group', { name: 'Pupil Profiles' })).toHaveCount(0)
+})
