@@ -138,8 +138,13 @@ test('the superadmin searches and filters every user', async ({ page }) => {
   await expect(page.getByRole('row').filter({ hasText: USERS.teacher })).toBeVisible()
   await expect(page.getByRole('row').filter({ hasText: USERS.admin })).toHaveCount(0)
   await page.getByLabel('Search users').fill('')
-  await page.getByLabel('Role', { exact: true }).selectOption({ label: 'MAT Admin' })
+  // /users is in the main area and names roles as the main area does (spec section 3).
+  await expect(page.getByLabel('Role', { exact: true }).locator('option')).toHaveText([
+    'All roles', 'Teacher', 'Admin', 'Superadmin / provider staff', 'Organisation Admin', 'MAT User',
+  ])
+  await page.getByLabel('Role', { exact: true }).selectOption({ label: 'MAT User' })
   await expect(page.getByRole('row').filter({ hasText: USERS.matUser })).toBeVisible()
+  await expect(page.getByRole('row').filter({ hasText: USERS.matUser }).locator('option:checked')).toHaveText('MAT User')
   await expect(page.getByRole('row').filter({ hasText: USERS.teacher })).toHaveCount(0)
   await page.getByLabel('School', { exact: true }).selectOption({ label: 'Riverside Primary' })
   await expect(page.getByText('No users found.')).toBeVisible()

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { assignableRoles as coreAssignableRoles, initSync } from '../wasm/core_wasm.js'
-import { ALL_ROLES, assignableRoles, roleLabel } from './roles'
+import { ALL_ROLES, assignableRoles, mainRoleLabel, roleLabel, roleLabeller } from './roles'
 
 beforeAll(() => {
   initSync({ module: readFileSync(new URL('../wasm/core_wasm_bg.wasm', import.meta.url)) })
@@ -20,5 +20,17 @@ describe('role picker rule', () => {
   it('offers an admin only Standard and Staff', () => {
     expect(assignableRoles('ADMIN').map(roleLabel)).toEqual(['Standard', 'Staff'])
     expect(assignableRoles('SUPERADMIN')).toHaveLength(5)
+  })
+})
+
+describe('role labels', () => {
+  it('names every role in the main area as the spec does', () => {
+    expect(ALL_ROLES.map(mainRoleLabel)).toEqual(['Teacher', 'Admin', 'Superadmin / provider staff', 'Organisation Admin', 'MAT User'])
+  })
+
+  it('keeps the leaders area its own labels', () => {
+    expect(ALL_ROLES.map(roleLabel)).toEqual(['Standard', 'Staff', 'Superadmin', 'Admin', 'MAT Admin'])
+    expect(roleLabeller('leaders')('ORG_ADMIN')).toBe('Admin')
+    expect(roleLabeller('main')('ORG_ADMIN')).toBe('Organisation Admin')
   })
 })

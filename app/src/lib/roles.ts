@@ -1,4 +1,5 @@
-//! Roles as Manage Users shows them: the leaders' labels (one map for every page) and the
+//! Roles as the pages show them: the main area's labels (/users) and the leaders' labels
+//! (Manage Users), one map each (spec section 3), and the
 //! role picker's rule, mirrored from `core-wasm/src/roles.rs` (`role_rank`,
 //! `assignable_roles_for`); `roles.test.ts` checks the mirror against the wasm core.
 
@@ -12,6 +13,18 @@ export const LEADERS_ROLE_LABEL: Record<UserRole, string> = {
   ORG_ADMIN: 'Admin',
   MAT_USER: 'MAT Admin',
 }
+
+/** The main area's labels (spec section 3), used by the superadmin's /users. */
+export const MAIN_ROLE_LABEL: Record<UserRole, string> = {
+  SUPERADMIN: 'Superadmin / provider staff',
+  ADMIN: 'Admin',
+  TEACHER: 'Teacher',
+  ORG_ADMIN: 'Organisation Admin',
+  MAT_USER: 'MAT User',
+}
+
+/** Which area's labels a page uses. */
+export type RoleLabelArea = 'main' | 'leaders'
 
 /** Every role in the core's order (`UserRole::ALL`). */
 export const ALL_ROLES: readonly UserRole[] = ['TEACHER', 'ADMIN', 'SUPERADMIN', 'ORG_ADMIN', 'MAT_USER']
@@ -34,7 +47,17 @@ export function assignableRoles(caller: UserRole): UserRole[] {
   return ALL_ROLES.filter((r) => (all || !PRIVILEGED.includes(r)) && ROLE_RANK[r] <= ROLE_RANK[caller])
 }
 
-/** The label of a role as the wire spells it. */
+/** The leaders' label of a role as the wire spells it. */
 export function roleLabel(role: string): string {
   return LEADERS_ROLE_LABEL[role as UserRole] ?? role
+}
+
+/** The main area's label of a role as the wire spells it. */
+export function mainRoleLabel(role: string): string {
+  return MAIN_ROLE_LABEL[role as UserRole] ?? role
+}
+
+/** The labeller of `area`. */
+export function roleLabeller(area: RoleLabelArea): (role: string) => string {
+  return area === 'main' ? mainRoleLabel : roleLabel
 }

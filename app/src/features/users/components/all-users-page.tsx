@@ -8,7 +8,7 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input, Select } from '@/components/ui/input'
-import { ALL_ROLES, roleLabel } from '@/lib/roles'
+import { ALL_ROLES, mainRoleLabel } from '@/lib/roles'
 import { errorMessage } from '@/lib/rpc'
 import { useSession } from '@/lib/session'
 
@@ -57,7 +57,7 @@ export function AllUsersPage() {
               <option value="">All roles</option>
               {ALL_ROLES.map((r) => (
                 <option key={r} value={r}>
-                  {roleLabel(r)}
+                  {mainRoleLabel(r)}
                 </option>
               ))}
             </Select>
@@ -72,10 +72,16 @@ export function AllUsersPage() {
               ? `Showing the first ${data.users.length} of ${data.total} users: narrow the search to see the rest.`
               : `${data.total} ${data.total === 1 ? 'user' : 'users'}`}
           </p>
-          <UsersTable users={data.users} caller={caller} showSchool />
+          <UsersTable users={data.users} caller={caller} showSchool roleLabels="main" />
         </>
       )}
-      <InviteDialog open={inviting} onOpenChange={setInviting} callerRole={caller.role} schools={data?.schools ?? []} />
+      <InviteDialog
+        open={inviting}
+        onOpenChange={setInviting}
+        callerRole={caller.role}
+        schools={data?.schools ?? []}
+        roleLabels="main"
+      />
     </div>
   )
 }

@@ -14,7 +14,7 @@ import { useToast } from '@/components/ui/toaster'
 import type { SchoolOption } from '@/generated/rpc-types'
 import type { UserRole } from '@/lib/auth-client'
 import { setServerErrors } from '@/lib/form-errors'
-import { assignableRoles, roleLabel } from '@/lib/roles'
+import { assignableRoles, roleLabeller, type RoleLabelArea } from '@/lib/roles'
 import { errorMessage } from '@/lib/rpc'
 
 import { inviteSchema, useInviteUser, type InviteValues } from '../api/users'
@@ -26,13 +26,17 @@ export function InviteDialog({
   onOpenChange,
   callerRole,
   schools,
+  roleLabels = 'leaders',
 }: {
   open: boolean
   onOpenChange(open: boolean): void
   callerRole: UserRole
   /** The superadmin's choice of school; absent: the caller's own school. */
   schools?: SchoolOption[]
+  /** Whose role labels: the main area's (/users) or the leaders' (Manage Users). */
+  roleLabels?: RoleLabelArea
 }) {
+  const roleLabel = roleLabeller(roleLabels)
   const { toast } = useToast()
   const invite = useInviteUser()
   const [formError, setFormError] = useState<string>()

@@ -11,13 +11,21 @@ import { useToast } from '@/components/ui/toaster'
 import type { ManagedUser } from '@/generated/rpc-types'
 import type { UserRole } from '@/lib/auth-client'
 import { failureToast } from '@/lib/form-errors'
-import { assignableRoles, roleLabel, ROLE_RANK } from '@/lib/roles'
+import { assignableRoles, ROLE_RANK, roleLabeller, type RoleLabelArea } from '@/lib/roles'
 
 import { useResendInvite, useRevokeInvite, useSetDisabled, useSetLeader, useSetRole } from '../api/users'
 
 const STATUS_LABEL: Record<string, string> = { active: 'Active', inactive: 'Inactive', pending: 'Pending' }
 
-function RolePicker({ user, caller }: { user: ManagedUser; caller: { id: string; role: UserRole } }) {
+function RolePicker({
+  user,
+  caller,
+  roleLabel,
+}: {
+  user: ManagedUser
+  caller: { id: string; role: UserRole }
+  roleLabel(role: string): string
+}) {
   const { toast } = useToast()
   const setRole = useSetRole()
   const name = `${user.forename} ${user.surname}`
@@ -121,11 +129,15 @@ export function UsersTable({
   users,
   caller,
   showSchool = false,
+  roleLabels = 'leaders',
 }: {
   users: ManagedUser[]
   caller: { id: string; role: UserRole }
   showSchool?: boolean
+  /** Whose role labels: the main area's (/users) or the leaders' (Manage Users). */
+  roleLabels?: RoleLabelArea
 }) {
+  const roleLabel = roleLabeller(roleLabels)
   const headers = ['Name', 'E-mail', ...(showSchool ? ['School'] : []), 'Role', 'Status', 'Last active', 'Actions']
   return (
     <DataTable caption="Users" headers={headers}>
@@ -144,7 +156,7 @@ export function UsersTable({
           <Cell>{user.email}</Cell>
           {showSchool && <Cell>{user.schoolName ?? '—'}</Cell>}
           <Cell>
-            <RolePicker user={user} caller={caller} />
+            <RolePicker user={user} caller={caller} roleLabel={roleLabel} />
           </Cell>
           <Cell>
             <Badge variant={user.status === 'active' ? 'success' : user.status === 'pending' ? 'warning' : 'secondary'}>{STATUS_LABEL[user.status] ?? user.status}</Badge>
