@@ -2,11 +2,13 @@
 //! admins: the whole school's), newest first, with status and counts; search by title and
 //! 20 a page.
 
+import { Inbox } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 
 import { Cell, DataTable } from '@/components/data-table'
 import { DateText } from '@/components/date-text'
+import { EmptyState } from '@/components/empty-state'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -58,7 +60,32 @@ export function ActivityPage() {
         />
       </div>
       {list.isError && <Alert>{errorMessage(list.error)}</Alert>}
-      {list.data && list.data.total === 0 && <p>No notifications{search.trim() ? ' match your search' : ' yet'}.</p>}
+      {list.data && list.data.total === 0 &&
+        (search.trim() ? (
+          <EmptyState
+            icon={Inbox}
+            title="No notifications match your search"
+            action={
+              <Button variant="outline" onClick={() => setSearch('')}>
+                Clear the search
+              </Button>
+            }
+          >
+            No message or assignment you can see has these words in its title.
+          </EmptyState>
+        ) : (
+          <EmptyState
+            icon={Inbox}
+            title="No notifications yet"
+            action={
+              <Button asChild>
+                <Link to="/notifications/create?type=ASSIGNMENT">New assignment</Link>
+              </Button>
+            }
+          >
+            The messages and assignments sent to pupils and parents are listed here with their progress.
+          </EmptyState>
+        ))}
       {list.data && list.data.items.length > 0 && (
         <DataTable caption="Notifications" headers={HEADERS}>
           {list.data.items.map((item) => {

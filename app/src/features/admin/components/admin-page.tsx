@@ -29,6 +29,13 @@ const TABS = [
 
 type Tab = (typeof TABS)[number][0]
 
+/** Brings the chosen tab into the row's view, sideways only (the page does not jump). */
+function scrollIntoRow(link: HTMLAnchorElement | null) {
+  const row = link?.parentElement
+  if (!link || !row || row.scrollWidth <= row.clientWidth) return
+  row.scrollLeft = link.offsetLeft - row.offsetLeft - (row.clientWidth - link.offsetWidth) / 2
+}
+
 export function AdminPage() {
   const { activeTab } = useParams()
   const tab: Tab | undefined = activeTab === undefined ? 'pupils' : TABS.find(([key]) => key === activeTab)?.[0]
@@ -54,14 +61,19 @@ export function AdminPage() {
         <h1 className="text-3xl font-bold tracking-tight">Manage School</h1>
         {settings.data && <p className="text-muted-foreground">{settings.data.name}</p>}
       </div>
-      <nav aria-label="Manage School sections" className="flex flex-wrap gap-1 border-b border-border">
+      {/* One row that scrolls sideways on a phone, the chosen tab brought into view. */}
+      <nav
+        aria-label="Manage School sections"
+        className="flex gap-1 overflow-x-auto overscroll-x-contain border-b border-border whitespace-nowrap"
+      >
         {TABS.map(([key, label]) => (
           <NavLink
             key={key}
             to={`/admin/${key}`}
             aria-current={tab === key ? 'page' : undefined}
+            ref={tab === key ? scrollIntoRow : undefined}
             className={cn(
-              '-mb-px rounded-t-md border-b-2 px-3 py-2 text-sm font-medium',
+              'shrink-0 rounded-t-md border-b-2 px-3 py-2 text-sm font-medium',
               tab === key ? 'border-primary text-foreground' : 'border-transparent text-muted-foreground hover:text-foreground',
             )}
           >

@@ -1,11 +1,13 @@
 //! /leaders and /leaders/tasks: the user's tasks and those shared with them, with search,
 //! a tag filter and a Draft/Submitted filter; "New task" starts one.
 
+import { ClipboardList } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import { Link } from 'react-router'
 
 import { Cell, DataTable } from '@/components/data-table'
 import { DateText } from '@/components/date-text'
+import { EmptyState } from '@/components/empty-state'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -67,9 +69,32 @@ export function TasksPage() {
       ) : !tasks.data ? (
         <p role="status">Loading your tasks…</p>
       ) : tasks.data.length === 0 ? (
-        <p className="text-muted-foreground">
-          {filtered ? 'No tasks match these filters.' : 'You have no tasks yet. Start one with “New task”.'}
-        </p>
+        <EmptyState
+          icon={ClipboardList}
+          title={filtered ? 'No tasks match these filters' : 'No tasks yet'}
+          action={
+            filtered ? (
+              <Button
+                variant="outline"
+                onClick={() => {
+                  setSearch('')
+                  setTag('')
+                  setStatus('')
+                }}
+              >
+                Clear the filters
+              </Button>
+            ) : (
+              <Button asChild>
+                <Link to="/leaders/tasks/create">New task</Link>
+              </Button>
+            )
+          }
+        >
+          {filtered
+            ? 'None of your tasks has this title, tag and status together.'
+            : 'Your tasks, and those colleagues share with you, appear here once you start one.'}
+        </EmptyState>
       ) : (
         <DataTable caption="Tasks" headers={['Title', 'Template', 'Status', 'Updated', 'Shared']}>
           {tasks.data.map((task) => (

@@ -2,11 +2,13 @@
 //! visibility filter and the archived ones on request; each row links to its page and offers
 //! Edit, Duplicate and Delete (Archive when tasks use it) or Restore.
 
+import { LayoutTemplate } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 
 import { Cell, DataTable } from '@/components/data-table'
 import { DateText } from '@/components/date-text'
+import { EmptyState } from '@/components/empty-state'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -84,94 +86,120 @@ export function TemplatesPage() {
         </label>
       </div>
       {list.isError && <Alert>{errorMessage(list.error)}</Alert>}
-      <DataTable
-        caption={archived ? 'Archived templates' : 'Templates'}
-        headers={['Title', 'Visibility', 'Questions', 'Owner', 'Updated', 'Actions']}
-      >
-        {templates.map((template) => (
-          <tr key={template.id}>
-            <Cell>
-              <Link to={`/leaders/templates/${template.id}`} className="font-medium underline-offset-4 hover:underline">
-                {template.title}
-              </Link>
-              {template.tags.length > 0 && (
-                <div className="mt-1 flex flex-wrap gap-1">
-                  {template.tags.map((tag) => (
-                    <Badge key={tag} variant="outline">
-                      {tag}
-                    </Badge>
-                  ))}
-                </div>
-              )}
-            </Cell>
-            <Cell>
-              <Badge>{VISIBILITY_LABEL[template.visibility]}</Badge>
-            </Cell>
-            <Cell>{template.questionCount}</Cell>
-            <Cell>{template.ownerName}</Cell>
-            <Cell>
-              <DateText date={template.updatedAt} withTime={false} />
-            </Cell>
-            <Cell>
-              <div className="flex flex-wrap gap-2">
-                <Button asChild size="sm" variant="outline">
-                  <Link to={`/leaders/templates/${template.id}`} aria-label={`View ${template.title}`}>
-                    View
-                  </Link>
-                </Button>
-                {template.canEdit && !template.archived && (
+      {list.isSuccess && templates.length === 0 ? (
+        search || visibility || archived ? (
+          <EmptyState
+            icon={LayoutTemplate}
+            title={search || visibility ? 'No templates match' : 'No archived templates'}
+            action={
+              <Button
+                variant="outline"
+                onClick={() => {
+                  setSearch('')
+                  setVisibility('')
+                  setArchived(false)
+                }}
+              >
+                Show all templates
+              </Button>
+            }
+          >
+            {search || visibility
+              ? 'No template has this title and visibility.'
+              : 'A template used by a task is archived instead of deleted, and shows here.'}
+          </EmptyState>
+        ) : (
+          <EmptyState
+            icon={LayoutTemplate}
+            title="No templates yet"
+            action={
+              <Button asChild>
+                <Link to="/leaders/templates/create">Create template</Link>
+              </Button>
+            }
+          >
+            A template holds the questions a task asks; create one to get started.
+          </EmptyState>
+        )
+      ) : (
+        <DataTable
+          caption={archived ? 'Archived templates' : 'Templates'}
+          headers={['Title', 'Visibility', 'Questions', 'Owner', 'Updated', 'Actions']}
+        >
+          {templates.map((template) => (
+            <tr key={template.id}>
+              <Cell>
+                <Link to={`/leaders/templates/${template.id}`} className="font-medium underline-offset-4 hover:underline">
+                  {template.title}
+                </Link>
+                {template.tags.length > 0 && (
+                  <div className="mt-1 flex flex-wrap gap-1">
+                    {template.tags.map((tag) => (
+                      <Badge key={tag} variant="outline">
+                        {tag}
+                      </Badge>
+                    ))}
+                  </div>
+                )}
+              </Cell>
+              <Cell>
+                <Badge>{VISIBILITY_LABEL[template.visibility]}</Badge>
+              </Cell>
+              <Cell>{template.questionCount}</Cell>
+              <Cell>{template.ownerName}</Cell>
+              <Cell>
+                <DateText date={template.updatedAt} withTime={false} />
+              </Cell>
+              <Cell>
+                <div className="flex flex-wrap gap-2">
                   <Button asChild size="sm" variant="outline">
-                    <Link to={`/leaders/templates/${template.id}/edit`} aria-label={`Edit ${template.title}`}>
-                      Edit
+                    <Link to={`/leaders/templates/${template.id}`} aria-label={`View ${template.title}`}>
+                      View
                     </Link>
                   </Button>
-                )}
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => onDuplicate(template.id)}
-                  disabled={duplicate.isPending}
-                  aria-label={`Duplicate ${template.title}`}
-                >
-                  Duplicate
-                </Button>
-                {template.canEdit && !template.archived && (
+                  {template.canEdit && !template.archived && (
+                    <Button asChild size="sm" variant="outline">
+                      <Link to={`/leaders/templates/${template.id}/edit`} aria-label={`Edit ${template.title}`}>
+                        Edit
+                      </Link>
+                    </Button>
+                  )}
                   <Button
                     size="sm"
                     variant="outline"
-                    onClick={() => setDeleting(template)}
-                    aria-label={`${template.taskCount > 0 ? 'Archive' : 'Delete'} ${template.title}`}
+                    onClick={() => onDuplicate(template.id)}
+                    disabled={duplicate.isPending}
+                    aria-label={`Duplicate ${template.title}`}
                   >
-                    {template.taskCount > 0 ? 'Archive' : 'Delete'}
+                    Duplicate
                   </Button>
-                )}
-                {template.canEdit && template.archived && (
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    onClick={() => onRestore(template.id)}
-                    disabled={restore.isPending}
-                    aria-label={`Restore ${template.title}`}
-                  >
-                    Restore
-                  </Button>
-                )}
-              </div>
-            </Cell>
-          </tr>
-        ))}
-        {list.isSuccess && templates.length === 0 && (
-          <tr>
-            <td colSpan={6} className="px-3 py-2 text-muted-foreground">
-              {search || visibility
-                ? 'No templates match.'
-                : archived
-                  ? 'No archived templates.'
-                  : 'No templates yet. Create one to get started.'}
-            </td>
-          </tr>
-        )}
-      </DataTable>
+                  {template.canEdit && !template.archived && (
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => setDeleting(template)}
+                      aria-label={`${template.taskCount > 0 ? 'Archive' : 'Delete'} ${template.title}`}
+                    >
+                      {template.taskCount > 0 ? 'Archive' : 'Delete'}
+                    </Button>
+                  )}
+                  {template.canEdit && template.archived && (
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => onRestore(template.id)}
+                      disabled={restore.isPending}
+                      aria-label={`Restore ${template.title}`}
+                    >
+                      Restore
+                    </Button>
+                  )}
+                </div>
+              </Cell>
+            </tr>
+          ))}
+        </DataTable>
+      )}
       <DeleteTemplateDialog template={deleting} onClose={() => setDeleting(null)} />
     </div>
   )
