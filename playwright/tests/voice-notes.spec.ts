@@ -124,7 +124,9 @@ test('a leader records and lists notes on /leaders/voice-notes', async ({ page, 
   await signIn('riversideLeader')
   await page.goto('/leaders/voice-notes')
   await expect(page.getByRole('heading', { level: 1, name: 'Voice notes' })).toBeVisible()
-  await expect(page.getByText('No voice notes yet. Record one to keep it here.')).toBeVisible()
+  await expect(page.getByText('No voice notes yet', { exact: true })).toBeVisible()
+  await expect(page.getByText('Record one to keep it here.')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Record a voice note' })).toBeVisible()
   expect(await seriousViolations(page, 'main')).toEqual([])
 
   await page.getByRole('button', { name: 'Record voice note' }).click()

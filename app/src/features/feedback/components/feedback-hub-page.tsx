@@ -1,11 +1,13 @@
 //! `/feedback`: the Feedback Hub — work handed in and waiting for feedback, oldest first,
 //! filtered by assignment or class — and the marking panel (feedback, sentiment, Mark).
 
+import { MessageSquareText } from 'lucide-react'
 import { useEffect, useId, useState } from 'react'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
 
+import { EmptyState } from '@/components/empty-state'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -195,9 +197,32 @@ export function FeedbackHubPage() {
       </div>
       {hub.isError && <Alert>The Feedback Hub could not be loaded: {errorMessage(hub.error)}</Alert>}
       {hub.isPending && <p role="status">Loading…</p>}
-      {hub.data && items.length === 0 && (
-        <p className="rounded-lg border border-border p-5 text-muted-foreground">Nothing is waiting for feedback.</p>
-      )}
+      {hub.data && items.length === 0 &&
+        (filters.notificationId || filters.classId ? (
+          <EmptyState
+            icon={MessageSquareText}
+            title="Nothing is waiting for feedback here"
+            action={
+              <Button variant="outline" onClick={() => setFilters({ notificationId: null, classId: null })}>
+                Show all assignments and classes
+              </Button>
+            }
+          >
+            No work handed in for this assignment and class is waiting for your feedback.
+          </EmptyState>
+        ) : (
+          <EmptyState
+            icon={MessageSquareText}
+            title="Nothing is waiting for feedback"
+            action={
+              <Button asChild variant="outline">
+                <Link to="/notifications/create?type=ASSIGNMENT">New assignment</Link>
+              </Button>
+            }
+          >
+            Work pupils hand in for your assignments comes here, oldest first.
+          </EmptyState>
+        ))}
       {items.length > 0 && current && (
         <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
           <section aria-labelledby="waiting-heading" className="space-y-2">

@@ -1,9 +1,11 @@
 //! `/voice-notes` and `/leaders/voice-notes`: the signed-in user's voice notes, newest first,
 //! each with a player, rename (inline) and delete (after confirming); and 'Record voice note'.
 
+import { Mic } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 
+import { EmptyState } from '@/components/empty-state'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
@@ -136,9 +138,17 @@ export function VoiceNotesPage() {
       {notes.isError && <Alert>Your voice notes could not be loaded: {errorMessage(notes.error)}</Alert>}
       {notes.isPending && <p role="status">Loading…</p>}
       {notes.data && notes.data.length === 0 && (
-        <p className="rounded-lg border border-border p-5 text-muted-foreground">
-          No voice notes yet. Record one to keep it here.
-        </p>
+        <EmptyState
+          icon={Mic}
+          title="No voice notes yet"
+          action={
+            <Button variant="outline" onClick={openRecorder}>
+              Record a voice note
+            </Button>
+          }
+        >
+          Record one to keep it here.
+        </EmptyState>
       )}
       {notes.data && notes.data.length > 0 && (
         <ul className="space-y-3" aria-label="Your voice notes">
