@@ -137,3 +137,25 @@ test.describe('at 390 px', () => {
     await walk(page, 'superadmin')
   })
 })
+
+// Between a phone and a laptop the header's words come back only where they fit (1024 px).
+for (const width of [640, 768, 1024]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 800 } })
+
+    for (const user of ['superadmin', 'matUser'] as const) {
+      test(`the header of ${user} fits the screen`, async ({ page }) => {
+        await signIn(page, user)
+        for (const route of ['/leaders/tasks', '/']) {
+          await page.goto(route)
+          await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+          const header = await page.getByRole('banner').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }))
+          expect(header.scroll, `${route}: nothing in the header runs off it`).toBeLessThanOrEqual(header.client)
+          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+          const box = (await page.getByRole('banner').getByRole('button', { name: 'User menu' }).boundingBox())!
+          expect(box.x + box.width).toBeLessThanOrEqual(width)
+        }
+      })
+    }
+  })
+}

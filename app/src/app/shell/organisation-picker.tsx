@@ -23,14 +23,14 @@ export function HeaderOrganisation({ user }: { user: SessionUser }) {
     return user.role === 'MAT_USER' ? (
       <Link
         to="/leaders/organisations"
-        className="hidden items-center rounded-md px-2 text-sm font-medium text-foreground hover:underline sm:flex"
+        className="hidden items-center rounded-md px-2 text-sm font-medium text-foreground hover:underline lg:flex"
         aria-label={`Working in ${user.schoolName}: switch organisations`}
         data-testid="active-organisation"
       >
         {name}
       </Link>
     ) : (
-      <span className="hidden text-sm font-medium sm:flex" data-testid="active-organisation">
+      <span className="hidden text-sm font-medium lg:flex" data-testid="active-organisation">
         {name}
       </span>
     )
@@ -43,11 +43,11 @@ function OrganisationPicker({ user }: { user: SessionUser }) {
   const [loaded, setLoaded] = useState(false)
   return (
     <>
-      {/* On a phone only the icon shows; the button keeps its words as its name. */}
+      {/* Under 1024 px only the icon shows; the button keeps its words as its name. */}
       <Button
         variant="outline"
         size="sm"
-        className="max-w-64 px-2 sm:px-3"
+        className="max-w-64 px-2 lg:px-3"
         aria-label={pickerLabel(user.schoolName)}
         onClick={() => {
           setLoaded(true)
@@ -56,7 +56,7 @@ function OrganisationPicker({ user }: { user: SessionUser }) {
         data-testid="organisation-picker"
       >
         <Building2 aria-hidden="true" className="size-4 shrink-0" />
-        <span className="hidden truncate sm:inline">{pickerLabel(user.schoolName)}</span>
+        <span className="hidden truncate lg:inline">{pickerLabel(user.schoolName)}</span>
       </Button>
       {loaded && (
         <Suspense fallback={null}>

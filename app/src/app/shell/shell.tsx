@@ -126,12 +126,12 @@ export function Shell({ user }: { user: SessionUser }) {
         </Button>
         {showUpgrade && (
           <>
-            <Button size="sm" className="hidden sm:inline-flex" onClick={() => setUpgradeOpen(true)}>
+            <Button size="sm" className="hidden lg:inline-flex" onClick={() => setUpgradeOpen(true)}>
               <Crown aria-hidden="true" className="size-4" />
               Upgrade to Pro
             </Button>
-            {/* A phone has no room for the words: the same button as an icon. */}
-            <Button size="sm" className="px-2 sm:hidden" aria-label="Upgrade to Pro" onClick={() => setUpgradeOpen(true)}>
+            {/* A phone or tablet has no room for the words: the same button as an icon. */}
+            <Button size="sm" className="px-2 lg:hidden" aria-label="Upgrade to Pro" onClick={() => setUpgradeOpen(true)}>
               <Crown aria-hidden="true" className="size-4" />
             </Button>
           </>

@@ -65,7 +65,7 @@ export function UserMenu({
           >
             {initials(user)}
           </span>
-          <span className="hidden max-w-40 truncate sm:inline">{user.name || user.email}</span>
+          <span className="hidden max-w-40 truncate lg:inline">{user.name || user.email}</span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent>
