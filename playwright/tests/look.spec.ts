@@ -27,13 +27,18 @@ test.describe('on a large screen (1440 px)', () => {
     expect((await page.getByRole('heading', { level: 1, name: 'Settings' }).boundingBox())!.x).toBeGreaterThan(300 + 100)
   })
 
-  test('the navigation carries one icon per link', async ({ page, signIn }) => {
+  test('the navigation and the primary actions carry one icon each', async ({ page, signIn }) => {
     await signIn('admin')
     await page.goto('/')
     const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link')
     await expect(links.first()).toBeVisible()
     const count = await links.count()
     for (let i = 0; i < count; i += 1) await expect(links.nth(i).locator('svg.lucide')).toHaveCount(1)
+    // And the primary actions, from the same set.
+    await page.goto('/notifications')
+    await expect(page.getByRole('link', { name: 'New assignment' }).locator('svg.lucide')).toHaveCount(1)
+    await page.goto('/voice-notes')
+    await expect(page.getByRole('button', { name: 'Record voice note' }).locator('svg.lucide')).toHaveCount(1)
   })
 })
 

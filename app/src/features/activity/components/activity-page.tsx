@@ -2,7 +2,7 @@
 //! admins: the whole school's), newest first, with status and counts; search by title and
 //! 20 a page.
 
-import { Inbox } from 'lucide-react'
+import { ClipboardList, Inbox, Megaphone } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 
@@ -38,10 +38,16 @@ export function ActivityPage() {
         <h1 className="text-3xl font-bold tracking-tight">Activity</h1>
         <div className="flex gap-2">
           <Button asChild variant="outline">
-            <Link to="/notifications/create?type=GENERAL">New message</Link>
+            <Link to="/notifications/create?type=GENERAL">
+              <Megaphone aria-hidden="true" className="size-4" />
+              New message
+            </Link>
           </Button>
           <Button asChild>
-            <Link to="/notifications/create?type=ASSIGNMENT">New assignment</Link>
+            <Link to="/notifications/create?type=ASSIGNMENT">
+              <ClipboardList aria-hidden="true" className="size-4" />
+              New assignment
+            </Link>
           </Button>
         </div>
       </div>
@@ -79,7 +85,7 @@ export function ActivityPage() {
             title="No notifications yet"
             action={
               <Button asChild>
-                <Link to="/notifications/create?type=ASSIGNMENT">New assignment</Link>
+                <Link to="/notifications/create?type=ASSIGNMENT">Set your first assignment</Link>
               </Button>
             }
           >

@@ -86,7 +86,7 @@ export function TasksPage() {
               </Button>
             ) : (
               <Button asChild>
-                <Link to="/leaders/tasks/create">New task</Link>
+                <Link to="/leaders/tasks/create">Start your first task</Link>
               </Button>
             )
           }

@@ -2,7 +2,7 @@
 //! visibility filter and the archived ones on request; each row links to its page and offers
 //! Edit, Duplicate and Delete (Archive when tasks use it) or Restore.
 
-import { LayoutTemplate } from 'lucide-react'
+import { LayoutTemplate, Plus } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 
@@ -59,7 +59,10 @@ export function TemplatesPage() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-bold tracking-tight">Templates</h1>
         <Button asChild data-tour="create-template">
-          <Link to="/leaders/templates/create">Create template</Link>
+          <Link to="/leaders/templates/create">
+            <Plus aria-hidden="true" className="size-4" />
+            Create template
+          </Link>
         </Button>
       </div>
       <div className="flex flex-wrap items-end gap-4">
@@ -114,7 +117,7 @@ export function TemplatesPage() {
             title="No templates yet"
             action={
               <Button asChild>
-                <Link to="/leaders/templates/create">Create template</Link>
+                <Link to="/leaders/templates/create">Create your first template</Link>
               </Button>
             }
           >

@@ -133,7 +133,10 @@ export function VoiceNotesPage() {
           <h1 className="text-3xl font-bold tracking-tight">Voice notes</h1>
           <p className="text-muted-foreground">Recordings saved to your personal folder.</p>
         </div>
-        <Button onClick={openRecorder}>Record voice note</Button>
+        <Button onClick={openRecorder}>
+          <Mic aria-hidden="true" className="size-4" />
+          Record voice note
+        </Button>
       </div>
       {notes.isError && <Alert>Your voice notes could not be loaded: {errorMessage(notes.error)}</Alert>}
       {notes.isPending && <p role="status">Loading…</p>}
