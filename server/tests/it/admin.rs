@@ -354,6 +354,8 @@ dual_test!(
         .expect("staff");
         assert_eq!(staff["email"], "tom.reed@school.test");
         assert_eq!(staff["hasPassword"], false);
+        // Activated without a password yet: active, by the one rule Manage Users uses too.
+        assert_eq!(staff["status"], "active");
         let listed = query(&app, &admin, "admin.listStaff", Value::Null)
             .await
             .expect("list");

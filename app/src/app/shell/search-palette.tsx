@@ -9,6 +9,7 @@ import type { StudentSummary } from '@/generated/rpc-types'
 import { usePhotoAnalyser, useVoiceNoteRecorder } from '@/lib/capture'
 import { useRpcQuery } from '@/lib/rpc'
 import { useSession } from '@/lib/session'
+import { usePupilWord } from '@/lib/pupil-word'
 
 const itemClass =
   'flex cursor-pointer items-center justify-between gap-3 rounded-md px-3 py-2 text-sm data-[selected=true]:bg-muted'
@@ -23,6 +24,7 @@ export default function SearchPalette({ open, onOpenChange }: { open: boolean; o
   const { openRecorder } = useVoiceNoteRecorder()
   const photoAnalyser = usePhotoAnalyser()
   const { status } = useSession()
+  const word = usePupilWord()
   const students = useRpcQuery('school.listStudents', undefined, {
     enabled: open && status === 'authenticated',
     staleTime: 60_000,
@@ -37,7 +39,7 @@ export default function SearchPalette({ open, onOpenChange }: { open: boolean; o
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="top-[15%] max-w-xl translate-y-0 overflow-hidden p-0">
         <DialogTitle className="sr-only">Search</DialogTitle>
-        <DialogDescription className="sr-only">Search for actions and pupils</DialogDescription>
+        <DialogDescription className="sr-only">Search for actions and {word.many}</DialogDescription>
         <Command label="Search" className="flex max-h-[min(650px,80dvh)] flex-col">
           <Command.Input
             placeholder="Search..."
@@ -60,7 +62,7 @@ export default function SearchPalette({ open, onOpenChange }: { open: boolean; o
               </Command.Item>
             </Command.Group>
             {students.data && students.data.length > 0 && (
-              <Command.Group heading="Pupil Profiles" className="text-xs text-muted-foreground [&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5">
+              <Command.Group heading={`${word.One} Profiles`} className="text-xs text-muted-foreground [&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5">
                 {students.data.map((student) => {
                   const name = `${student.forename} ${student.surname}`
                   const groups = studentGroups(student)

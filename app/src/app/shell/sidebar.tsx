@@ -6,6 +6,7 @@ import type { SessionUser } from '@/lib/auth-client'
 import { useRpcQuery } from '@/lib/rpc'
 import { useCoreLimits } from '@/lib/use-core'
 import { cn } from '@/lib/utils'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import {
   feedbackBadgeText,
@@ -86,6 +87,7 @@ export function SidebarContent({
   onNavigate?: () => void
 }) {
   const allowed = useRoleCheck(user.role)
+  const word = usePupilWord()
   if (!allowed) return <div className="p-4" aria-busy="true" />
   const main = visibleNavItems(leadersArea ? LEADERS_NAV : PUPIL_NAV, allowed)
   const superadmin = visibleNavItems(SUPERADMIN_NAV, allowed)
@@ -105,7 +107,7 @@ export function SidebarContent({
             onClick={onNavigate}
             className={cn(linkClass, 'justify-center border border-border')}
           >
-            {leadersArea ? 'For pupils' : 'For leaders'}
+            {leadersArea ? `For ${word.many}` : 'For leaders'}
           </Link>
         </div>
       )}

@@ -20,6 +20,7 @@ import { useAnalyseImage } from '../api/analyse-image'
 import { useFeatures } from '@/lib/features'
 import { saveAssistantDraft, toNotes } from '@/lib/assistant-notes'
 import type { AnalyserTarget } from '@/lib/capture'
+import { usePupilWord } from '@/lib/pupil-word'
 import { CAMERA_ERROR, CameraPanel } from './camera-panel'
 import { TabList, TabPanel, useTabIds, type TabSpec } from './tabs'
 
@@ -281,6 +282,7 @@ export default function PhotoAnalyserDialog({
   onOpenChange(open: boolean): void
   target?: AnalyserTarget
 }) {
+  const word = usePupilWord()
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-h-[92dvh] max-w-2xl overflow-y-auto">
@@ -294,7 +296,7 @@ export default function PhotoAnalyserDialog({
         <div className="mb-4 space-y-1 pr-10">
           <DialogTitle className="text-lg font-semibold">Analyse photos</DialogTitle>
           <DialogDescription className="text-sm text-muted-foreground">
-            Photograph pupils' work or choose photos, then get feedback from AI. Photos are shrunk and their location data
+            Photograph {word.many}' work or choose photos, then get feedback from AI. Photos are shrunk and their location data
             removed before they leave this device.
           </DialogDescription>
         </div>

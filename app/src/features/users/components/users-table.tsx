@@ -12,10 +12,9 @@ import type { ManagedUser } from '@/generated/rpc-types'
 import type { UserRole } from '@/lib/auth-client'
 import { failureToast } from '@/lib/form-errors'
 import { assignableRoles, roleLabel, ROLE_RANK } from '@/lib/roles'
+import { userStatusLabel, userStatusTone } from '@/lib/user-status'
 
 import { useResendInvite, useRevokeInvite, useSetDisabled, useSetLeader, useSetRole } from '../api/users'
-
-const STATUS_LABEL: Record<string, string> = { active: 'Active', inactive: 'Inactive', pending: 'Pending' }
 
 function RolePicker({ user, caller }: { user: ManagedUser; caller: { id: string; role: UserRole } }) {
   const { toast } = useToast()
@@ -147,7 +146,7 @@ export function UsersTable({
             <RolePicker user={user} caller={caller} />
           </Cell>
           <Cell>
-            <Badge variant={user.status === 'active' ? 'success' : user.status === 'pending' ? 'warning' : 'secondary'}>{STATUS_LABEL[user.status] ?? user.status}</Badge>
+            <Badge variant={userStatusTone(user.status)}>{userStatusLabel(user.status)}</Badge>
           </Cell>
           <Cell>
             <DateText date={user.lastActive} empty="Never" />
