@@ -21,6 +21,7 @@ import { useFeatures } from '@/lib/features'
 import { saveAssistantDraft, toNotes } from '@/lib/assistant-notes'
 import type { AnalyserTarget } from '@/lib/capture'
 import { usePupilWord } from '@/lib/pupil-word'
+import { MAX_PROMPT_CHARS } from '@/generated/limits'
 import { CAMERA_ERROR, CameraPanel } from './camera-panel'
 import { TabList, TabPanel, useTabIds, type TabSpec } from './tabs'
 
@@ -217,6 +218,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
             <textarea
               id={promptId}
               rows={3}
+              maxLength={MAX_PROMPT_CHARS}
               value={prompt}
               onChange={(event) => setPrompt(event.target.value)}
               className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring"
