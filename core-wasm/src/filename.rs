@@ -7,7 +7,7 @@ pub const FILENAME_REQUIRED: &str = "Filename is required";
 /// Longest filename kept, in characters.
 pub const MAX_FILENAME_CHARS: usize = 200;
 /// Shown when a filename is longer than [`MAX_FILENAME_CHARS`].
-pub const FILENAME_TOO_LONG: &str = "Filename must be at most 200 characters";
+pub const FILENAME_TOO_LONG: &str = "Use at most 200 characters.";
 /// Longest storage-key segment made from a filename, in characters.
 pub const MAX_KEY_NAME_CHARS: usize = 80;
 
@@ -115,7 +115,7 @@ mod tests {
         );
         assert_eq!(
             FilenameError::TooLong.to_string(),
-            "Filename must be at most 200 characters"
+            "Use at most 200 characters."
         );
     }
 

@@ -5,7 +5,7 @@
 //! language select in the app.
 
 /// Shown when a language is not one of [`LANGUAGES`].
-pub const LANGUAGE_REFUSED: &str = "Choose a language";
+pub const LANGUAGE_REFUSED: &str = "Choose a language.";
 
 /// Every selectable language: (ISO 639-1 code, English name), sorted by name.
 pub const LANGUAGES: &[(&str, &str)] = &[
@@ -200,7 +200,7 @@ mod tests {
         ] {
             assert!(!is_supported_language(bad), "{bad:?}");
         }
-        assert_eq!(language_error(""), Some("Choose a language"));
+        assert_eq!(language_error(""), Some("Choose a language."));
         assert_eq!(language_error("cy"), None);
     }
 }

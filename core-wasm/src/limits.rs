@@ -54,12 +54,42 @@ pub const MAX_TITLE_CHARS: usize = 200;
 /// Longest organisation (school, trust or business) name at sign-up and in /schools.
 pub const MAX_ORGANISATION_NAME_CHARS: usize = 200;
 
+/// Longest template question, in characters.
+pub const MAX_QUESTION_CHARS: usize = 2_000;
+/// Longest template tag, in characters (a task's tags take [`MAX_GROUP_NAME_CHARS`]).
+pub const MAX_TEMPLATE_TAG_CHARS: usize = 50;
+/// Longest answer to one question of a task, in characters.
+pub const MAX_ANSWER_CHARS: usize = 50_000;
+/// Longest instructions for the report generator, in characters.
+pub const MAX_INSTRUCTIONS_CHARS: usize = 4_000;
+/// Longest prompt sent with photos to the AI analysis, in characters.
+pub const MAX_PROMPT_CHARS: usize = 4_000;
+/// Longest feedback on a submission, in characters.
+pub const MAX_FEEDBACK_CHARS: usize = 10_000;
+/// Longest comment on a pupil's profile, in characters.
+pub const MAX_COMMENT_CHARS: usize = 2_000;
+/// Longest written answer a pupil hands in on the public submission page, in characters.
+pub const MAX_SUBMISSION_CHARS: usize = 20_000;
+/// Longest subject of a message to support, in characters.
+pub const MAX_SUPPORT_SUBJECT_CHARS: usize = 200;
+/// Longest message to support, in characters.
+pub const MAX_SUPPORT_MESSAGE_CHARS: usize = 5_000;
+/// Longest MIS school id (Wonde or Groupcall), in characters.
+pub const MAX_MIS_ID_CHARS: usize = 64;
+/// Longest MIS token or secret (Wonde or Groupcall), in characters.
+pub const MAX_MIS_SECRET_CHARS: usize = 512;
+
 /// Shown when a text carries a NUL character (U+0000), which no database column can store.
 pub const NUL_MESSAGE: &str = "Must not contain a NUL character.";
 
 /// "Use at most N characters.": the message of every per-field and global length limit.
 pub fn too_long_message(max_chars: usize) -> String {
     format!("Use at most {max_chars} characters.")
+}
+
+/// "Use at most N characters for each tag.": the message of a per-tag limit.
+pub fn tag_too_long_message(max_chars: usize) -> String {
+    format!("Use at most {max_chars} characters for each tag.")
 }
 
 /// "Use at most N items.": the message of the list limit.

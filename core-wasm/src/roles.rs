@@ -29,6 +29,41 @@ pub fn leaders_area_label(role: UserRole) -> &'static str {
     }
 }
 
+/// A user's status, the spec's list exactly (section 3: active, inactive, pending). Every
+/// page that shows a user's status takes it from [`user_status`], so the pages agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UserStatus {
+    /// Activated and not disabled: signs in and works.
+    Active,
+    /// Disabled by an administrator (activated or not): cannot sign in.
+    Inactive,
+    /// Invited (or added by an administrator or the MIS sync) and not activated yet.
+    Pending,
+}
+
+impl UserStatus {
+    /// The wire name (`active`, `inactive`, `pending`); the app shows it capitalised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UserStatus::Active => "active",
+            UserStatus::Inactive => "inactive",
+            UserStatus::Pending => "pending",
+        }
+    }
+}
+
+/// The status of a user with these flags: disabled wins (a disabled user cannot sign in,
+/// whether they were activated or not); otherwise activated is active and the rest pending.
+pub fn user_status(disabled: bool, activated: bool) -> UserStatus {
+    if disabled {
+        UserStatus::Inactive
+    } else if activated {
+        UserStatus::Active
+    } else {
+        UserStatus::Pending
+    }
+}
+
 /// Roles a role picker offers: all of them, or only those a school can hand out itself.
 pub fn assignable_roles(include_privileged: bool) -> Vec<UserRole> {
     UserRole::ALL
@@ -92,6 +127,19 @@ pub fn role_change_error(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn user_status_is_one_of_the_three_and_disabled_wins() {
+        assert_eq!(user_status(false, true), UserStatus::Active);
+        assert_eq!(user_status(false, false), UserStatus::Pending);
+        assert_eq!(user_status(true, true), UserStatus::Inactive);
+        assert_eq!(user_status(true, false), UserStatus::Inactive);
+        let names: Vec<_> = [UserStatus::Active, UserStatus::Inactive, UserStatus::Pending]
+            .iter()
+            .map(|s| s.as_str())
+            .collect();
+        assert_eq!(names, ["active", "inactive", "pending"]);
+    }
 
     #[test]
     fn superadmin_passes_every_check() {

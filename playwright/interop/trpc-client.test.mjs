@@ -97,8 +97,8 @@ test('a mutation is a POST, and field errors arrive as zodError', async () => {
     (err) => {
       assert.ok(err instanceof TRPCClientError);
       assert.equal(err.data.code, 'BAD_REQUEST');
-      assert.equal(err.message, 'Forename is required');
-      assert.deepEqual(err.data.zodError.fieldErrors, { forename: ['Forename is required'] });
+      assert.equal(err.message, 'Enter your forename.');
+      assert.deepEqual(err.data.zodError.fieldErrors, { forename: ['Enter your forename.'] });
       return true;
     },
   );

@@ -87,6 +87,7 @@ export interface Staff {
   activated: boolean;
   disabled: boolean;
   hasPassword: boolean;
+  status: string;
   classIds: Array<string>;
 }
 

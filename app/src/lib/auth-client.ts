@@ -19,6 +19,8 @@ export interface SessionUser {
   /** The school the session acts in (the user's own, or the one switched to). */
   schoolId?: string | null
   schoolName?: string | null
+  /** The type of that school: a BUSINESS reads "learners" for "pupils" (lib/pupil-word.ts). */
+  orgType?: 'SCHOOL' | 'BUSINESS' | null
   /** True when the session switched away from the user's own school. */
   switchedSchool?: boolean
 }

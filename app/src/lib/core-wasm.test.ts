@@ -66,7 +66,7 @@ describe('core wasm bindings', () => {
   it('checks filenames with the spec text', () => {
     expect(filenameError('   ')).toBe('Filename is required')
     expect(filenameError('')).toBe('Filename is required')
-    expect(filenameError('x'.repeat(201))).toBe('Filename must be at most 200 characters')
+    expect(filenameError('x'.repeat(201))).toBe('Use at most 200 characters.')
     expect(filenameError('Year 7 essays')).toBeUndefined()
   })
 

@@ -91,8 +91,8 @@ pub async fn register(
 ) -> Result<(), AccountError> {
     let forename = form.forename.trim().to_owned();
     let surname = form.surname.trim().to_owned();
-    required("forename", &forename, "Forename is required")?;
-    required("surname", &surname, "Surname is required")?;
+    required("forename", &forename, "Enter your forename.")?;
+    required("surname", &surname, "Enter your surname.")?;
     let email = valid_email(&form.email)?;
     check_rule("password", &form.password)?;
     let organisation = check_organisation(&form)?;

@@ -280,6 +280,20 @@ pub async fn school_name(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<
         .optional())
 }
 
+/// The name and type (SCHOOL or BUSINESS) of `school_id`, for the session: the shell names
+/// the organisation, and a business reads "learners" where a school reads "pupils".
+pub async fn school_name_and_type(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+) -> QueryResult<Option<(String, OrgType)>> {
+    with_conn!(conn, |c| schools::table
+        .find(school_id)
+        .select((schools::name, schools::type_))
+        .first(c)
+        .await
+        .optional())
+}
+
 /// A school with the figures the organisation lists show.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchoolFigures {

@@ -181,7 +181,7 @@ pub const LIMITS_PATH: &str = "app/src/generated/limits.ts";
 /// when the committed file is stale.
 pub fn generate_limits() -> String {
     use core_wasm::limits as l;
-    let constants: [(&str, usize, &str); 10] = [
+    let constants: [(&str, usize, &str); 22] = [
         (
             "MAX_TEXT_CHARS",
             l::MAX_TEXT_CHARS,
@@ -228,6 +228,66 @@ pub fn generate_limits() -> String {
             "Longest organisation name.",
         ),
         (
+            "MAX_QUESTION_CHARS",
+            l::MAX_QUESTION_CHARS,
+            "Longest template question.",
+        ),
+        (
+            "MAX_TEMPLATE_TAG_CHARS",
+            l::MAX_TEMPLATE_TAG_CHARS,
+            "Longest template tag (a task's tags take MAX_GROUP_NAME_CHARS).",
+        ),
+        (
+            "MAX_ANSWER_CHARS",
+            l::MAX_ANSWER_CHARS,
+            "Longest answer to one question of a task.",
+        ),
+        (
+            "MAX_INSTRUCTIONS_CHARS",
+            l::MAX_INSTRUCTIONS_CHARS,
+            "Longest report-generator instructions.",
+        ),
+        (
+            "MAX_PROMPT_CHARS",
+            l::MAX_PROMPT_CHARS,
+            "Longest prompt of a photo analysis.",
+        ),
+        (
+            "MAX_FEEDBACK_CHARS",
+            l::MAX_FEEDBACK_CHARS,
+            "Longest feedback on a submission.",
+        ),
+        (
+            "MAX_COMMENT_CHARS",
+            l::MAX_COMMENT_CHARS,
+            "Longest comment on a pupil's profile.",
+        ),
+        (
+            "MAX_SUBMISSION_CHARS",
+            l::MAX_SUBMISSION_CHARS,
+            "Longest written answer on the public submission page.",
+        ),
+        (
+            "MAX_SUPPORT_SUBJECT_CHARS",
+            l::MAX_SUPPORT_SUBJECT_CHARS,
+            "Longest subject of a message to support.",
+        ),
+        (
+            "MAX_SUPPORT_MESSAGE_CHARS",
+            l::MAX_SUPPORT_MESSAGE_CHARS,
+            "Longest message to support.",
+        ),
+        (
+            "MAX_MIS_ID_CHARS",
+            l::MAX_MIS_ID_CHARS,
+            "Longest MIS school id (Wonde or Groupcall).",
+        ),
+        (
+            "MAX_MIS_SECRET_CHARS",
+            l::MAX_MIS_SECRET_CHARS,
+            "Longest MIS token or secret.",
+        ),
+        (
             "MAX_INPUT_DEPTH",
             l::MAX_INPUT_DEPTH,
             "Deepest nesting of an input.",
@@ -245,6 +305,8 @@ pub fn generate_limits() -> String {
          export function tooLongMessage(max: number): string {{\n  return `Use at most ${{max}} characters.`\n}}\n\n\
          /** Whether `value`, trimmed as the server trims it, has at most `max` characters (code points, as Rust counts). */\n\
          export function fitsChars(value: string, max: number): boolean {{\n  return [...value.trim()].length <= max\n}}\n\n\
+         /** 'Use at most N characters for each tag.': the message of a per-tag limit. */\n\
+         export function tagTooLongMessage(max: number): string {{\n  return `Use at most ${{max}} characters for each tag.`\n}}\n\n\
          /** The server's message for a NUL character. */\nexport const NUL_MESSAGE = {:?}\n",
         l::NUL_MESSAGE
     ));

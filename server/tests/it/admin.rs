@@ -321,7 +321,7 @@ dual_test!(
         assert_eq!(kept["parentLanguage"], "pl");
         edit["parentLanguage"] = json!("xx");
         let err = mutate(&app, &admin, "admin.savePupil", edit.clone(), &[]).await.expect_err("refused");
-        assert_eq!(err.2, json!({"parentLanguage": ["Choose a language"]}));
+        assert_eq!(err.2, json!({"parentLanguage": ["Choose a language."]}));
         edit["parentLanguage"] = json!("de");
         edit["parentEmail"] = Value::Null;
         let err = mutate(&app, &admin, "admin.savePupil", edit, &[]).await.expect_err("refused");
@@ -354,6 +354,8 @@ dual_test!(
         .expect("staff");
         assert_eq!(staff["email"], "tom.reed@school.test");
         assert_eq!(staff["hasPassword"], false);
+        // Activated without a password yet: active, by the one rule Manage Users uses too.
+        assert_eq!(staff["status"], "active");
         let listed = query(&app, &admin, "admin.listStaff", Value::Null)
             .await
             .expect("list");

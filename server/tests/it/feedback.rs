@@ -88,7 +88,7 @@ dual_test!(
         let long = mutate(&app, "feedback.mark", json!({"submissionId": w.submissions[0].0, "feedback": "a".repeat(10_001), "sentiment": "POSITIVE"}), Some(&w.teacher.cookie)).await;
         assert_eq!(
             long.field_error("feedback"),
-            "Feedback must be at most 10000 characters."
+            "Use at most 10000 characters."
         );
         assert!(feedback_jobs(&app).await.is_empty());
 

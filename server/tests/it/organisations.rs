@@ -519,6 +519,7 @@ dual_test!(
         let session = browser.session().await;
         assert_eq!(session["user"]["role"], "ADMIN");
         assert_eq!(session["user"]["schoolName"], "Hopper Academy");
+        assert_eq!(session["user"]["orgType"], "SCHOOL");
         assert_eq!(session["user"]["pro"], false);
 
         // The link works once; the owner of the taken address got a note, not an organisation.

@@ -90,7 +90,7 @@ dual_test!(
         assert_eq!(response.status, StatusCode::BAD_REQUEST);
         assert_eq!(
             response.json()[0]["error"]["json"]["data"]["zodError"]["fieldErrors"]["language"][0],
-            json!("Choose a language")
+            json!("Choose a language.")
         );
     }
 );
@@ -131,7 +131,7 @@ dual_test!(
             assert_eq!(
                 response.json()[0]["error"]["json"]["data"]["zodError"]["fieldErrors"]["language"]
                     [0],
-                json!("Choose a language")
+                json!("Choose a language.")
             );
         }
         assert_eq!(core_wasm::languages::language_name("so"), Some("Somali"));

@@ -436,7 +436,7 @@ dual_test!(
         assert_eq!(response.status, StatusCode::BAD_REQUEST);
         assert_eq!(
             response.text(),
-            r#"[{"error":{"json":{"message":"Forename is required","code":-32600,"data":{"code":"BAD_REQUEST","httpStatus":400,"path":"user.updateProfile","zodError":{"formErrors":[],"fieldErrors":{"forename":["Forename is required"],"surname":["Surname is required"]}}}}}}]"#
+            r#"[{"error":{"json":{"message":"Enter your forename.","code":-32600,"data":{"code":"BAD_REQUEST","httpStatus":400,"path":"user.updateProfile","zodError":{"formErrors":[],"fieldErrors":{"forename":["Enter your forename."],"surname":["Enter your surname."]}}}}}}]"#
         );
         // A field of the wrong type names the field too.
         let response = mutate(
@@ -682,10 +682,10 @@ dual_test!(
         .await;
         assert_eq!(response.status, StatusCode::BAD_REQUEST);
         let error = error_of(&response.json()[0]).clone();
-        assert_eq!(error["message"], "Forename is required");
+        assert_eq!(error["message"], "Enter your forename.");
         assert_eq!(
             error["data"]["zodError"]["fieldErrors"],
-            json!({"forename": ["Forename is required"]})
+            json!({"forename": ["Enter your forename."]})
         );
         let response = mutate(
             &app,

@@ -100,7 +100,7 @@ dual_test!(
             add(w.teacher.cookie.clone(), "a".repeat(2_001))
                 .await
                 .field_error("comment"),
-            "A comment must be at most 2000 characters."
+            "Use at most 2000 characters."
         );
         assert_eq!(
             add(w.stranger.cookie.clone(), "Hello".into()).await.code(),

@@ -139,11 +139,11 @@ dual_test!(
         .await;
         assert_eq!(
             long.field_error("subject"),
-            "The subject must be at most 200 characters."
+            "Use at most 200 characters."
         );
         assert_eq!(
             long.field_error("message"),
-            "The message must be at most 5000 characters."
+            "Use at most 5000 characters."
         );
 
         let signed_out = mutate(

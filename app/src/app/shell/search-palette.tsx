@@ -13,6 +13,7 @@ import type { StudentSummary } from '@/generated/rpc-types'
 import { usePhotoAnalyser, useVoiceNoteRecorder } from '@/lib/capture'
 import { useRpcQuery } from '@/lib/rpc'
 import { useSession } from '@/lib/session'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import { forcedIntoLeaders } from './navigation'
 import { paletteFilter } from './palette-ranking'
@@ -39,6 +40,7 @@ export default function SearchPalette({ open, onOpenChange }: { open: boolean; o
   const { openRecorder } = useVoiceNoteRecorder()
   const photoAnalyser = usePhotoAnalyser()
   const { status, session } = useSession()
+  const word = usePupilWord()
   // The pupil area's pages send a user kept in the leaders area back to /leaders/tasks.
   const pupilArea = !!session && !forcedIntoLeaders(session.user)
   const students = useRpcQuery('school.listStudents', undefined, {
@@ -55,7 +57,7 @@ export default function SearchPalette({ open, onOpenChange }: { open: boolean; o
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="top-[15%] max-w-xl translate-y-0 overflow-hidden p-0">
         <DialogTitle className="sr-only">Search</DialogTitle>
-        <DialogDescription className="sr-only">Search for actions and pupils</DialogDescription>
+        <DialogDescription className="sr-only">Search for actions and {word.many}</DialogDescription>
         <Command label="Search" filter={paletteFilter} className="flex max-h-[min(650px,80dvh)] flex-col">
           {/* shrink-0: a long list must not squeeze the input (it fell to 17 px). */}
           <Command.Input
@@ -81,7 +83,7 @@ export default function SearchPalette({ open, onOpenChange }: { open: boolean; o
               </Command.Item>
             </Command.Group>
             {pupilArea && students.data && students.data.length > 0 && (
-              <Command.Group heading="Pupil Profiles" className="text-xs text-muted-foreground [&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5">
+              <Command.Group heading={`${word.One} Profiles`} className="text-xs text-muted-foreground [&_[cmdk-group-heading]]:px-3 [&_[cmdk-group-heading]]:py-1.5">
                 {students.data.map((student) => {
                   const name = `${student.forename} ${student.surname}`
                   const groups = studentGroups(student)

@@ -25,6 +25,7 @@ import type { SessionUser } from '@/lib/auth-client'
 import { useRpcQuery } from '@/lib/rpc'
 import { useCoreLimits } from '@/lib/use-core'
 import { cn } from '@/lib/utils'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import {
   feedbackBadgeText,
@@ -139,6 +140,7 @@ export function SidebarContent({
   onNavigate?: () => void
 }) {
   const allowed = useRoleCheck(user.role)
+  const word = usePupilWord()
   if (!allowed) return <div className="p-4" aria-busy="true" />
   const main = visibleNavItems(leadersArea ? LEADERS_NAV : PUPIL_NAV, allowed)
   const superadmin = visibleNavItems(SUPERADMIN_NAV, allowed)
@@ -160,7 +162,7 @@ export function SidebarContent({
           >
             <span className="flex items-center gap-2">
               <ArrowLeftRight aria-hidden="true" className="size-4" />
-              {leadersArea ? 'For pupils' : 'For leaders'}
+              {leadersArea ? `For ${word.many}` : 'For leaders'}
             </span>
           </Link>
         </div>

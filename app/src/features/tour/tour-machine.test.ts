@@ -6,6 +6,7 @@ import {
   endLabel,
   INITIAL_TOUR_STATE,
   pageFor,
+  intersects,
   placePopover,
   shouldStart,
   tourKey,
@@ -231,5 +232,19 @@ describe('placing the popover', () => {
       left: 920,
       placement: 'corner',
     })
+  })
+
+  it('in the corner, picks one the anchor does not reach', () => {
+    // A wide element filling all but the top strip: the top right corner is clear of it.
+    const form = { top: 212, left: 300, width: 980, height: 900 }
+    const placed = placePopover(form, popover, viewport)
+    expect(placed.placement).toBe('corner')
+    expect(intersects({ ...placed, ...popover }, form)).toBe(false)
+    expect(placed).toMatchObject({ top: 8, left: 920 })
+  })
+
+  it('tells overlapping boxes from touching ones', () => {
+    expect(intersects({ top: 0, left: 0, width: 10, height: 10 }, { top: 5, left: 5, width: 10, height: 10 })).toBe(true)
+    expect(intersects({ top: 0, left: 0, width: 10, height: 10 }, { top: 10, left: 0, width: 10, height: 10 })).toBe(false)
   })
 })

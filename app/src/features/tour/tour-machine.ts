@@ -168,9 +168,21 @@ export function placePopover(
   if (prefer === 'right') candidates.unshift(candidates.splice(2, 1)[0])
   const chosen = candidates.find((candidate) => candidate.fits)
   if (chosen) return { top: chosen.top, left: chosen.left, placement: chosen.placement }
-  return {
-    top: clamp(viewport.height - popover.height, popover.height, viewport.height),
-    left: clamp(viewport.width - popover.width, popover.width, viewport.width),
-    placement: 'corner',
-  }
+  // No side has room: a corner of the screen the anchor does not reach (the bottom right
+  // first), so the bubble never covers what it describes.
+  const bottom = clamp(viewport.height - popover.height, popover.height, viewport.height)
+  const rightEdge = clamp(viewport.width - popover.width, popover.width, viewport.width)
+  const corners = [
+    { top: bottom, left: rightEdge },
+    { top: MARGIN, left: rightEdge },
+    { top: bottom, left: MARGIN },
+    { top: MARGIN, left: MARGIN },
+  ]
+  const clear = corners.find((corner) => !intersects({ ...corner, ...popover }, anchor))
+  return { ...(clear ?? corners[0]), placement: 'corner' }
+}
+
+/** Whether two boxes overlap (touching edges do not count). */
+export function intersects(a: Rect, b: Rect): boolean {
+  return a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height
 }

@@ -65,9 +65,12 @@ async fn build_session(
     };
     let (redirect_to_leaders, stripe_product_id) = school.unwrap_or((false, None));
     // The school the session acts in (the shell names it; docs/organisations.md).
-    let school_name = match &session.user.school_id {
-        Some(school_id) => organisations::school_name(&mut conn, school_id).await?,
-        None => None,
+    // Its type too: a BUSINESS reads "learners" for "pupils" (docs/organisations.md).
+    let (school_name, org_type) = match &session.user.school_id {
+        Some(school_id) => organisations::school_name_and_type(&mut conn, school_id)
+            .await?
+            .map_or((None, None), |(name, org_type)| (Some(name), Some(org_type.as_str()))),
+        None => (None, None),
     };
     let mut cookies = Vec::new();
     let expires_at = if session.user.disabled {
@@ -105,6 +108,7 @@ async fn build_session(
             "pro": pro,
             "schoolId": user.school_id,
             "schoolName": school_name,
+            "orgType": org_type,
             "switchedSchool": session.active_school_id.is_some(),
         },
         "expires": expires_at.and_utc().to_rfc3339_opts(SecondsFormat::Millis, true),

@@ -19,6 +19,8 @@ rpc_type! {
         pub disabled: bool,
         /// False until the user sets one ("forgot password") or signs in by e-mail link.
         pub has_password: bool,
+        /// active, inactive or pending: `core_wasm::roles::user_status`, as Manage Users shows it.
+        pub status: String,
         pub class_ids: Vec<String>,
     }
 }
@@ -34,6 +36,9 @@ impl From<StaffRow> for Staff {
             activated: r.activated,
             disabled: r.disabled,
             has_password: r.has_password,
+            status: core_wasm::roles::user_status(r.disabled, r.activated)
+                .as_str()
+                .to_owned(),
             class_ids: r.class_ids,
         }
     }

@@ -14,8 +14,8 @@ use crate::providers::xporter::XporterError;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
 
-const MAX_ID_CHARS: usize = 64;
-const MAX_SECRET_CHARS: usize = 512;
+const MAX_ID_CHARS: usize = core_wasm::limits::MAX_MIS_ID_CHARS;
+const MAX_SECRET_CHARS: usize = core_wasm::limits::MAX_MIS_SECRET_CHARS;
 
 rpc_type! {
     pub struct SaveGroupcall {

@@ -13,8 +13,8 @@ use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
 
 /// Wonde's ids are short (`A1930499544`); tokens are 40 hex characters.
-const MAX_ID_CHARS: usize = 64;
-const MAX_TOKEN_CHARS: usize = 512;
+const MAX_ID_CHARS: usize = core_wasm::limits::MAX_MIS_ID_CHARS;
+const MAX_TOKEN_CHARS: usize = core_wasm::limits::MAX_MIS_SECRET_CHARS;
 
 rpc_type! {
     pub struct SaveWonde {

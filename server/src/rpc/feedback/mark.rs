@@ -11,7 +11,7 @@ use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
 use crate::transaction;
 
 /// The longest feedback, in characters.
-pub const MAX_FEEDBACK: usize = 10_000;
+pub const MAX_FEEDBACK: usize = core_wasm::limits::MAX_FEEDBACK_CHARS;
 
 rpc_type! {
     pub struct MarkInput {
@@ -41,7 +41,7 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
     } else if feedback.chars().count() > MAX_FEEDBACK {
         errors.add(
             "feedback",
-            format!("Feedback must be at most {MAX_FEEDBACK} characters."),
+            core_wasm::limits::too_long_message(MAX_FEEDBACK),
         );
     }
     let sentiment = input.sentiment.parse().ok();

@@ -18,7 +18,7 @@ use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
 /// photos while bounding what one signed-in request can make the server hold in memory.
 pub const MAX_BODY: usize = 40 * 1024 * 1024;
 /// The longest prompt, in characters.
-pub const MAX_PROMPT_CHARS: usize = 4000;
+pub const MAX_PROMPT_CHARS: usize = core_wasm::limits::MAX_PROMPT_CHARS;
 
 /// Shown when AI photo analysis is not configured.
 pub const NOT_CONFIGURED: &str = "AI photo analysis is not set up on this server.";
@@ -52,7 +52,7 @@ pub async fn handler(ctx: &Ctx, input: AnalyseImageInput) -> RpcResult<AnalyseIm
     if prompt.chars().count() > MAX_PROMPT_CHARS {
         return Err(RpcError::field(
             "prompt",
-            format!("The prompt must be at most {MAX_PROMPT_CHARS} characters."),
+            core_wasm::limits::too_long_message(MAX_PROMPT_CHARS),
         ));
     }
     let prompt = if prompt.is_empty() {

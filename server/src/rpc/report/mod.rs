@@ -20,7 +20,7 @@ pub const MAX_TASKS: usize = 50;
 /// The most voice notes one report is written from.
 pub const MAX_VOICE_NOTES: usize = 20;
 /// The longest instructions, in characters.
-pub const MAX_INSTRUCTIONS_CHARS: usize = 4000;
+pub const MAX_INSTRUCTIONS_CHARS: usize = core_wasm::limits::MAX_INSTRUCTIONS_CHARS;
 /// The longest report body, in characters.
 pub const MAX_BODY_CHARS: usize = MAX_TEXT_CHARS;
 

@@ -10,7 +10,7 @@ use crate::rpc::{Ctx, RpcError, RpcResult};
 use crate::transaction;
 
 /// The longest comment, in characters.
-pub const MAX_COMMENT: usize = 2_000;
+pub const MAX_COMMENT: usize = core_wasm::limits::MAX_COMMENT_CHARS;
 
 rpc_type! {
     pub struct AddCommentInput {
@@ -28,7 +28,7 @@ pub async fn handler(ctx: &Ctx, input: AddCommentInput) -> RpcResult<StudentComm
     if comment.chars().count() > MAX_COMMENT {
         return Err(RpcError::field(
             "comment",
-            format!("A comment must be at most {MAX_COMMENT} characters."),
+            core_wasm::limits::too_long_message(MAX_COMMENT),
         ));
     }
     let mut pooled = ctx.conn().await?;

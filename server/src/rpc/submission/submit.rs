@@ -7,7 +7,7 @@ use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcError, RpcResult};
 
 /// The longest text a pupil may hand in, in characters.
-pub const MAX_CONTENT: usize = 20_000;
+pub const MAX_CONTENT: usize = core_wasm::limits::MAX_SUBMISSION_CHARS;
 
 rpc_type! {
     pub struct SubmitInput {
@@ -22,7 +22,7 @@ pub async fn handler(ctx: &Ctx, input: SubmitInput) -> RpcResult<PublicSubmissio
     if content.chars().count() > MAX_CONTENT {
         return Err(RpcError::field(
             "content",
-            format!("Your answer must be at most {MAX_CONTENT} characters."),
+            core_wasm::limits::too_long_message(MAX_CONTENT),
         ));
     }
     let mut pooled = ctx.conn().await?;

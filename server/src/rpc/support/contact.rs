@@ -15,9 +15,9 @@ use crate::rpc::{Ctx, RpcError, RpcResult};
 use crate::transaction;
 
 /// The longest subject, in characters.
-pub const MAX_SUBJECT: usize = 200;
+pub const MAX_SUBJECT: usize = core_wasm::limits::MAX_SUPPORT_SUBJECT_CHARS;
 /// The longest message, in characters.
-pub const MAX_MESSAGE: usize = 5_000;
+pub const MAX_MESSAGE: usize = core_wasm::limits::MAX_SUPPORT_MESSAGE_CHARS;
 /// The longest page address kept (a longer one is cut).
 const MAX_PAGE: usize = 300;
 /// Messages one user may send within the limiter's window.
@@ -51,7 +51,7 @@ pub async fn handler(ctx: &Ctx, input: ContactInput) -> RpcResult<ContactResult>
     } else if subject.chars().count() > MAX_SUBJECT {
         errors.add(
             "subject",
-            format!("The subject must be at most {MAX_SUBJECT} characters."),
+            core_wasm::limits::too_long_message(MAX_SUBJECT),
         );
     }
     if message.is_empty() {
@@ -59,7 +59,7 @@ pub async fn handler(ctx: &Ctx, input: ContactInput) -> RpcResult<ContactResult>
     } else if message.chars().count() > MAX_MESSAGE {
         errors.add(
             "message",
-            format!("The message must be at most {MAX_MESSAGE} characters."),
+            core_wasm::limits::too_long_message(MAX_MESSAGE),
         );
     }
     errors.into_result()?;

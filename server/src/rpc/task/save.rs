@@ -20,7 +20,7 @@ use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
 use crate::transaction;
 
 /// Longest answer, in characters.
-pub const MAX_ANSWER_CHARS: usize = 50_000;
+pub const MAX_ANSWER_CHARS: usize = core_wasm::limits::MAX_ANSWER_CHARS;
 
 rpc_type! {
     /// One answer to store, over the version it was edited from.

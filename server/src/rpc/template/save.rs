@@ -19,11 +19,11 @@ use crate::transaction;
 /// Most questions in one template.
 pub const MAX_QUESTIONS: usize = 50;
 /// Longest question text.
-pub const MAX_QUESTION_CHARS: usize = 2_000;
+pub const MAX_QUESTION_CHARS: usize = core_wasm::limits::MAX_QUESTION_CHARS;
 /// Most tags on one template.
 pub const MAX_TAGS: usize = 10;
 /// Longest tag.
-pub const MAX_TAG_CHARS: usize = 50;
+pub const MAX_TAG_CHARS: usize = core_wasm::limits::MAX_TEMPLATE_TAG_CHARS;
 
 /// Shown when an edit leaves out a question that tasks have already answered.
 pub const ANSWERED_QUESTION_REMOVED: &str = "A question you removed already has answers in tasks, so it cannot be removed. Put it back, or duplicate the template and change the copy.";
@@ -100,7 +100,7 @@ pub fn clean_tags(tags: &[String], errors: &mut FieldErrors) -> Vec<String> {
         if tag.chars().count() > MAX_TAG_CHARS {
             errors.add(
                 "tags",
-                format!("Keep each tag to at most {MAX_TAG_CHARS} characters."),
+                core_wasm::limits::tag_too_long_message(MAX_TAG_CHARS),
             );
             break;
         }

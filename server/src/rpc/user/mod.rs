@@ -65,13 +65,7 @@ rpc_type! {
 
 impl From<DirectoryRow> for ManagedUser {
     fn from(row: DirectoryRow) -> Self {
-        let status = if row.disabled {
-            "inactive"
-        } else if row.activated {
-            "active"
-        } else {
-            "pending"
-        };
+        let status = core_wasm::roles::user_status(row.disabled, row.activated).as_str();
         ManagedUser {
             id: row.id,
             forename: row.forename,

@@ -26,15 +26,15 @@ pub fn validate(input: &UpdateProfileInput) -> RpcResult<Profile> {
     let (forename, surname) = (input.forename.trim(), input.surname.trim());
     let mut errors = FieldErrors::default();
     for (field, value, label) in [
-        ("forename", forename, "Forename"),
-        ("surname", surname, "Surname"),
+        ("forename", forename, "forename"),
+        ("surname", surname, "surname"),
     ] {
         if value.is_empty() {
-            errors.add(field, format!("{label} is required"));
+            errors.add(field, format!("Enter your {label}."));
         } else if value.chars().count() > MAX_NAME {
             errors.add(
                 field,
-                format!("{label} must be at most {MAX_NAME} characters"),
+                core_wasm::limits::too_long_message(MAX_NAME),
             );
         }
     }

@@ -6,6 +6,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
 import { invalidateRpc, useRpcMutation, useRpcQuery } from '@/lib/rpc'
+import { fitsChars, MAX_MIS_ID_CHARS, MAX_MIS_SECRET_CHARS, tooLongMessage } from '@/generated/limits'
+import { optionalText } from '@/lib/form-limits'
 
 /** While a sync runs (or was just asked for), the page asks again every second. */
 export const useMisSync = (polling: boolean) =>
@@ -16,8 +18,9 @@ export const wondeSchema = z.object({
     .string()
     .trim()
     .min(1, "Enter the school's Wonde id.")
+    .refine((v) => fitsChars(v, MAX_MIS_ID_CHARS), tooLongMessage(MAX_MIS_ID_CHARS))
     .regex(/^[A-Za-z0-9]+$/, 'A Wonde school id has only letters and digits, e.g. A1930499544.'),
-  token: z.string(),
+  token: optionalText(MAX_MIS_SECRET_CHARS),
 })
 
 export type WondeValues = z.infer<typeof wondeSchema>
@@ -32,8 +35,9 @@ export const groupcallSchema = z.object({
     .string()
     .trim()
     .min(1, "Enter the school's Groupcall id.")
+    .refine((v) => fitsChars(v, MAX_MIS_ID_CHARS), tooLongMessage(MAX_MIS_ID_CHARS))
     .regex(/^[A-Za-z0-9._|-]+$/, "A Groupcall id has only letters, digits, '-', '_', '.' and '|', e.g. 3281102."),
-  secret: z.string(),
+  secret: optionalText(MAX_MIS_SECRET_CHARS),
 })
 
 export type GroupcallValues = z.infer<typeof groupcallSchema>

@@ -3,10 +3,12 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
+import { MAX_ORGANISATION_NAME_CHARS } from '@/generated/limits'
+import { requiredText } from '@/lib/form-limits'
 import { invalidateRpc, useRpcMutation } from '@/lib/rpc'
 
 export const schoolSettingsSchema = z.object({
-  name: z.string().min(1, "Enter the school's name."),
+  name: requiredText("Enter the school's name.", MAX_ORGANISATION_NAME_CHARS),
   postcode: z.string(),
   type: z.enum(['SCHOOL', 'BUSINESS']),
   notificationsFrequency: z.enum(['IMMEDIATELY', 'DAILY', 'WEEKLY']),

@@ -7,6 +7,7 @@ import { NavLink, useParams } from 'react-router'
 import { Alert } from '@/components/ui/alert'
 import { errorCode, errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import { useSchoolSettings } from '../api/school-settings'
 import { GroupsTab } from './groups-tab'
@@ -40,6 +41,7 @@ export function AdminPage() {
   const { activeTab } = useParams()
   const tab: Tab | undefined = activeTab === undefined ? 'pupils' : TABS.find(([key]) => key === activeTab)?.[0]
   const settings = useSchoolSettings()
+  const word = usePupilWord()
 
   if (settings.isError && errorCode(settings.error) === 'FORBIDDEN') {
     return (
@@ -77,7 +79,7 @@ export function AdminPage() {
               tab === key ? 'border-primary text-foreground' : 'border-transparent text-muted-foreground hover:text-foreground',
             )}
           >
-            {label}
+            {key === 'pupils' ? word.Many : label}
           </NavLink>
         ))}
       </nav>

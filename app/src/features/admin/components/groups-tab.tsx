@@ -14,6 +14,7 @@ import { failureToast, setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
 import { Cell, DataTable } from '@/components/data-table'
 import { Section } from '@/components/section'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import { useClasses, useFormGroups, useYearGroups } from '../api/list-groups'
 import { groupSchema, useSaveGroup, type GroupKind, type GroupValues } from '../api/save-group'
@@ -74,6 +75,7 @@ function GroupForm({ kind, group, onDone }: { kind: Kind; group?: Group; onDone:
 }
 
 export function GroupsTab({ kind }: { kind: Kind }) {
+  const word = usePupilWord()
   const classes = useClasses()
   const yearGroups = useYearGroups()
   const formGroups = useFormGroups()
@@ -82,7 +84,7 @@ export function GroupsTab({ kind }: { kind: Kind }) {
   const text = TEXT[kind]
   return (
     <div className="space-y-6">
-      {text.note && <p className="text-sm text-muted-foreground">{text.note}</p>}
+      {text.note && <p className="text-sm text-muted-foreground">{text.note.replace('pupils', word.many)}</p>}
       {editing ? (
         <GroupForm
           key={editing === 'new' ? 'new' : editing.id}
@@ -94,7 +96,7 @@ export function GroupsTab({ kind }: { kind: Kind }) {
         <Button onClick={() => setEditing('new')}>Add {text.one}</Button>
       )}
       {list.isError && <Alert>{errorMessage(list.error)}</Alert>}
-      <DataTable caption={text.many} headers={['Name', 'Pupils', '']}>
+      <DataTable caption={text.many} headers={['Name', word.Many, '']}>
         {list.data?.map((group) => (
           <tr key={group.id}>
             <Cell>{group.name}</Cell>

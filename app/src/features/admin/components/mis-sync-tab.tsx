@@ -16,6 +16,7 @@ import { Section } from '@/components/section'
 import { formatDate } from '@/lib/format-date'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import {
   groupcallSchema,
@@ -218,6 +219,7 @@ export function MisSyncTab() {
   const { toast } = useToast()
   const syncNow = useSyncNow()
   const [choice, setChoice] = useState<Source | null>(null)
+  const word = usePupilWord()
 
   const onSyncNow = async () => {
     try {
@@ -324,9 +326,9 @@ export function MisSyncTab() {
           <div className="space-y-4 text-sm">
             {data.noParentCount > 0 && (
               <div>
-                <h3 className="font-medium">Pupils with no reachable parent ({data.noParentCount})</h3>
+                <h3 className="font-medium">{word.Many} with no reachable parent ({data.noParentCount})</h3>
                 <p className="text-muted-foreground">No contact with parental responsibility has an e-mail address.</p>
-                <ul aria-label="Pupils with no reachable parent" className="list-disc pl-5">
+                <ul aria-label={`${word.Many} with no reachable parent`} className="list-disc pl-5">
                   {data.noParent.map((pupil) => (
                     <li key={pupil.id}>{pupil.name}</li>
                   ))}
@@ -339,7 +341,7 @@ export function MisSyncTab() {
                 <ul aria-label="Duplicate e-mail addresses" className="list-disc pl-5">
                   {data.duplicateEmails.map((dup) => (
                     <li key={dup.email}>
-                      {dup.email}: {dup.pupils} pupils
+                      {dup.email}: {dup.pupils} {word.many}
                     </li>
                   ))}
                 </ul>
@@ -347,8 +349,8 @@ export function MisSyncTab() {
             )}
             {data.noFormCount > 0 && (
               <div>
-                <h3 className="font-medium">Pupils without a form group ({data.noFormCount})</h3>
-                <ul aria-label="Pupils without a form group" className="list-disc pl-5">
+                <h3 className="font-medium">{word.Many} without a form group ({data.noFormCount})</h3>
+                <ul aria-label={`${word.Many} without a form group`} className="list-disc pl-5">
                   {data.noForm.map((pupil) => (
                     <li key={pupil.id}>{pupil.name}</li>
                   ))}

@@ -16,6 +16,7 @@ import type { Pupil } from '@/generated/rpc-types'
 import { formatDate, isoDate } from '@/lib/format-date'
 import { failureToast } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import { usePupils } from '../api/list-pupils'
 import { exportUrl, useErasePupil, useProfileViews } from '../api/privacy'
@@ -23,6 +24,7 @@ import { exportUrl, useErasePupil, useProfileViews } from '../api/privacy'
 const nameOf = (pupil: Pupil) => `${pupil.forename} ${pupil.surname}`
 
 function PupilRequests() {
+  const word = usePupilWord()
   const { toast } = useToast()
   const [search, setSearch] = useState('')
   const [chosen, setChosen] = useState<Pupil | null>(null)
@@ -43,21 +45,21 @@ function PupilRequests() {
   }
 
   return (
-    <Section title="Requests about a pupil">
+    <Section title={`Requests about a ${word.one}`}>
       <p className="text-sm text-muted-foreground">
-        The school is the controller of its pupils' data. Export gives one zip with everything Voicemark holds about a pupil:
+        The organisation is the controller of its {word.many}' data. Export gives one zip with everything Voicemark holds about a {word.one}:
         profile, parents' addresses and e-mail preferences, submissions with their files, feedback, comments, notification
-        receipts and audit entries. Erase deletes the pupil, their files and their records; receipts of messages already sent
-        are kept without the pupil.
+        receipts and audit entries. Erase deletes the {word.one}, their files and their records; receipts of messages already sent
+        are kept without the {word.one}.
       </p>
       <div className="w-72">
-        <FormField label="Find a pupil">
+        <FormField label={`Find a ${word.one}`}>
           <Input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
         </FormField>
       </div>
       {pupils.isError && <Alert>{errorMessage(pupils.error)}</Alert>}
-      {pupils.data && pupils.data.pupils.length === 0 && <p className="text-sm">No pupils match.</p>}
-      <DataTable caption="Pupils to choose from" headers={['Name', 'Year group', 'UPN', '']}>
+      {pupils.data && pupils.data.pupils.length === 0 && <p className="text-sm">No {word.many} match.</p>}
+      <DataTable caption={`${word.Many} to choose from`} headers={['Name', 'Year group', 'UPN', '']}>
         {pupils.data?.pupils.slice(0, 10).map((pupil) => (
           <tr key={pupil.id}>
             <Cell>{nameOf(pupil)}</Cell>
@@ -78,7 +80,7 @@ function PupilRequests() {
         ))}
       </DataTable>
       {chosen && (
-        <div className="space-y-3 rounded-md border border-border p-4" aria-label="Chosen pupil" role="region">
+        <div className="space-y-3 rounded-md border border-border p-4" aria-label={`Chosen ${word.one}`} role="region">
           <p className="font-medium">{nameOf(chosen)}</p>
           <div className="flex flex-wrap gap-2">
             <Button asChild>
@@ -87,16 +89,16 @@ function PupilRequests() {
               </a>
             </Button>
             <Button onClick={() => setConfirming(true)}>
-              Erase pupil
+              Erase {word.one}
             </Button>
           </div>
         </div>
       )}
       <Dialog open={confirming} onOpenChange={setConfirming}>
         <DialogContent>
-          <DialogTitle className="text-lg font-semibold">Erase {chosen ? nameOf(chosen) : 'this pupil'}?</DialogTitle>
+          <DialogTitle className="text-lg font-semibold">Erase {chosen ? nameOf(chosen) : `this ${word.one}`}?</DialogTitle>
           <DialogDescription className="mt-2 text-sm text-muted-foreground">
-            {chosen ? nameOf(chosen) : 'The pupil'}, their submissions, files, feedback, comments and e-mail preferences will
+            {chosen ? nameOf(chosen) : `The ${word.one}`}, their submissions, files, feedback, comments and e-mail preferences will
             be deleted for good. Export their data first if the request asks for a copy. This cannot be undone.
           </DialogDescription>
           <div className="mt-6 flex justify-end gap-3">
@@ -104,7 +106,7 @@ function PupilRequests() {
               <Button variant="outline">Cancel</Button>
             </DialogClose>
             <Button onClick={onErase} disabled={erase.isPending}>
-              Erase pupil
+              Erase {word.one}
             </Button>
           </div>
         </DialogContent>
@@ -114,15 +116,16 @@ function PupilRequests() {
 }
 
 function ProfileViews() {
+  const word = usePupilWord()
   const [page, setPage] = useState(1)
   const views = useProfileViews(page)
   const pages = views.data ? Math.max(1, Math.ceil(views.data.total / views.data.pageSize)) : 1
 
   return (
-    <Section title="Who opened which pupil's profile">
+    <Section title={`Who opened which ${word.one}'s profile`}>
       {views.isError && <Alert>{errorMessage(views.error)}</Alert>}
-      {views.data && views.data.total === 0 && <p className="text-sm">No pupil's profile has been opened yet.</p>}
-      <DataTable caption="Profile views" headers={['Who', 'Pupil', 'When']}>
+      {views.data && views.data.total === 0 && <p className="text-sm">No {word.one}'s profile has been opened yet.</p>}
+      <DataTable caption="Profile views" headers={['Who', word.One, 'When']}>
         {views.data?.views.map((view) => (
           <tr key={view.id}>
             <Cell>{view.viewer}</Cell>

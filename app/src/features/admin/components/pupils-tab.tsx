@@ -15,6 +15,7 @@ import { errorMessage } from '@/lib/rpc'
 import { Cell, DataTable } from '@/components/data-table'
 import { Section } from '@/components/section'
 import { LanguageSelect } from '@/components/language-select'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import { allFieldMessages, useImportPupils } from '../api/import-pupils'
 import { useClasses, useFormGroups, useYearGroups } from '../api/list-groups'
@@ -38,6 +39,7 @@ function toValues(pupil?: Pupil): PupilValues {
 }
 
 function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
+  const word = usePupilWord()
   const { toast } = useToast()
   const save = useSavePupil()
   const classes = useClasses()
@@ -68,7 +70,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
         formGroupId: values.formGroupId || null,
         classIds: values.classIds,
       })
-      toast({ title: pupil ? 'Pupil saved.' : 'Pupil added.', tone: 'success' })
+      toast({ title: pupil ? `${word.One} saved.` : `${word.One} added.`, tone: 'success' })
       onDone()
     } catch (error) {
       if (!setServerErrors(error, setError, FIELDS)) toast(failureToast(error))
@@ -76,7 +78,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
   })
 
   return (
-    <Section title={pupil ? `Edit ${pupil.forename} ${pupil.surname}` : 'Add a pupil'}>
+    <Section title={pupil ? `Edit ${pupil.forename} ${pupil.surname}` : `Add a ${word.one}`}>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Forename" error={errors.forename?.message}>
@@ -85,7 +87,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
           <FormField label="Surname" error={errors.surname?.message}>
             <Input {...register('surname')} />
           </FormField>
-          <FormField label="Pupil e-mail" error={errors.email?.message}>
+          <FormField label={`${word.One} e-mail`} error={errors.email?.message}>
             <Input type="email" {...register('email')} />
           </FormField>
           <FormField label="Parent e-mail" error={errors.parentEmail?.message}>
@@ -98,7 +100,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
           >
             <LanguageSelect current={pupil?.parentLanguage ?? 'en'} {...register('parentLanguage')} />
           </FormField>
-          <FormField label="UPN" error={errors.upn?.message} hint="Unique pupil number, if the school uses one.">
+          <FormField label="UPN" error={errors.upn?.message} hint={`Unique ${word.one} number, if you use one.`}>
             <Input {...register('upn')} />
           </FormField>
           <FormField label="Year group" error={errors.yearGroupId?.message}>
@@ -141,7 +143,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
         </fieldset>
         <div className="flex gap-2">
           <Button type="submit" disabled={isSubmitting}>
-            {pupil ? 'Save pupil' : 'Add pupil'}
+            {pupil ? `Save ${word.one}` : `Add ${word.one}`}
           </Button>
           <Button type="button" variant="outline" onClick={onDone}>
             Cancel
@@ -155,6 +157,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
 const TEMPLATE = 'forename,surname,email,parentEmail,upn,yearGroup,formGroup'
 
 function ImportForm() {
+  const word = usePupilWord()
   const { toast } = useToast()
   const importPupils = useImportPupils()
   const [file, setFile] = useState<File | null>(null)
@@ -175,7 +178,7 @@ function ImportForm() {
     try {
       const { imported } = await importPupils.mutateAsync({ csv: await file.text() })
       setProblems([])
-      toast({ title: `${imported} ${imported === 1 ? 'pupil' : 'pupils'} imported.`, tone: 'success' })
+      toast({ title: `${imported} ${imported === 1 ? word.one : word.many} imported.`, tone: 'success' })
     } catch (error) {
       const lines = allFieldMessages(error, 'csv')
       setProblems(lines.length > 0 ? lines : [errorMessage(error)])
@@ -185,10 +188,10 @@ function ImportForm() {
   }
 
   return (
-    <Section title="Import pupils from a CSV file">
+    <Section title={`Import ${word.many} from a CSV file`}>
       <p className="text-sm text-muted-foreground">
         The first line names the columns: <code className="rounded bg-muted px-1 break-all">{TEMPLATE}</code>. Forename and surname are
-        required; year and form groups are created when missing. At most 5,000 pupils and 1 MB per file. Nothing is
+        required; year and form groups are created when missing. At most 5,000 {word.many} and 1 MB per file. Nothing is
         imported until every line is correct.
       </p>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -213,7 +216,7 @@ function ImportForm() {
           </Alert>
         )}
         <Button type="submit" disabled={busy}>
-          Import pupils
+          Import {word.many}
         </Button>
       </form>
     </Section>
@@ -221,6 +224,7 @@ function ImportForm() {
 }
 
 export function PupilsTab() {
+  const word = usePupilWord()
   const [search, setSearch] = useState('')
   const [page, setPage] = useState(1)
   const [editing, setEditing] = useState<Pupil | 'new' | null>(null)
@@ -232,11 +236,11 @@ export function PupilsTab() {
       {editing ? (
         <PupilForm key={editing === 'new' ? 'new' : editing.id} pupil={editing === 'new' ? undefined : editing} onDone={() => setEditing(null)} />
       ) : (
-        <Button onClick={() => setEditing('new')}>Add pupil</Button>
+        <Button onClick={() => setEditing('new')}>Add {word.one}</Button>
       )}
       <div className="flex flex-wrap items-end gap-3">
         <div className="w-72">
-          <FormField label="Search pupils">
+          <FormField label={`Search ${word.many}`}>
             <Input
               type="search"
               value={search}
@@ -249,12 +253,12 @@ export function PupilsTab() {
         </div>
         {pupils.data && (
           <p className="pb-2 text-sm text-muted-foreground" role="status">
-            {pupils.data.total} {pupils.data.total === 1 ? 'pupil' : 'pupils'}
+            {pupils.data.total} {pupils.data.total === 1 ? word.one : word.many}
           </p>
         )}
       </div>
       {pupils.isError && <Alert>{errorMessage(pupils.error)}</Alert>}
-      <DataTable caption="Pupils" headers={['Name', 'Year group', 'Form group', 'UPN', 'Parent e-mail', '']}>
+      <DataTable caption={word.Many} headers={['Name', 'Year group', 'Form group', 'UPN', 'Parent e-mail', '']}>
         {pupils.data?.pupils.map((pupil) => (
           <tr key={pupil.id}>
             <Cell>

@@ -6,6 +6,7 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 
 import { Alert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input, Select } from '@/components/ui/input'
@@ -13,6 +14,7 @@ import { useToast } from '@/components/ui/toaster'
 import type { Staff } from '@/generated/rpc-types'
 import { setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
+import { userStatusLabel, userStatusTone } from '@/lib/user-status'
 import { Cell, DataTable } from '@/components/data-table'
 import { Section } from '@/components/section'
 
@@ -146,7 +148,9 @@ export function StaffTab() {
             </Cell>
             <Cell>{member.email}</Cell>
             <Cell>{ROLE_LABELS[member.role] ?? member.role}</Cell>
-            <Cell>{member.disabled ? 'Disabled' : !member.activated ? 'Inactive' : !member.hasPassword ? 'Pending' : 'Active'}</Cell>
+            <Cell>
+              <Badge variant={userStatusTone(member.status)}>{userStatusLabel(member.status)}</Badge>
+            </Cell>
             <Cell>
               {(member.role === 'TEACHER' || member.role === 'ADMIN') && (
                 <Button size="sm" variant="outline" onClick={() => setEditing(member)} aria-label={`Edit ${member.forename} ${member.surname}`}>

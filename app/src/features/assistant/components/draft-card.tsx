@@ -5,11 +5,12 @@ import { useId } from 'react'
 
 import { Button } from '@/components/ui/button'
 import type { AssistantMessageDraft } from '@/lib/assistant-notes'
+import { pupilWords, usePupilWord, type PupilWords } from '@/lib/pupil-word'
 
 /** Who the draft goes to, in words: "To the parents of: A, B", "To: A, B". */
-export function draftAudience(draft: AssistantMessageDraft): string {
-  const names = draft.students.map((pupil) => pupil.name || 'a pupil').join(', ')
-  if (!names) return draft.sendToParent && !draft.sendToPupil ? 'To parents: no pupils chosen yet.' : 'To: no pupils chosen yet.'
+export function draftAudience(draft: AssistantMessageDraft, word: PupilWords = pupilWords(null)): string {
+  const names = draft.students.map((pupil) => pupil.name || `a ${word.one}`).join(', ')
+  if (!names) return draft.sendToParent && !draft.sendToPupil ? `To parents: no ${word.many} chosen yet.` : `To: no ${word.many} chosen yet.`
   if (draft.sendToParent && draft.sendToPupil) return `To: ${names}, and their parents`
   if (draft.sendToParent) return `To the parents of: ${names}`
   return `To: ${names}`
@@ -17,6 +18,7 @@ export function draftAudience(draft: AssistantMessageDraft): string {
 
 export function DraftCard({ draft, onOpen }: { draft: AssistantMessageDraft; onOpen: () => void }) {
   const headingId = useId()
+  const word = usePupilWord()
   const kind = draft.type === 'ASSIGNMENT' ? 'assignment' : 'message'
   return (
     <article aria-labelledby={headingId} className="space-y-2 rounded-md border border-border p-4">
@@ -24,7 +26,7 @@ export function DraftCard({ draft, onOpen }: { draft: AssistantMessageDraft; onO
         Draft {kind} ready
       </h4>
       <p className="text-sm font-medium">{draft.title || 'Untitled'}</p>
-      <p className="text-sm text-muted-foreground">{draftAudience(draft)}</p>
+      <p className="text-sm text-muted-foreground">{draftAudience(draft, word)}</p>
       {draft.body && (
         <details className="text-sm">
           <summary className="cursor-pointer rounded-sm outline-none focus-visible:ring-3 focus-visible:ring-ring">

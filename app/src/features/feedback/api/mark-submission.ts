@@ -4,13 +4,12 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
+import { MAX_FEEDBACK_CHARS } from '@/generated/limits'
+import { requiredText } from '@/lib/form-limits'
 import { rpcKey, useRpcMutation } from '@/lib/rpc'
 
 export const markSchema = z.object({
-  feedback: z
-    .string()
-    .refine((value) => value.trim().length > 0, 'Write your feedback.')
-    .refine((value) => value.length <= 10_000, 'Feedback must be at most 10000 characters.'),
+  feedback: requiredText('Write your feedback.', MAX_FEEDBACK_CHARS),
   sentiment: z.enum(['NEUTRAL', 'POSITIVE', 'NEGATIVE']),
 })
 

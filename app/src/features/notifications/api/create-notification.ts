@@ -4,7 +4,9 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
+import { MAX_TITLE_CHARS } from '@/generated/limits'
 import type { NotificationFilters } from '@/generated/rpc-types'
+import { optionalText, requiredText } from '@/lib/form-limits'
 import { invalidateRpc, useRpcMutation } from '@/lib/rpc'
 
 export type NotificationKind = 'GENERAL' | 'ASSIGNMENT'
@@ -12,8 +14,8 @@ export type NotificationKind = 'GENERAL' | 'ASSIGNMENT'
 /** The editor's fields; dates are `datetime-local` text in the viewer's zone (empty = none). */
 export function notificationEditorSchema(kind: NotificationKind) {
   return z.object({
-    title: z.string().min(1, 'Enter a title.'),
-    customTitle: z.string(),
+    title: requiredText('Enter a title.', MAX_TITLE_CHARS),
+    customTitle: optionalText(MAX_TITLE_CHARS),
     body: z.string(),
     /** Empty = send now. */
     sendDate: z.string(),

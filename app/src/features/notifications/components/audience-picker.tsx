@@ -7,6 +7,7 @@ import type { UseFormRegister } from 'react-hook-form'
 import { Input } from '@/components/ui/input'
 import type { NotificationFilters } from '@/generated/rpc-types'
 import { errorMessage } from '@/lib/rpc'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import { useRecipientCount } from '../api/count-recipients'
 import type { EditorValues } from '../api/create-notification'
@@ -53,6 +54,7 @@ export function AudiencePicker({
   const [search, setSearch] = useState('')
   const searchId = useId()
   const errorId = useId()
+  const word = usePupilWord()
   const needle = search.trim().toLowerCase()
   const pupils = count.data?.pupils
   // The pupils chosen one by one, named above the list: the list scrolls, and a draft from
@@ -72,7 +74,7 @@ export function AudiencePicker({
           <Group legend="Year groups" name="filters.yearGroups" options={options.data.yearGroups} register={register} />
           <Group legend="Form groups" name="filters.formGroups" options={options.data.formGroups} register={register} />
           <fieldset className="space-y-2">
-            <legend className="text-sm font-medium">Pupils</legend>
+            <legend className="text-sm font-medium">{word.Many}</legend>
             {chosenNames.length > 0 && (
               <p className="text-sm">
                 <span className="font-medium">Selected ({chosenNames.length}):</span> {chosenNames.join(', ')}
@@ -80,7 +82,7 @@ export function AudiencePicker({
             )}
             <div className="w-72 space-y-1.5">
               <label htmlFor={searchId} className="text-sm">
-                Find pupils
+                Find {word.many}
               </label>
               <Input id={searchId} type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
             </div>
@@ -104,8 +106,8 @@ export function AudiencePicker({
         {pupils === undefined
           ? 'Counting recipients…'
           : pupils === 1
-            ? '1 pupil will receive this.'
-            : `${pupils} pupils will receive this.`}
+            ? `1 ${word.one} will receive this.`
+            : `${pupils} ${word.many} will receive this.`}
       </p>
       {error && (
         <p id={errorId} className="text-sm text-destructive">

@@ -18,6 +18,7 @@ import { readAssistantDraft, textToHtml, type EditorDraft } from '@/lib/assistan
 import { usePhotoAnalyser } from '@/lib/capture'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import {
   EDITOR_FIELDS,
@@ -81,6 +82,7 @@ function EditorForm({ kind, existing, draft }: { kind: Kind; existing?: Notifica
   const bodyLabelId = useId()
   const bodyErrorId = useId()
   const audienceErrorId = useId()
+  const word = usePupilWord()
   const {
     register,
     handleSubmit,
@@ -127,7 +129,7 @@ function EditorForm({ kind, existing, draft }: { kind: Kind; existing?: Notifica
           <FormField label="Title" error={errors.title?.message}>
             <Input {...register('title')} />
           </FormField>
-          <FormField label="Custom title" error={errors.customTitle?.message} hint="Optional: the subject line pupils and parents see.">
+          <FormField label="Custom title" error={errors.customTitle?.message} hint={`Optional: the subject line ${word.many} and parents see.`}>
             <Input {...register('customTitle')} />
           </FormField>
         </div>
@@ -177,7 +179,7 @@ function EditorForm({ kind, existing, draft }: { kind: Kind; existing?: Notifica
           <legend className="text-sm font-medium">Send to</legend>
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" className="size-4 accent-primary" {...register('sendToPupil')} />
-            Pupils
+            {word.Many}
           </label>
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" className="size-4 accent-primary" {...register('sendToParent')} />

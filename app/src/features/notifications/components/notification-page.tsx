@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button'
 import type { NotificationDetail } from '@/generated/rpc-types'
 import { errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import { useNotification } from '../api/get-notification'
 import { useRecipients } from '../api/list-recipients'
@@ -41,7 +42,8 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 function Details({ n }: { n: NotificationDetail }) {
-  const audience = [n.sendToPupil && 'Pupils', n.sendToParent && 'Parents'].filter(Boolean).join(' and ')
+  const word = usePupilWord()
+  const audience = [n.sendToPupil && word.Many, n.sendToParent && 'Parents'].filter(Boolean).join(' and ')
   return (
     <div className="space-y-6">
       <dl className="space-y-3">
@@ -80,11 +82,12 @@ function Details({ n }: { n: NotificationDetail }) {
 
 function Recipients({ id }: { id: string }) {
   const recipients = useRecipients(id)
+  const word = usePupilWord()
   if (recipients.isError) return <Alert>{errorMessage(recipients.error)}</Alert>
   if (!recipients.data) return <p role="status">Loading…</p>
   if (recipients.data.length === 0) return <p>Nobody yet.</p>
   return (
-    <DataTable caption="Recipients" headers={['Pupil', 'Delivery', 'Sent']}>
+    <DataTable caption="Recipients" headers={[word.One, 'Delivery', 'Sent']}>
       {recipients.data.map((r) => (
         <tr key={r.studentId}>
           <Cell>
@@ -104,11 +107,12 @@ function Recipients({ id }: { id: string }) {
 
 function Submissions({ id }: { id: string }) {
   const submissions = useSubmissions(id)
+  const word = usePupilWord()
   if (submissions.isError) return <Alert>{errorMessage(submissions.error)}</Alert>
   if (!submissions.data) return <p role="status">Loading…</p>
   if (submissions.data.length === 0) return <p>No submissions yet.</p>
   return (
-    <DataTable caption="Submissions" headers={['Pupil', 'Received', 'Marked', 'Sentiment']}>
+    <DataTable caption="Submissions" headers={[word.One, 'Received', 'Marked', 'Sentiment']}>
       {submissions.data.map((s) => (
         <tr key={s.id}>
           <Cell>

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button'
 import { useToast } from '@/components/ui/toaster'
 import { failureToast } from '@/lib/form-errors'
 import { useSwitchOrganisation } from '@/lib/organisation'
+import { pupilWords } from '@/lib/pupil-word'
 import { errorMessage } from '@/lib/rpc'
 
 import { useOrganisations } from '../api/organisations'
@@ -30,7 +31,7 @@ export function SwitchOrganisationsPage() {
       <div className="space-y-1">
         <h1 className="text-3xl font-bold tracking-tight">Switch Organisations</h1>
         <p className="text-muted-foreground">
-          Choose the school you are working in. Every page then shows that school's pupils, tasks and messages.
+          Choose the school you are working in. Every page then shows that school's people, tasks and messages.
         </p>
       </div>
       {organisations.isError && <Alert>{errorMessage(organisations.error)}</Alert>}
@@ -56,7 +57,7 @@ export function SwitchOrganisationsPage() {
                       <dd>{school.users}</dd>
                     </div>
                     <div className="flex gap-1">
-                      <dt className="text-muted-foreground">Pupils</dt>
+                      <dt className="text-muted-foreground">{pupilWords(school.orgType).Many}</dt>
                       <dd>{school.pupils}</dd>
                     </div>
                     <div className="flex gap-1">

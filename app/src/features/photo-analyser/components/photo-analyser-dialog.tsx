@@ -20,6 +20,8 @@ import { useAnalyseImage } from '../api/analyse-image'
 import { useFeatures } from '@/lib/features'
 import { saveAssistantDraft, toNotes } from '@/lib/assistant-notes'
 import type { AnalyserTarget } from '@/lib/capture'
+import { usePupilWord } from '@/lib/pupil-word'
+import { MAX_PROMPT_CHARS } from '@/generated/limits'
 import { CAMERA_ERROR, CameraPanel } from './camera-panel'
 import { TabList, TabPanel, useTabIds, type TabSpec } from './tabs'
 
@@ -216,6 +218,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
             <textarea
               id={promptId}
               rows={3}
+              maxLength={MAX_PROMPT_CHARS}
               value={prompt}
               onChange={(event) => setPrompt(event.target.value)}
               className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring"
@@ -281,6 +284,7 @@ export default function PhotoAnalyserDialog({
   onOpenChange(open: boolean): void
   target?: AnalyserTarget
 }) {
+  const word = usePupilWord()
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-h-[92dvh] max-w-2xl overflow-y-auto">
@@ -294,7 +298,7 @@ export default function PhotoAnalyserDialog({
         <div className="mb-4 space-y-1 pr-10">
           <DialogTitle className="text-lg font-semibold">Analyse photos</DialogTitle>
           <DialogDescription className="text-sm text-muted-foreground">
-            Photograph pupils' work or choose photos, then get feedback from AI. Photos are shrunk and their location data
+            Photograph {word.many}' work or choose photos, then get feedback from AI. Photos are shrunk and their location data
             removed before they leave this device.
           </DialogDescription>
         </div>

@@ -3,19 +3,21 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
+import { MAX_INSTRUCTIONS_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS } from '@/generated/limits'
+import { optionalText } from '@/lib/form-limits'
 import { invalidateRpc, useRpcMutation } from '@/lib/rpc'
 
 export const MAX_TASKS = 50
 export const MAX_VOICE_NOTES = 20
-export const MAX_INSTRUCTIONS = 4000
-export const MAX_TITLE = 200
+export const MAX_INSTRUCTIONS = MAX_INSTRUCTIONS_CHARS
+export const MAX_TITLE = MAX_TITLE_CHARS
 
 export const reportSchema = z.object({
-  title: z.string().max(MAX_TITLE, `Use at most ${MAX_TITLE} characters.`),
-  instructions: z.string().max(MAX_INSTRUCTIONS, `Use at most ${MAX_INSTRUCTIONS} characters.`),
+  title: optionalText(MAX_TITLE),
+  instructions: optionalText(MAX_INSTRUCTIONS),
   taskIds: z.array(z.string()).max(MAX_TASKS, `Choose at most ${MAX_TASKS} tasks.`),
   voiceNoteIds: z.array(z.string()).max(MAX_VOICE_NOTES, `Choose at most ${MAX_VOICE_NOTES} voice notes.`),
-  body: z.string(),
+  body: optionalText(MAX_TEXT_CHARS),
 })
 
 export type ReportValues = z.infer<typeof reportSchema>

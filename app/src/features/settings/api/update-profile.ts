@@ -4,12 +4,14 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
+import { MAX_PERSON_NAME_CHARS } from '@/generated/limits'
+import { requiredText } from '@/lib/form-limits'
 import { rpcKey, useRpcMutation } from '@/lib/rpc'
 import { SESSION_KEY } from '@/lib/session'
 
 export const profileSchema = z.object({
-  forename: z.string().min(1, 'Enter your forename.'),
-  surname: z.string().min(1, 'Enter your surname.'),
+  forename: requiredText('Enter your forename.', MAX_PERSON_NAME_CHARS),
+  surname: requiredText('Enter your surname.', MAX_PERSON_NAME_CHARS),
 })
 
 export type ProfileValues = z.infer<typeof profileSchema>

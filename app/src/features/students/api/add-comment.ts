@@ -3,13 +3,12 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
+import { MAX_COMMENT_CHARS } from '@/generated/limits'
+import { requiredText } from '@/lib/form-limits'
 import { rpcKey, useRpcMutation } from '@/lib/rpc'
 
 export const commentSchema = z.object({
-  comment: z
-    .string()
-    .refine((value) => value.trim().length > 0, 'Write a comment.')
-    .refine((value) => value.length <= 2000, 'A comment must be at most 2000 characters.'),
+  comment: requiredText('Write a comment.', MAX_COMMENT_CHARS),
 })
 
 export type CommentValues = z.infer<typeof commentSchema>

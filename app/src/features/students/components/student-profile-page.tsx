@@ -15,6 +15,7 @@ import { formatDate, isoDate } from '@/lib/format-date'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 import { errorCode, errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
+import { usePupilWord } from '@/lib/pupil-word'
 
 import { commentSchema, useAddComment, type CommentValues } from '../api/add-comment'
 import { useDeleteComment } from '../api/delete-comment'
@@ -156,14 +157,15 @@ export function StudentProfilePage() {
   const { id = '' } = useParams()
   const student = useStudent(id)
   const timeline = useTimeline(id)
+  const word = usePupilWord()
 
   if (student.isPending) return <p role="status">Loading…</p>
   if (student.isError) {
     const missing = errorCode(student.error) === 'NOT_FOUND'
     return (
       <div className="space-y-3">
-        <h1 className="text-3xl font-bold tracking-tight">Pupil profile</h1>
-        <p className="text-muted-foreground">{missing ? 'This pupil could not be found.' : errorMessage(student.error)}</p>
+        <h1 className="text-3xl font-bold tracking-tight">{word.One} profile</h1>
+        <p className="text-muted-foreground">{missing ? `This ${word.one} could not be found.` : errorMessage(student.error)}</p>
       </div>
     )
   }
@@ -175,7 +177,7 @@ export function StudentProfilePage() {
           {pupil.forename} {pupil.surname}
         </h1>
         <p className="text-muted-foreground">
-          {[pupil.yearGroup, pupil.formGroup].filter(Boolean).join(' · ') || 'Pupil profile'}
+          {[pupil.yearGroup, pupil.formGroup].filter(Boolean).join(' · ') || `${word.One} profile`}
         </p>
       </div>
       <Section title="Details">

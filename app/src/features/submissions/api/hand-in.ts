@@ -3,9 +3,11 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
+import { MAX_SUBMISSION_CHARS } from '@/generated/limits'
+import { optionalText } from '@/lib/form-limits'
 import { rpcKey, useRpcMutation } from '@/lib/rpc'
 
-export const handInSchema = z.object({ content: z.string() })
+export const handInSchema = z.object({ content: optionalText(MAX_SUBMISSION_CHARS) })
 
 export type HandInValues = z.infer<typeof handInSchema>
 

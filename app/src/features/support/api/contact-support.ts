@@ -3,22 +3,16 @@
 
 import { z } from 'zod'
 
+import { MAX_SUPPORT_MESSAGE_CHARS, MAX_SUPPORT_SUBJECT_CHARS } from '@/generated/limits'
+import { requiredText } from '@/lib/form-limits'
 import { useRpcMutation } from '@/lib/rpc'
 
-export const MAX_SUBJECT = 200
-export const MAX_MESSAGE = 5000
+export const MAX_SUBJECT = MAX_SUPPORT_SUBJECT_CHARS
+export const MAX_MESSAGE = MAX_SUPPORT_MESSAGE_CHARS
 
 export const contactSchema = z.object({
-  subject: z
-    .string()
-    .trim()
-    .min(1, 'Enter a subject.')
-    .max(MAX_SUBJECT, `The subject must be at most ${MAX_SUBJECT} characters.`),
-  message: z
-    .string()
-    .trim()
-    .min(1, 'Write your message.')
-    .max(MAX_MESSAGE, `The message must be at most ${MAX_MESSAGE} characters.`),
+  subject: requiredText('Enter a subject.', MAX_SUBJECT),
+  message: requiredText('Write your message.', MAX_MESSAGE),
 })
 
 export type ContactValues = z.infer<typeof contactSchema>

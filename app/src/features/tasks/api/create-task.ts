@@ -3,14 +3,12 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
-import { fitsChars, MAX_TITLE_CHARS, tooLongMessage } from '@/generated/limits'
+import { MAX_TITLE_CHARS } from '@/generated/limits'
+import { requiredText } from '@/lib/form-limits'
 import { invalidateRpc, useRpcMutation } from '@/lib/rpc'
 
 export const createTaskSchema = z.object({
-  title: z
-    .string()
-    .refine((v) => v.trim().length > 0, 'Enter a title.')
-    .refine((v) => fitsChars(v, MAX_TITLE_CHARS), tooLongMessage(MAX_TITLE_CHARS)),
+  title: requiredText('Enter a title.', MAX_TITLE_CHARS),
   templateId: z.string().min(1, 'Choose a template.'),
 })
 

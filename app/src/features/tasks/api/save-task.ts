@@ -4,19 +4,21 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
-import { fitsChars, MAX_TITLE_CHARS, tooLongMessage } from '@/generated/limits'
+import { MAX_ANSWER_CHARS, MAX_GROUP_NAME_CHARS, MAX_TITLE_CHARS } from '@/generated/limits'
+import { optionalText, requiredText, tagsText } from '@/lib/form-limits'
 import { invalidateRpc, useRpcMutation, type RpcOutput } from '@/lib/rpc'
 
 export type SaveResult = RpcOutput<'task.save'>
 export type AnswerConflict = SaveResult['conflicts'][number]
 
+/** Most tags on one task (`rpc/task/mod.rs`). */
+export const MAX_TASK_TAGS = 20
+
 export const taskSchema = z.object({
-  title: z
-    .string()
-    .refine((v) => v.trim().length > 0, 'Enter a title.')
-    .refine((v) => fitsChars(v, MAX_TITLE_CHARS), tooLongMessage(MAX_TITLE_CHARS)),
-  tags: z.string(),
-  answers: z.array(z.object({ text: z.string() })),
+  title: requiredText('Enter a title.', MAX_TITLE_CHARS),
+  /** The server's limits (`rpc/task/mod.rs`): 20 tags, each as long as a group name. */
+  tags: tagsText(MAX_TASK_TAGS, MAX_GROUP_NAME_CHARS),
+  answers: z.array(z.object({ text: optionalText(MAX_ANSWER_CHARS) })),
 })
 
 export type TaskValues = z.infer<typeof taskSchema>

@@ -4,14 +4,14 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
-import { fitsChars, MAX_TITLE_CHARS, tooLongMessage } from '@/generated/limits'
+import { fitsChars, MAX_QUESTION_CHARS, MAX_TEMPLATE_TAG_CHARS, MAX_TITLE_CHARS, tagTooLongMessage, tooLongMessage } from '@/generated/limits'
 import type { RpcInput } from '@/lib/rpc'
 import { invalidateRpc, useRpcMutation } from '@/lib/rpc'
 
 export const MAX_QUESTIONS = 50
-export const MAX_QUESTION_CHARS = 2000
+export { MAX_QUESTION_CHARS }
 export const MAX_TAGS = 10
-export const MAX_TAG_CHARS = 50
+export const MAX_TAG_CHARS = MAX_TEMPLATE_TAG_CHARS
 
 /** The tags typed as one comma-separated text: trimmed, blanks and repeats dropped. */
 export function parseTags(text: string): string[] {
@@ -39,7 +39,7 @@ export const templateSchema = z.object({
     .refine((v) => parseTags(v).length <= MAX_TAGS, `Use at most ${MAX_TAGS} tags.`)
     .refine(
       (v) => parseTags(v).every((t) => fitsChars(t, MAX_TAG_CHARS)),
-      `Keep each tag to at most ${MAX_TAG_CHARS} characters.`,
+      tagTooLongMessage(MAX_TAG_CHARS),
     ),
   visibility: z.enum(VISIBILITIES),
   questions: z

@@ -3,11 +3,18 @@
 //! completed, on screens at least 48em wide; closes when the screen gets narrower or on a
 //! browser back or forward navigation; moves on by itself when the user reaches the next
 //! step's page. Finishing or skipping marks the tutorial complete, then reloads the page.
+//! Steps 7-14 describe a task's page: reached from the New task form with Next, the tour
+//! opens a sample task (api/sample-task.ts) so each step points at the real control, and
+//! deletes it again when it leaves those steps or ends.
 
+import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 
+import { invalidateRpc } from '@/lib/rpc'
+
 import { useMarkTutorialComplete } from '../api/mark-tutorial-complete'
+import { openSampleTask, removeSampleTask, type SampleTask } from '../api/sample-task'
 import { routeMatches, stepsFor, TASK_EDIT_ROUTE } from '../steps'
 import { INITIAL_TOUR_STATE, pageFor, shouldStart, tourKey, tourReducer, WIDE_QUERY } from '../tour-machine'
 import { TourPopover } from './tour-popover'
@@ -58,6 +65,10 @@ export function OnboardingTour({ hasCompletedTutorial, canSeeTemplates, reload }
   const mark = useMarkTutorialComplete()
   const [error, setError] = useState<string>()
   const popover = useRef<HTMLDivElement | null>(null)
+  const queryClient = useQueryClient()
+  // The task steps 7-14 show on when the user had none open; a ref, so every handler sees it.
+  const sample = useRef<SampleTask | null>(null)
+  const [opening, setOpening] = useState(false)
 
   // Start (once the role check has answered, so the step count is right from step 1).
   useEffect(() => {
@@ -83,7 +94,24 @@ export function OnboardingTour({ hasCompletedTutorial, canSeeTemplates, reload }
   const active = state.status === 'active'
   const index = active ? state.index : 0
   const total = steps.length
-  const busy = mark.isPending
+  const busy = mark.isPending || opening
+
+  const onTaskStep = (target: number) => steps[target]?.route === TASK_EDIT_ROUTE
+  const onSamplePage = () => !!sample.current && pathname === `/leaders/tasks/${sample.current.id}/edit`
+
+  /** Deletes the sample task (when the tour made it) and forgets it. */
+  const dropSample = async () => {
+    const held = sample.current
+    sample.current = null
+    if (!held?.created) return
+    await removeSampleTask(held)
+    await invalidateRpc(queryClient, 'task.')
+  }
+
+  // Closed by a browser back or forward navigation: the sample task goes too.
+  useEffect(() => {
+    if (state.status === 'closed' && sample.current) void dropSample()
+  })
 
   const openPageOf = (target: number, direction: 'next' | 'back') => {
     const page = pageFor(steps, target, pathname, direction)
@@ -91,21 +119,59 @@ export function OnboardingTour({ hasCompletedTutorial, canSeeTemplates, reload }
   }
 
   const next = () => {
-    if (busy || index >= total - 1) return
+    if (busy) return
+    // ArrowRight on the last step finishes, as Finish tour does.
+    if (index >= total - 1) {
+      end()
+      return
+    }
+    const target = index + 1
+    if (onTaskStep(target) && !onTaskStep(index) && !routeMatches(TASK_EDIT_ROUTE, pathname)) {
+      // From the New task form, still empty: open a task so the steps point at real controls.
+      setOpening(true)
+      void openSampleTask().then((found) => {
+        setOpening(false)
+        dispatch({ type: 'next', total })
+        if (!found) return
+        sample.current = found
+        if (found.created) void invalidateRpc(queryClient, 'task.')
+        void navigate(`/leaders/tasks/${found.id}/edit`)
+      })
+      return
+    }
     dispatch({ type: 'next', total })
-    openPageOf(index + 1, 'next')
+    if (onTaskStep(index) && !onTaskStep(target) && onSamplePage()) {
+      // Past the task steps: leave the sample task (and delete it when the tour made it).
+      const created = sample.current?.created
+      void dropSample()
+      if (created) {
+        void navigate('/leaders/tasks', { replace: true })
+        return
+      }
+    }
+    openPageOf(target, 'next')
   }
   const back = () => {
     if (busy || index === 0) return
     dispatch({ type: 'back' })
+    if (onTaskStep(index) && !onTaskStep(index - 1) && onSamplePage()) {
+      // Back to the New task form the sample task was opened from.
+      void dropSample()
+      void navigate('/leaders/tasks/create', { replace: true })
+      return
+    }
     openPageOf(index - 1, 'back')
   }
   const end = () => {
     if (busy) return
     setError(undefined)
+    const leaveSample = onSamplePage() && !!sample.current?.created
     mark.mutate(true, {
-      onSuccess: () => {
+      onSuccess: async () => {
+        await dropSample()
         dispatch({ type: 'done' })
+        // The sample task's page is gone: reload on the task list instead.
+        if (leaveSample) window.history.replaceState(window.history.state, '', '/leaders/tasks')
         ;(reload ?? (() => window.location.reload()))()
       },
       onError: () => setError('Could not save that you have seen the tour. Please try again.'),

@@ -17,14 +17,15 @@ import { useUpgrade } from '@/lib/upgrade'
 
 import { useInviteFromCsv, useSeatInfo, useUserList } from '../api/users'
 import { allMessages } from '../csv-errors'
+import { seatState } from '../seats'
 import { InviteDialog } from './invite-dialog'
 import { UsersTable } from './users-table'
 
 function SeatSummary({ seats }: { seats: SeatInfo }) {
   const upgrade = useUpgrade()
-  const basic = seats.seats === null && seats.available !== null
+  const state = seatState(seats)
   const items: [string, string][] = [
-    ['Seats', basic ? 'Basic plan: 1 user' : seats.seats === null ? 'No limit' : String(seats.seats)],
+    ['Seats', state.basic ? 'Basic plan: 1 user' : seats.seats === null ? 'No limit' : String(seats.seats)],
     ['Used', String(seats.used)],
     ['Pending', String(seats.pending)],
     ['Available', seats.available === null ? 'No limit' : String(seats.available)],
@@ -39,25 +40,23 @@ function SeatSummary({ seats }: { seats: SeatInfo }) {
           </div>
         ))}
       </dl>
-      {seats.available === 0 && (
+      {state.summary && (
         <Alert tone="info">
-          {basic ? (
-            <span className="flex flex-wrap items-center gap-3">
-              All your seats are taken: the Basic plan has one user. Upgrade to Pro to invite colleagues.
+          <span className="flex flex-wrap items-center gap-3">
+            <span>{state.summary}</span>
+            {state.basic && (
               <Button size="sm" onClick={upgrade}>
                 Upgrade to Pro
               </Button>
-            </span>
-          ) : (
-            'All your seats are taken. To buy more seats, choose Manage subscription in the user menu.'
-          )}
+            )}
+          </span>
         </Alert>
       )}
     </Section>
   )
 }
 
-function CsvInvite() {
+function CsvInvite({ blockedReason }: { blockedReason: string | null }) {
   const { toast } = useToast()
   const invite = useInviteFromCsv()
   const [file, setFile] = useState<File | null>(null)
@@ -105,9 +104,18 @@ function CsvInvite() {
             </ul>
           </Alert>
         )}
-        <Button type="submit" disabled={invite.isPending}>
+        <Button
+          type="submit"
+          disabled={invite.isPending || blockedReason !== null}
+          aria-describedby={blockedReason ? 'csv-invite-blocked' : undefined}
+        >
           Invite from file
         </Button>
+        {blockedReason && (
+          <p id="csv-invite-blocked" className="text-sm text-muted-foreground">
+            {blockedReason}
+          </p>
+        )}
       </form>
     </Section>
   )
@@ -120,17 +128,32 @@ export function ManageUsersPage() {
   const [inviting, setInviting] = useState(false)
   const caller = session?.user
   if (!caller) return null
+  // Until the seats are known an invitation may go (the server refuses one that does not fit).
+  const blockedReason = seats.data ? seatState(seats.data).inviteBlockedReason : null
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-3xl font-bold tracking-tight">Manage Users</h1>
-        <Button onClick={() => setInviting(true)}>Invite user</Button>
+        <div className="flex flex-col items-end gap-1">
+          <Button
+            onClick={() => setInviting(true)}
+            disabled={blockedReason !== null}
+            aria-describedby={blockedReason ? 'invite-blocked' : undefined}
+          >
+            Invite user
+          </Button>
+          {blockedReason && (
+            <p id="invite-blocked" className="text-sm text-muted-foreground">
+              {blockedReason}
+            </p>
+          )}
+        </div>
       </div>
       {seats.isError && <Alert>{errorMessage(seats.error)}</Alert>}
       {seats.data && <SeatSummary seats={seats.data} />}
       {list.isError && <Alert>{errorMessage(list.error)}</Alert>}
       {list.data && <UsersTable users={list.data} caller={caller} />}
-      <CsvInvite />
+      <CsvInvite blockedReason={blockedReason} />
       <InviteDialog open={inviting} onOpenChange={setInviting} callerRole={caller.role} />
     </div>
   )

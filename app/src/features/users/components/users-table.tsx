@@ -12,10 +12,9 @@ import type { ManagedUser } from '@/generated/rpc-types'
 import type { UserRole } from '@/lib/auth-client'
 import { failureToast } from '@/lib/form-errors'
 import { assignableRoles, ROLE_RANK, roleLabeller, type RoleLabelArea } from '@/lib/roles'
+import { userStatusLabel, userStatusTone } from '@/lib/user-status'
 
 import { useResendInvite, useRevokeInvite, useSetDisabled, useSetLeader, useSetRole } from '../api/users'
-
-const STATUS_LABEL: Record<string, string> = { active: 'Active', inactive: 'Inactive', pending: 'Pending' }
 
 function RolePicker({
   user,
@@ -159,7 +158,7 @@ export function UsersTable({
             <RolePicker user={user} caller={caller} roleLabel={roleLabel} />
           </Cell>
           <Cell>
-            <Badge variant={user.status === 'active' ? 'success' : user.status === 'pending' ? 'warning' : 'secondary'}>{STATUS_LABEL[user.status] ?? user.status}</Badge>
+            <Badge variant={userStatusTone(user.status)}>{userStatusLabel(user.status)}</Badge>
           </Cell>
           <Cell>
             <DateText date={user.lastActive} empty="Never" />
