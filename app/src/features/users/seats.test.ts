@@ -31,6 +31,12 @@ describe('seatState', () => {
     expect(seatState({ seats: null, used: 9, pending: 0, available: null })).toMatchObject({ canInvite: true, allowance: null, over: 0 })
   })
 
+  it('keeps the Basic wording when the one seat is exactly taken', () => {
+    expect(seatState({ seats: null, used: 1, pending: 0, available: 0 }).summary).toBe(
+      'All your seats are taken: the Basic plan has one user. Upgrade to Pro to invite colleagues.',
+    )
+  })
+
   it('ends every sentence with a full stop', () => {
     for (const info of [
       { seats: null, used: 5, pending: 0, available: 0 },

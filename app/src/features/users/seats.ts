@@ -43,7 +43,7 @@ export function seatState(info: SeatInfo): SeatState {
     summary = `Your school has more users than seats: ${users}, but ${plan}. That is ${over} more than your plan allows, so nobody new can be invited. Everyone already here can keep working. ${howToGetMore}`
   } else if (!canInvite) {
     summary = basic
-      ? `All your seats are taken: the Basic plan has 1 seat. ${howToGetMore}`
+      ? `All your seats are taken: the Basic plan has one user. ${howToGetMore}`
       : `All your seats are taken. ${howToGetMore}`
   }
   return {
