@@ -2,7 +2,10 @@
 // with the real request shape (Bearer key, messages with text and image_url data-URL parts)
 // answers a real `chat.completion` object. What it was sent is kept so tests can check it:
 // GET /requests returns the last requests (with their images), DELETE /requests clears them.
-// A prompt containing "FAIL" gets OpenAI's error envelope with status 500.
+// A prompt containing "FAIL" gets OpenAI's error envelope with status 500. With the notes
+// mode's system prompt ("You turn photos into notes…") the answer is notes
+// (`Notes from N photos:` and two bullet points) instead of feedback; each request records
+// its `mode` ('notes' or 'feedback').
 //
 // Text chat (a user message whose content is a string, no image) is answered too, for AI
 // autofill and AI Formatting, with and without `stream: true` and `response_format`:
@@ -421,6 +424,9 @@ http
       }
       if (!body.model) return error(res, 400, 'you must provide a model parameter')
       if (images.length === 0) return error(res, 400, 'The request has no image.')
+      // The notes mode ("convert the images to notes") has its own system prompt.
+      const system = (body.messages ?? []).find((m) => m.role === 'system')?.content ?? ''
+      const notesMode = typeof system === 'string' && system.startsWith('You turn photos into notes')
       requests.push({
         model: body.model,
         prompt: text,
@@ -430,12 +436,15 @@ http
         // size and that no metadata (EXIF, GPS) left the browser.
         images: images.map((i) => (i.image_url.url ?? i.image_url).split(',')[1]),
         maxTokens: body.max_tokens ?? null,
+        mode: notesMode ? 'notes' : 'feedback',
       })
       if (requests.length > 50) requests.shift()
       if (text.includes('FAIL')) return error(res, 500, 'The model crashed while reading the images.', 'api_error')
-      const content =
-        `Feedback on ${images.length} photo${images.length === 1 ? '' : 's'}: ` +
-        'Clear working shown throughout. Next step: check the units in question 3.'
+      const content = notesMode
+        ? `Notes from ${images.length} photo${images.length === 1 ? '' : 's'}:\n` +
+          '- Question 3 works in metres and seconds.\n- The graph has labelled axes.'
+        : `Feedback on ${images.length} photo${images.length === 1 ? '' : 's'}: ` +
+          'Clear working shown throughout. Next step: check the units in question 3.'
       send(res, 200, {
         id: `chatcmpl-stub${requests.length}`,
         object: 'chat.completion',

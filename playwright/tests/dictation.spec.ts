@@ -253,7 +253,7 @@ test('without a speech provider the drawer says plainly that dictation is not se
   await openMarking(page)
   await page.getByRole('button', { name: 'Dictate' }).click()
   const drawer = page.getByRole('dialog', { name: 'Live dictation' })
-  await expect(drawer.getByText('Live dictation is not set up on this server.')).toBeVisible()
+  await expect(drawer.getByText('Live dictation is not switched on for your school yet. Ask your administrator.')).toBeVisible()
   await expect(drawer.getByTestId('microphone-state')).toHaveCount(0)
   await expect(drawer.getByRole('button', { name: 'Stop' })).toHaveCount(0)
   expect(sockets).toEqual([])

@@ -4,7 +4,7 @@ import { expect, navLabels, test } from '../fixtures/auth'
 const PUPIL_ALL = ['Dashboard', 'Assignments', 'Communication', 'Feedback Hub', 'Activity', 'Voice notes']
 const PUPIL_ADMIN = [...PUPIL_ALL, 'Manage School', 'Help & Support']
 const LEADERS_ADMIN = ['Tasks', 'Templates', 'Voice notes', 'Report generator', 'Manage Users', 'Support', 'Settings']
-const SUPERADMIN_MENU = ['Manage users', 'Manage organisations', 'Background jobs']
+const SUPERADMIN_MENU = ['Manage users', 'Manage organisations', 'Setup', 'Background jobs']
 
 /** What each role sees: the pupil-area menu, the leaders-area menu, the area switch. */
 const EXPECTED = {

@@ -91,10 +91,10 @@ test('two photos from the camera are analysed; they leave the browser small and 
     expect(facts!.gps).toBe(false)
   }
 
-  // 'Convert to notes' turns the answer into one bullet per sentence.
+  // 'Convert to notes' has the model write notes from the same photos (the notes mode).
   await dialog.getByRole('button', { name: 'Convert to notes' }).click()
-  await expect(dialog.getByRole('textbox', { name: 'AI response' })).toHaveValue(
-    '• Feedback on 2 photos: Clear working shown throughout.\n• Next step: check the units in question 3.',
+  await expect(dialog.getByRole('textbox', { name: 'Notes' })).toHaveValue(
+    'Notes from 2 photos:\n- Question 3 works in metres and seconds.\n- The graph has labelled axes.',
   )
 
   // 'Back to camera' resets photos, mode and result.
@@ -203,7 +203,7 @@ test('a chosen photo with EXIF orientation 6 and GPS arrives upright and without
   expect(corners.topLeft[1]).toBeGreaterThan(180)
 })
 
-test('without AI configured the dialog says so plainly and Confirm stays disabled', async ({ page }) => {
+test('without AI configured the dialog says so plainly before any photo, with no camera', async ({ page }) => {
   // The server under test has a vision model; answer system.features as a server without one
   // would, whichever batch it travels in.
   await page.route('**/api/trpc/**', async (route) => {
@@ -218,11 +218,10 @@ test('without AI configured the dialog says so plainly and Confirm stays disable
   })
   const dialog = await openFromPalette(page)
   await expect(
-    dialog.getByText('AI photo analysis is not set up on this server. Ask your administrator to configure it.'),
+    dialog.getByText('AI photo analysis is not switched on for your school yet. Ask your administrator.'),
   ).toBeVisible()
-  await takePhotos(dialog, 1)
-  await dialog.getByRole('button', { name: 'Review photos' }).click()
-  await expect(dialog.getByRole('button', { name: 'Confirm' })).toBeDisabled()
+  await expect(dialog.getByRole('button', { name: 'Take photo' })).toHaveCount(0)
+  await expect(dialog.getByRole('button', { name: 'Confirm' })).toHaveCount(0)
 })
 
 test('an unreadable file gets a clear message, not a crash', async ({ page }) => {

@@ -55,11 +55,11 @@ test('a teacher starts a task from a template, saves a draft and submits it', as
   await expect(page.getByText('Draft saved.', { exact: true })).toBeVisible()
   if (count > 0) await expect(questions.first()).toHaveValue('Answer 1')
 
-  // Basic: the Collaborate panel offers the upgrade, which opens the dialog.
+  // Basic: a teacher cannot pay, so the Collaborate panel says who can upgrade (spec section 6).
   const collaborate = page.getByRole('region', { name: 'Collaborate' })
-  await collaborate.getByRole('button', { name: 'Upgrade to Pro' }).click()
-  await expect(page.getByRole('dialog', { name: 'Upgrade to Pro' })).toBeVisible()
-  await page.keyboard.press('Escape')
+  await expect(collaborate.getByText('Your school’s admins can upgrade your school to Pro.', { exact: false })).toBeVisible()
+  await expect(collaborate.getByRole('button', { name: 'Upgrade to Pro' })).toHaveCount(0)
+  await expect(collaborate.getByRole('link', { name: /^Ask / }).first()).toHaveAttribute('href', /^mailto:/)
 
   expect(await seriousViolations(page)).toEqual([])
 

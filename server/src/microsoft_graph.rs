@@ -53,7 +53,8 @@ impl GraphAccess {
 }
 
 /// What the content step says when the server has no Microsoft app registration.
-pub const MICROSOFT_NOT_SET_UP: &str = "Microsoft 365 is not set up on this server: set VOICEMARK_MICROSOFT_CLIENT_ID and VOICEMARK_MICROSOFT_CLIENT_SECRET (docs/microsoft-signin.md).";
+pub const MICROSOFT_NOT_SET_UP: &str =
+    "Microsoft 365 is not switched on for your school yet. Ask your administrator.";
 
 /// The tokens of a token answer, sealed, with their expiry in unix seconds. A refresh
 /// answer without a new refresh token keeps `previous_refresh`.

@@ -9,6 +9,7 @@ import type { UserRole } from '@/lib/auth-client'
 import { SessionProvider } from '@/lib/session'
 
 import { ProtectedShell, RequireRole } from './guards'
+import { RequireOrganisation } from './require-organisation'
 import { AppLayout } from './layout'
 import { RouteErrorPage } from './routes/route-error'
 
@@ -26,6 +27,19 @@ const support = async () => ({
   Component: (await import('@/features/support/components/support-page')).SupportPage,
 })
 
+function PageLoading() {
+  return (
+    <div role="status" className="flex h-dvh items-center justify-center text-muted-foreground">
+      Loading…
+    </div>
+  )
+}
+
+/** `children` behind the superadmin's organisation check. */
+function withOrganisation(children: RouteObject[]): RouteObject[] {
+  return [{ element: <RequireOrganisation />, children }]
+}
+
 const ADMIN: UserRole[] = ['ADMIN']
 const ADMINS: UserRole[] = ['ADMIN', 'ORG_ADMIN']
 
@@ -37,6 +51,9 @@ export const routes: RouteObject[] = [
       </SessionProvider>
     ),
     errorElement: <RouteErrorPage />,
+    // Shown while the first page's lazy route loads (and React Router then has no
+    // "No HydrateFallback element" warning to give on every page load).
+    hydrateFallbackElement: <PageLoading />,
     children: [
       {
         element: <AppLayout />,
@@ -74,7 +91,8 @@ export const routes: RouteObject[] = [
       },
       {
         element: <ProtectedShell />,
-        children: [
+        // A superadmin sees a school's pages once an organisation is chosen.
+        children: withOrganisation([
           { path: '/', lazy: async () => ({ Component: (await import('./routes/home')).DashboardPage }) },
           { path: '/notifications', lazy: async () => ({ Component: (await import('@/features/activity/components/activity-page')).ActivityPage }) },
           {
@@ -187,6 +205,15 @@ export const routes: RouteObject[] = [
             ],
           },
           {
+            element: <RequireRole roles={['SUPERADMIN']} title="Setup" />,
+            children: [
+              {
+                path: '/setup',
+                lazy: async () => ({ Component: (await import('@/features/setup/components/setup-page')).SetupPage }),
+              },
+            ],
+          },
+          {
             element: <RequireRole roles={['SUPERADMIN']} title="Manage organisations" />,
             children: [
               {
@@ -195,7 +222,7 @@ export const routes: RouteObject[] = [
               },
             ],
           },
-        ],
+        ]),
       },
       {
         element: <AppLayout />,

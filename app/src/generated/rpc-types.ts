@@ -421,6 +421,7 @@ export interface MicrosoftStatus {
 export interface AnalyseImageInput {
   images: Array<string>;
   prompt: string;
+  mode: 'FEEDBACK' | 'NOTES';
 }
 
 export interface AnalyseImageOutput {
@@ -695,6 +696,11 @@ export interface SourceVoiceNote {
   preview: string | null;
 }
 
+export interface SchoolAdmin {
+  name: string;
+  email: string;
+}
+
 export interface StudentSummary {
   id: string;
   forename: string;
@@ -825,6 +831,26 @@ export interface BillingFeature {
   publishableKey: string;
   pricingTableId: string;
   pricingTableScriptUrl: string;
+}
+
+export interface Setup {
+  capabilities: Array<Capability>;
+}
+
+export interface Capability {
+  key: string;
+  name: string;
+  purpose: string;
+  on: boolean;
+  status: string;
+  settings: Array<Setting>;
+  docs: string;
+}
+
+export interface Setting {
+  name: string;
+  set: boolean;
+  required: boolean;
 }
 
 export interface Support {
@@ -1297,6 +1323,7 @@ export interface RpcProcedures {
   'report.list': { kind: 'query'; input: void; output: Array<ReportListItem> };
   'report.save': { kind: 'mutation'; input: SaveReportInput; output: ReportIdInput };
   'report.sources': { kind: 'query'; input: ReportSourcesInput | null; output: ReportSources };
+  'school.admins': { kind: 'query'; input: void; output: Array<SchoolAdmin> };
   'school.listStudents': { kind: 'query'; input: void; output: Array<StudentSummary> };
   'student.addComment': { kind: 'mutation'; input: AddCommentInput; output: StudentCommentView };
   'student.comments': { kind: 'query'; input: StudentIdInput; output: Array<StudentCommentView> };
@@ -1308,6 +1335,7 @@ export interface RpcProcedures {
   'submission.submit': { kind: 'mutation'; input: SubmitInput; output: PublicSubmissionView };
   'support.contact': { kind: 'mutation'; input: ContactInput; output: ContactResult };
   'system.features': { kind: 'query'; input: void; output: Features };
+  'system.setup': { kind: 'query'; input: void; output: Setup };
   'system.support': { kind: 'query'; input: void; output: Support };
   'system.time': { kind: 'query'; input: SystemTimeInput; output: SystemTimeOutput };
   'task.addCollaborator': { kind: 'mutation'; input: CollaboratorInput; output: Array<PersonView> };

@@ -9,3 +9,24 @@ export type { BillingFeature, Features as SystemFeatures } from '@/generated/rpc
 
 export const useFeatures = (enabled = true) =>
   useRpcQuery('system.features', undefined, { staleTime: 5 * 60_000, retry: false, enabled })
+
+/** The capabilities staff may find switched off, as they read them in a sentence. */
+export const CAPABILITY_NAMES = {
+  chat: 'AI writing',
+  assistant: 'The AI assistant',
+  autofill: 'AI autofill',
+  reports: 'Report writing',
+  photoAnalysis: 'AI photo analysis',
+  dictation: 'Live dictation',
+  transcription: 'Transcription',
+  microsoft: 'Microsoft 365',
+  billing: 'Card payments',
+} as const
+
+/**
+ * What staff read when a capability is off: a plain sentence, never a setting name or a
+ * docs path (a superadmin finds those on /setup).
+ */
+export function notSwitchedOn(capability: keyof typeof CAPABILITY_NAMES): string {
+  return `${CAPABILITY_NAMES[capability]} is not switched on for your school yet. Ask your administrator.`
+}

@@ -43,9 +43,8 @@ use crate::rpc::Ctx;
 use crate::state::AppState;
 
 /// Shown when no chat model is configured.
-pub const NOT_SET_UP: &str = "The AI assistant is not set up on this server: an administrator \
-    needs to set VOICEMARK_CHAT_BASE_URL and VOICEMARK_CHAT_MODEL to an OpenAI-compatible model \
-    that supports tools (docs/providers.md).";
+pub const NOT_SET_UP: &str =
+    "The AI assistant is not switched on for your school yet. Ask your administrator.";
 /// An empty question.
 pub const EMPTY: &str = "Type or say a question.";
 /// A question over the limit.

@@ -24,7 +24,7 @@ use crate::transaction;
 
 /// Shown on audio and video items when this server has no Deepgram key.
 pub const NOT_SET_UP: &str =
-    "Transcription is not set up on this server (VOICEMARK_DEEPGRAM_API_KEY).";
+    "Transcription is not switched on for your school yet. Ask your administrator.";
 /// The file's bytes are gone from the store.
 pub const FILE_MISSING: &str = "The file is no longer in storage. Remove it and upload it again.";
 /// The store could not be read.

@@ -383,3 +383,17 @@ pub async fn mark_tutorial_complete(conn: &mut DbConn<'_>, user_id: &str) -> Que
         .await)?;
     Ok(())
 }
+
+/// The school's active admins and organisation admins, who may buy or change its plan:
+/// (forename, surname, email), by surname and forename.
+pub async fn plan_admins(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<Vec<(String, String, String)>> {
+    with_conn!(conn, |c| users::table
+        .filter(users::school_id.eq(school_id))
+        .filter(users::role.eq_any([UserRole::Admin, UserRole::OrgAdmin]))
+        .filter(users::disabled.eq(false))
+        .filter(users::activated.eq(true))
+        .order((users::surname.asc(), users::forename.asc(), users::id.asc()))
+        .select((users::forename, users::surname, users::email))
+        .load(c)
+        .await)
+}

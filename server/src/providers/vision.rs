@@ -31,6 +31,44 @@ guess or repeat personal details about the pupil. If a photo cannot be read, say
 pub const DEFAULT_PROMPT: &str =
     "Describe the strengths of this work and suggest next steps for the pupil.";
 
+/// The notes mode ("convert the images to notes", spec section 1): the model writes notes
+/// from what the photos show, instead of feedback for the pupil.
+pub const NOTES_SYSTEM_PROMPT: &str = "You turn photos into notes for a teacher at a school in \
+the United Kingdom. The photos may show handwritten or printed pages, a whiteboard, a pupil's \
+work or meeting notes. Read everything carefully and write it up as clear, well-organised notes \
+in British English: short headings where the content has parts, then bullet points that keep \
+every fact, figure and name of a topic as written. Do not add feedback, praise or advice, and do \
+not invent anything. If a photo cannot be read, say so plainly.";
+
+/// What is asked in the notes mode when the teacher gives no instructions.
+pub const DEFAULT_NOTES_PROMPT: &str = "Write up what these photos show as notes.";
+
+/// What the model is asked to write from the photos.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum VisionMode {
+    /// Feedback for the pupil on their work (the default).
+    #[default]
+    Feedback,
+    /// Notes of what the photos show.
+    Notes,
+}
+
+impl VisionMode {
+    pub fn system_prompt(self) -> &'static str {
+        match self {
+            VisionMode::Feedback => SYSTEM_PROMPT,
+            VisionMode::Notes => NOTES_SYSTEM_PROMPT,
+        }
+    }
+
+    pub fn default_prompt(self) -> &'static str {
+        match self {
+            VisionMode::Feedback => DEFAULT_PROMPT,
+            VisionMode::Notes => DEFAULT_NOTES_PROMPT,
+        }
+    }
+}
+
 /// A client for one configured vision server, reused for every call.
 #[derive(Clone)]
 pub struct VisionClient {
@@ -64,9 +102,15 @@ impl VisionClient {
         })
     }
 
-    /// The model's answer to `prompt` about `jpegs` (JPEG bytes, in the order shown).
-    pub async fn describe(&self, prompt: &str, jpegs: &[Vec<u8>]) -> Result<String, ProviderError> {
-        let body = request_body(&self.model, prompt, jpegs);
+    /// The model's answer to `prompt` about `jpegs` (JPEG bytes, in the order shown):
+    /// feedback or notes, as `mode` asks.
+    pub async fn describe(
+        &self,
+        mode: VisionMode,
+        prompt: &str,
+        jpegs: &[Vec<u8>],
+    ) -> Result<String, ProviderError> {
+        let body = request_body(&self.model, mode, prompt, jpegs);
         let mut request = self.http.post(&self.endpoint).json(&body);
         if let Some(key) = &self.api_key {
             request = request.bearer_auth(key);
@@ -92,7 +136,7 @@ impl VisionClient {
 }
 
 /// The JSON of one request (Chat Completions, non-streamed).
-pub fn request_body(model: &str, prompt: &str, jpegs: &[Vec<u8>]) -> Value {
+pub fn request_body(model: &str, mode: VisionMode, prompt: &str, jpegs: &[Vec<u8>]) -> Value {
     let mut content = vec![json!({"type": "text", "text": prompt})];
     for jpeg in jpegs {
         let data = base64::engine::general_purpose::STANDARD.encode(jpeg);
@@ -104,7 +148,7 @@ pub fn request_body(model: &str, prompt: &str, jpegs: &[Vec<u8>]) -> Value {
     json!({
         "model": model,
         "messages": [
-            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "system", "content": mode.system_prompt()},
             {"role": "user", "content": content},
         ],
         "max_tokens": MAX_TOKENS,
@@ -196,16 +240,28 @@ mod tests {
     fn the_request_has_the_prompt_then_each_photo_in_order() {
         let body = request_body(
             "qwen2.5vl:7b",
+            VisionMode::Feedback,
             "Mark this.",
             &[vec![0xFF, 0xD8, 0xFF], vec![1]],
         );
         assert_eq!(body["model"], "qwen2.5vl:7b");
         assert_eq!(body["stream"], false);
         assert_eq!(body["messages"][0]["role"], "system");
+        assert_eq!(body["messages"][0]["content"], SYSTEM_PROMPT);
         let parts = body["messages"][1]["content"].as_array().expect("parts");
         assert_eq!(parts[0], json!({"type": "text", "text": "Mark this."}));
         assert_eq!(parts[1]["image_url"]["url"], "data:image/jpeg;base64,/9j/");
         assert_eq!(parts[2]["image_url"]["url"], "data:image/jpeg;base64,AQ==");
+    }
+
+    #[test]
+    fn the_notes_mode_asks_for_notes_not_feedback() {
+        let body = request_body("m", VisionMode::Notes, DEFAULT_NOTES_PROMPT, &[vec![0xFF, 0xD8, 0xFF]]);
+        let system = body["messages"][0]["content"].as_str().expect("system prompt");
+        assert_eq!(system, NOTES_SYSTEM_PROMPT);
+        assert!(system.starts_with("You turn photos into notes"));
+        assert!(system.contains("Do not add feedback"));
+        assert_eq!(body["messages"][1]["content"][0]["text"], DEFAULT_NOTES_PROMPT);
     }
 
     #[test]

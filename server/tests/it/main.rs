@@ -38,6 +38,7 @@ mod schema;
 mod seed;
 mod session_cache;
 mod sending;
+mod setup_page;
 mod storage_s3;
 mod stripe;
 mod students;

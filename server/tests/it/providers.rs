@@ -497,6 +497,48 @@ dual_test!(
 );
 
 dual_test!(
+    async fn the_notes_mode_has_the_model_write_notes_from_the_photos(app: TestApp) {
+        let notes = "## Fractions\n- Equivalent fractions: 1/2 = 2/4.";
+        let (base, seen) = vision_stub(Some(VISION_KEY), VisionReply::Completion(notes)).await;
+        let routes = app_with(&app, Some(vision_config(&base, Some(VISION_KEY))), None);
+        let (_, cookie) = teacher(&app).await;
+        let photos = [b64(&jpeg(1)), b64(&jpeg(2))];
+        let response = mutate(
+            &routes,
+            "notification.analyseImage",
+            json!({"images": photos, "prompt": "", "mode": "NOTES"}),
+            Some(&cookie),
+        )
+        .await;
+        assert_eq!(data(&response), json!({"text": notes}));
+        // Without a mode it is feedback, as before.
+        mutate(
+            &routes,
+            "notification.analyseImage",
+            json!({"images": [b64(&jpeg(3))], "prompt": "Mark this."}),
+            Some(&cookie),
+        )
+        .await;
+        let seen = seen.lock().expect("lock").clone();
+        assert_eq!(seen.len(), 2);
+        let system = |i: usize| seen[i]["messages"][0]["content"].as_str().expect("system").to_owned();
+        assert_eq!(system(0), voicemark::providers::vision::NOTES_SYSTEM_PROMPT);
+        assert_eq!(system(1), voicemark::providers::vision::SYSTEM_PROMPT);
+        let parts = seen[0]["messages"][1]["content"].as_array().expect("parts");
+        assert_eq!(parts.len(), 3, "the prompt and both photos");
+        assert_eq!(parts[0]["text"], voicemark::providers::vision::DEFAULT_NOTES_PROMPT);
+        let unknown = mutate(
+            &routes,
+            "notification.analyseImage",
+            json!({"images": [b64(&jpeg(4))], "mode": "POEM"}),
+            Some(&cookie),
+        )
+        .await;
+        assert_eq!(error(&unknown).0, "BAD_REQUEST");
+    }
+);
+
+dual_test!(
     async fn a_local_server_needs_no_key_and_an_empty_prompt_asks_for_strengths(app: TestApp) {
         // Ollama / llama.cpp style: no key configured, so no Authorization header is sent.
         let (base, seen) = vision_stub(None, VisionReply::Completion("Well structured.")).await;
@@ -650,7 +692,7 @@ dual_test!(
             error(&response),
             (
                 "PRECONDITION_FAILED".to_owned(),
-                "AI photo analysis is not set up on this server.".to_owned()
+                "AI photo analysis is not switched on for your school yet. Ask your administrator.".to_owned()
             )
         );
     }
@@ -908,7 +950,7 @@ dual_test!(
             error(&response),
             (
                 "PRECONDITION_FAILED".to_owned(),
-                "Live dictation is not set up on this server.".to_owned()
+                "Live dictation is not switched on for your school yet. Ask your administrator.".to_owned()
             )
         );
     }

@@ -111,7 +111,7 @@ describe('visibleNavItems with the core hasRole', () => {
     for (const role of ['TEACHER', 'ADMIN', 'ORG_ADMIN', 'MAT_USER'] as const)
       expect(visibleNavItems(SUPERADMIN_NAV, coreAllows(role)), role).toEqual([])
     expect(labels(visibleNavItems(SUPERADMIN_NAV, coreAllows('SUPERADMIN')))).toEqual([
-      'Manage users', 'Manage organisations', 'Background jobs',
+      'Manage users', 'Manage organisations', 'Setup', 'Background jobs',
     ])
     expect(item('Background jobs', SUPERADMIN_NAV)).toMatchObject({ to: '/api/bull', external: true })
   })

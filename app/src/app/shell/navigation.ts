@@ -55,6 +55,7 @@ export const LEADERS_NAV: NavItem[] = [
 export const SUPERADMIN_NAV: NavItem[] = [
   { label: 'Manage users', to: '/users', roles: ['SUPERADMIN'] },
   { label: 'Manage organisations', to: '/schools', roles: ['SUPERADMIN'] },
+  { label: 'Setup', to: '/setup', roles: ['SUPERADMIN'] },
   { label: 'Background jobs', to: '/api/bull', roles: ['SUPERADMIN'], external: true },
 ]
 

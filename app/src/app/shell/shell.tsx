@@ -17,7 +17,7 @@ import { VoiceNoteRecorderProvider } from '@/features/voice-notes/voice-note-rec
 import type { SessionUser } from '@/lib/auth-client'
 import { isLeadersPath } from '@/lib/callback-url'
 import { isPro } from '@/lib/session'
-import { UpgradeProvider } from '@/lib/upgrade'
+import { canChangePlan, UpgradeProvider } from '@/lib/upgrade'
 
 import { pageWidthClass, paletteShortcutHint } from './frame'
 import { isPaletteShortcut } from './navigation'
@@ -76,7 +76,7 @@ export function Shell({ user }: { user: SessionUser }) {
   const settingsPath = leadersArea ? '/leaders/settings' : '/settings'
 
   return (
-    <UpgradeProvider onUpgrade={() => setUpgradeOpen(true)}>
+    <UpgradeProvider onUpgrade={() => setUpgradeOpen(true)} canUpgrade={canChangePlan(user.role)}>
     <VoiceNoteRecorderProvider>
     <PhotoAnalyserProvider>
     <DictationProvider>
@@ -163,7 +163,13 @@ export function Shell({ user }: { user: SessionUser }) {
           <SidebarContent user={user} leadersArea={leadersArea} onNavigate={() => setMenuOpen(false)} />
         </SheetContent>
       </Dialog>
-      <UpgradeDialog open={upgradeOpen} onOpenChange={setUpgradeOpen} />
+      <UpgradeDialog
+        open={upgradeOpen}
+        onOpenChange={setUpgradeOpen}
+        canPay={canChangePlan(user.role)}
+        pro={isPro(user)}
+        role={user.role}
+      />
       <PlanChangeModal />
       <OnboardingTour hasCompletedTutorial={user.hasCompletedTutorial} canSeeTemplates={allowed?.(['ADMIN', 'ORG_ADMIN'])} />
       {paletteLoaded && (

@@ -1,6 +1,7 @@
 //! The header's user menu: Settings, Manage subscription (Stripe's billing portal, created on
-//! click and coming back to this page; without billing, the Support page, where plan changes
-//! are asked for) or Upgrade to Pro, Log out.
+//! click and coming back to this page; without billing, the Support page of the user's area,
+//! where plan changes are asked for) or Upgrade to Pro, Log out. For a user who cannot pay,
+//! both open the plan's explanation naming the school's admins (the upgrade dialog).
 
 import { useLocation, useNavigate } from 'react-router'
 
@@ -19,6 +20,8 @@ import { useFeatures } from '@/lib/features'
 import type { SessionUser } from '@/lib/auth-client'
 import { errorMessage } from '@/lib/rpc'
 import { isPro, useSession } from '@/lib/session'
+import { supportPath } from '@/lib/support-path'
+import { canChangePlan } from '@/lib/upgrade'
 
 export function initials(user: Pick<SessionUser, 'forename' | 'surname' | 'email'>): string {
   const letters = `${user.forename?.[0] ?? ''}${user.surname?.[0] ?? ''}`.toUpperCase()
@@ -40,10 +43,15 @@ export function UserMenu({
   const { pathname } = useLocation()
   const { toast } = useToast()
   const portal = useCreateBillingPortalSession()
-  const billing = useFeatures(pro).data?.billing
+  const canPay = canChangePlan(user.role)
+  const billing = useFeatures(pro && canPay).data?.billing
   const manageSubscription = () => {
+    if (!canPay) {
+      onUpgrade()
+      return
+    }
     if (!billing) {
-      navigate('/leaders/support')
+      navigate(supportPath(pathname, user.role) ?? '/leaders/support')
       return
     }
     portal.mutate(

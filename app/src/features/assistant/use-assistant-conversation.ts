@@ -7,7 +7,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 
 import type { AssistantMessageDraft } from '@/lib/assistant-notes'
-import { invalidateRpc } from '@/lib/rpc'
+import { errorMessage, invalidateRpc } from '@/lib/rpc'
 
 import { askAssistant, type AssistantEvent } from './api/ask-assistant'
 
@@ -95,7 +95,7 @@ export function useAssistantConversation(pathname: string) {
       askAssistant({ question, context: page.current, conversation: conversation.current }, onEvent, abort.signal)
         .catch((error: unknown) => {
           if (abort.signal.aborted) return
-          const message = error instanceof Error && error.message ? error.message : 'The assistant could not answer. Please try again.'
+          const message = errorMessage(error)
           update((turn) => ({ ...turn, error: message, status: null, pending: false }))
         })
         .finally(() => {

@@ -5,6 +5,7 @@
 //! States are spec section 4's: microphone not set up, setting up, ready, opening, open,
 //! error, pausing, paused; connection connecting, open, closing, closed.
 
+import { errorMessage } from '@/lib/rpc'
 import { openMicrophone, type AudioCapture } from '@/lib/audio-capture'
 
 import { appendFinal, KEEP_ALIVE_MS, listenUrl, readSpeechMessage } from './speech-socket'
@@ -165,7 +166,7 @@ export class DictationSession {
     try {
       credential = await this.credential()
     } catch (error) {
-      this.set({ connection: 'closed', connectionError: error instanceof Error ? error.message : String(error) })
+      this.set({ connection: 'closed', connectionError: errorMessage(error) })
       return
     }
     if (this.disposed || this.stopping || this.state.microphone === 'error') {
@@ -176,7 +177,7 @@ export class DictationSession {
     try {
       socket = new WebSocket(listenUrl(credential.listenUrl), [credential.scheme, credential.key])
     } catch (error) {
-      this.set({ connection: 'closed', connectionError: error instanceof Error ? error.message : String(error) })
+      this.set({ connection: 'closed', connectionError: errorMessage(error) })
       return
     }
     socket.binaryType = 'arraybuffer'

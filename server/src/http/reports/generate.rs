@@ -40,9 +40,8 @@ const SUMMARY_MAX_TOKENS: u32 = 600;
 const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// Shown when no chat model is configured.
-pub const NOT_CONFIGURED: &str = "Report writing is not set up on this server: an administrator \
-    needs to set VOICEMARK_CHAT_BASE_URL (or VOICEMARK_VISION_BASE_URL) to an OpenAI-compatible \
-    model.";
+pub const NOT_CONFIGURED: &str =
+    "Report writing is not switched on for your school yet. Ask your administrator.";
 
 const REPORT_SYSTEM: &str = "You write reports for school leaders in UK English. Use only the \
     sources you are given: never invent names, figures or events. Write Markdown: start with \

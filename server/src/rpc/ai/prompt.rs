@@ -13,7 +13,8 @@ use crate::providers::chat::ChatRequest;
 use crate::providers::ProviderError;
 
 /// What the user reads when no chat provider is configured.
-pub const NOT_SET_UP: &str = "AI autofill is not set up on this server. Set VOICEMARK_CHAT_BASE_URL (or VOICEMARK_VISION_BASE_URL).";
+pub const NOT_SET_UP: &str =
+    "AI autofill is not switched on for your school yet. Ask your administrator.";
 /// The most characters of a task's content sent in one prompt.
 pub const MAX_CONTENT_CHARS: usize = 60_000;
 /// The most characters of one question's text in the prompt (a template may be long-winded).

@@ -12,11 +12,8 @@ use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
 pub const BILLING_ROLES: [UserRole; 2] = [UserRole::Admin, UserRole::OrgAdmin];
 
 /// The message when billing is not configured.
-pub const BILLING_OFF: &str = "Billing is not set up on this server. To take card payments, \
-the operator sets VOICEMARK_STRIPE_SECRET_KEY, VOICEMARK_STRIPE_PUBLISHABLE_KEY, \
-VOICEMARK_STRIPE_PRICING_TABLE_ID, VOICEMARK_STRIPE_WEBHOOK_SECRET and the plan products \
-(VOICEMARK_STRIPE_PRODUCT_BASIC, _PRO, _ENTERPRISE); until then, ask us through Support to \
-switch your school to Pro.";
+pub const BILLING_OFF: &str = "Card payments are not switched on yet. To move your school to Pro, \
+send us a message from Support and we will switch it for you.";
 
 /// The caller (an admin of a school) and the Stripe client, or why not.
 pub fn require_billing(ctx: &Ctx) -> RpcResult<(&User, &StripeClient)> {
@@ -36,8 +33,9 @@ pub fn stripe_failure(err: StripeError) -> RpcError {
     let (code, message) = match &err {
         StripeError::Api { status: 401, .. } => (
             ErrorCode::PreconditionFailed,
-            "The payment provider refused this server's key: the operator must check \
-             VOICEMARK_STRIPE_SECRET_KEY."
+            // The operator's fix (the Stripe secret key) is in the log and on /setup.
+            "Card payments are not working just now: the payment provider refused this \
+             server's set-up. Please write to Support."
                 .to_owned(),
         ),
         StripeError::Api { status, message, .. } if *status < 500 && *status != 429 => (

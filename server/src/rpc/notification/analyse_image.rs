@@ -1,5 +1,6 @@
 //! `notification.analyseImage`: photos of a pupil's work and the teacher's prompt go to the
-//! configured OpenAI-compatible vision model; its text comes back as suggested feedback.
+//! configured OpenAI-compatible vision model; its text comes back as suggested feedback, or,
+//! in the `NOTES` mode ("convert the images to notes"), as notes the model wrote from the photos.
 //! Any signed-in user. The photos are checked (1 to 10 JPEGs, each within the upload limit),
 //! sent once and not stored; the prompt and the answer are kept as an AssistantQuery row.
 
@@ -7,7 +8,7 @@ use base64::Engine as _;
 use core_wasm::limits::{photo_count_error, MAX_UPLOAD_BYTES};
 
 use crate::models::{assistant_queries, now};
-use crate::providers::vision::DEFAULT_PROMPT;
+use crate::providers::vision::VisionMode;
 use crate::providers::ProviderError;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
@@ -21,7 +22,8 @@ pub const MAX_BODY: usize = 40 * 1024 * 1024;
 pub const MAX_PROMPT_CHARS: usize = core_wasm::limits::MAX_PROMPT_CHARS;
 
 /// Shown when AI photo analysis is not configured.
-pub const NOT_CONFIGURED: &str = "AI photo analysis is not set up on this server.";
+pub const NOT_CONFIGURED: &str =
+    "AI photo analysis is not switched on for your school yet. Ask your administrator.";
 
 rpc_type! {
     pub struct AnalyseImageInput {
@@ -30,6 +32,34 @@ rpc_type! {
         /// What to ask about the photos; empty asks for strengths and next steps.
         #[serde(default)]
         pub prompt: String,
+        /// Feedback on the work (the default) or notes of what the photos show.
+        #[serde(default)]
+        pub mode: AnalysisMode,
+    }
+}
+
+/// What the model writes from the photos.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum AnalysisMode {
+    #[default]
+    #[serde(rename = "FEEDBACK")]
+    Feedback,
+    #[serde(rename = "NOTES")]
+    Notes,
+}
+
+impl crate::rpc::typescript::Ts for AnalysisMode {
+    fn ts(_: &mut crate::rpc::typescript::TsGen) -> String {
+        "'FEEDBACK' | 'NOTES'".into()
+    }
+}
+
+impl From<AnalysisMode> for VisionMode {
+    fn from(mode: AnalysisMode) -> Self {
+        match mode {
+            AnalysisMode::Feedback => VisionMode::Feedback,
+            AnalysisMode::Notes => VisionMode::Notes,
+        }
     }
 }
 
@@ -55,14 +85,15 @@ pub async fn handler(ctx: &Ctx, input: AnalyseImageInput) -> RpcResult<AnalyseIm
             core_wasm::limits::too_long_message(MAX_PROMPT_CHARS),
         ));
     }
+    let mode = VisionMode::from(input.mode);
     let prompt = if prompt.is_empty() {
-        DEFAULT_PROMPT
+        mode.default_prompt()
     } else {
         prompt
     };
     // The decoded photos are the only copy now; drop the base64 before the long wait.
     drop(input.images);
-    let text = vision.describe(prompt, &jpegs).await.map_err(user_error)?;
+    let text = vision.describe(mode, prompt, &jpegs).await.map_err(user_error)?;
     drop(jpegs);
     record_query(ctx, &user_id, prompt, &text).await;
     Ok(AnalyseImageOutput { text })

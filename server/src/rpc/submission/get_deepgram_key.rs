@@ -15,7 +15,8 @@ use crate::rpc::typescript::{rpc_type, Ts, TsGen};
 use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
 
 /// Shown when live dictation is not configured.
-pub const NOT_CONFIGURED: &str = "Live dictation is not set up on this server.";
+pub const NOT_CONFIGURED: &str =
+    "Live dictation is not switched on for your school yet. Ask your administrator.";
 /// Credentials one user may mint within the limiter's window (15 minutes): far more than
 /// dictation needs (one per session, at most 15 minutes each), few enough to stop a loop.
 pub const MINT_LIMIT: usize = 120;

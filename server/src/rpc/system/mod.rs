@@ -1,5 +1,6 @@
-//! `system.*`: public procedures about the service itself.
+//! `system.*`: procedures about the service itself.
 
 pub mod features;
+pub mod setup;
 pub mod support;
 pub mod time;

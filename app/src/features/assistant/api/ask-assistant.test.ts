@@ -91,7 +91,7 @@ describe('askAssistant', () => {
     vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ error: sentence }), { status: 400 }))
     await expect(askAssistant(request, () => {}, new AbortController().signal)).rejects.toThrow(sentence)
     vi.stubGlobal('fetch', async () => new Response('', { status: 412 }))
-    await expect(askAssistant(request, () => {}, new AbortController().signal)).rejects.toThrow(/needs a chat model/)
+    await expect(askAssistant(request, () => {}, new AbortController().signal)).rejects.toThrow('The AI assistant is not switched on for your school yet. Ask your administrator.')
     vi.stubGlobal('fetch', async () => new Response('', { status: 401 }))
     await expect(askAssistant(request, () => {}, new AbortController().signal)).rejects.toThrow(/Sign in again/)
   })

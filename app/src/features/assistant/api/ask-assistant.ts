@@ -6,6 +6,7 @@
 //! the signal closes the connection, which stops the model.
 
 import type { AssistantMessageDraft, DraftPupil } from '@/lib/assistant-notes'
+import { notSwitchedOn } from '@/lib/features'
 import { eventJson, readEventStream } from '@/lib/sse'
 
 /** The longest question the server accepts (the form's limit too). */
@@ -27,8 +28,7 @@ export type AssistantEvent =
   | { type: 'error'; message: string }
 
 /** Shown when the server has no chat model (system.features or a 412 without a sentence). */
-export const NOT_CONFIGURED =
-  'The AI assistant needs a chat model. An administrator sets VOICEMARK_CHAT_BASE_URL and VOICEMARK_CHAT_MODEL (see docs/providers.md).'
+export const NOT_CONFIGURED = notSwitchedOn('assistant')
 
 const LOST = 'The connection to the server was lost before the answer was finished. Please try again.'
 

@@ -7,6 +7,7 @@
 import { useRef } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 
+import { FeatureOff } from '@/components/feature-off'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
@@ -14,7 +15,6 @@ import { saveAssistantMessageDraft, type AssistantMessageDraft } from '@/lib/ass
 import { useDictation } from '@/lib/capture'
 import { errorMessage } from '@/lib/rpc'
 
-import { NOT_CONFIGURED } from '../api/ask-assistant'
 import { useAssistantHistory } from '../api/assistant-history'
 import { useFeatures } from '@/lib/features'
 import { useAssistantSheet } from '../assistant-context'
@@ -92,7 +92,7 @@ export function AssistantSheet() {
         <div className="flex min-h-0 flex-1 flex-col gap-5 overflow-y-auto p-5">
           {features.isPending && <p role="status" className="text-sm">Loading…</p>}
           {features.isError && <Alert>{errorMessage(features.error)}</Alert>}
-          {features.data && !configured && <Alert tone="info">{NOT_CONFIGURED}</Alert>}
+          {features.data && !configured && <FeatureOff capability="assistant" />}
           {configured && (
             <>
               {turns.length > 0 && (

@@ -34,7 +34,8 @@ export function LoginPage() {
   // The error's code; its text is made at render time, when the support address is known.
   const [error, setError] = useState<string | undefined>(() => params.get('error') ?? undefined)
   const supportEmail = useSupportAddress()
-  const microsoft = useSignInProviders()?.['azure-ad']
+  const signInProviders = useSignInProviders()
+  const microsoft = signInProviders.providers?.['azure-ad']
   const [linkSent, setLinkSent] = useState(false)
   const [sendingLink, setSendingLink] = useState(false)
   const {
@@ -69,6 +70,9 @@ export function LoginPage() {
   if (status === 'authenticated' && session && !session.user.disabled && !isSubmitting) {
     return <Navigate to={nextPath(session.user)} replace />
   }
+
+  // Spec section 8: when the sign-in providers cannot be loaded, the user goes to the error page.
+  if (signInProviders.failed) return <SignInUnavailable retrying={signInProviders.retrying} onRetry={signInProviders.retry} />
 
   const onSubmit = handleSubmit(async ({ email, password }) => {
     setError(undefined)
@@ -140,6 +144,23 @@ export function LoginPage() {
           Register
         </Link>
       </div>
+    </div>
+  )
+}
+
+/** Sign-in's error page: the server's sign-in options could not be loaded. */
+function SignInUnavailable({ retrying, onRetry }: { retrying: boolean; onRetry(): void }) {
+  return (
+    <div className="mx-auto w-full max-w-sm space-y-6">
+      <div className="space-y-2">
+        <h1 className="text-3xl font-bold tracking-tight">Sign-in is not available just now</h1>
+        <p className="text-muted-foreground">
+          Voicemark could not load the ways to sign in. Check your connection, then try again in a moment.
+        </p>
+      </div>
+      <Button className="w-full" disabled={retrying} onClick={onRetry}>
+        {retrying ? 'Trying again…' : 'Try again'}
+      </Button>
     </div>
   )
 }

@@ -5,6 +5,7 @@
 
 import { useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react'
 
+import { FeatureOff } from '@/components/feature-off'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/components/ui/dialog'
@@ -252,7 +253,7 @@ export function DictationDrawer({
         {features.isError && <div className="p-5"><Alert>{errorMessage(features.error)}</Alert></div>}
         {features.data && !features.data.dictation && (
           <div className="p-5">
-            <Alert tone="info">Live dictation is not set up on this server.</Alert>
+            <FeatureOff capability="dictation" />
           </div>
         )}
         {open && features.data?.dictation && (

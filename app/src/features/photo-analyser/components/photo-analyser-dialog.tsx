@@ -1,8 +1,11 @@
 //! The take-photo analyser (spec sections 2 and 4): tabs Camera, Review and AI Response.
 //! Photos (camera frames or chosen files) are prepared in the photo worker (upright, longest
 //! side 1600 px, JPEG without metadata), reviewed with a prompt, and sent to
-//! `notification.analyseImage`; the answer can be used as feedback, turned into notes or
-//! opened as a new message. Loaded on first open (see ../photo-analyser-context.tsx).
+//! `notification.analyseImage`; the answer can be used as feedback, turned into notes (the
+//! model writes notes from the same photos: the `NOTES` mode) or opened as a new message.
+//! Back to camera resets photos, mode and result. Without AI photo analysis the dialog says
+//! so before any photo is taken, and offers no camera. Loaded on first open (see
+//! ../photo-analyser-context.tsx).
 
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
@@ -18,20 +21,22 @@ import { useCoreLimits } from '@/lib/use-core'
 
 import { useAnalyseImage } from '../api/analyse-image'
 import { useFeatures } from '@/lib/features'
-import { saveAssistantDraft, toNotes } from '@/lib/assistant-notes'
+import { saveAssistantDraft } from '@/lib/assistant-notes'
 import type { AnalyserTarget } from '@/lib/capture'
+import { notSwitchedOn } from '@/lib/features'
 import { usePupilWord } from '@/lib/pupil-word'
 import { MAX_PROMPT_CHARS } from '@/generated/limits'
-import { CAMERA_ERROR, CameraPanel } from './camera-panel'
+import { CameraPanel } from './camera-panel'
 import { TabList, TabPanel, useTabIds, type TabSpec } from './tabs'
 
 export const PHOTO_LIMIT_MESSAGE = 'Photo limit reached: You can submit up to 10 photos to be analysed by AI.'
-export const NOT_CONFIGURED =
-  'AI photo analysis is not set up on this server. Ask your administrator to configure it.'
+export const NOT_CONFIGURED = notSwitchedOn('photoAnalysis')
 const DEFAULT_PROMPT =
   "Read the pupil's work in these photos and write short, constructive feedback: what went well and one next step."
 
 type Tab = 'camera' | 'review' | 'response'
+/** What the model writes from the photos: feedback on the work, or notes of what they show. */
+type Mode = 'FEEDBACK' | 'NOTES'
 
 interface Photo {
   id: number
@@ -61,6 +66,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
   const [preparing, setPreparing] = useState(0)
   const [prompt, setPrompt] = useState(target?.prompt ?? DEFAULT_PROMPT)
   const [result, setResult] = useState<string | null>(null)
+  const [mode, setMode] = useState<Mode>('FEEDBACK')
   // Shown inside the dialog as well as in a toast: a modal dialog hides the toasts from
   // assistive technology.
   const [photoProblem, setPhotoProblem] = useState<string | null>(null)
@@ -124,24 +130,31 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
     urls.current.clear()
     setPhotos([])
     setResult(null)
+    setMode('FEEDBACK')
     analyse.reset()
     setTab('camera')
   }
 
-  const cameraError = useCallback(() => toast({ title: CAMERA_ERROR, tone: 'error' }), [toast])
+  // The camera panel says 'Unable to access camera' inside the dialog (an alert). No toast as
+  // well: a toast is a layer of its own above the dialog, so the first Escape would close
+  // the toast instead of the dialog.
+  const cameraError = useCallback(() => undefined, [])
 
-  const confirm = () => {
+  /** Sends the photos for feedback (with the prompt) or for notes (the server's notes prompt). */
+  const analysePhotos = (next: Mode) => {
     analyse.mutate(
-      { images: photos.map((photo) => toBase64(photo.bytes)), prompt },
+      { images: photos.map((photo) => toBase64(photo.bytes)), prompt: next === 'NOTES' ? '' : prompt, mode: next },
       {
         onSuccess: ({ text }) => {
           setResult(text)
+          setMode(next)
           setTab('response')
         },
         onError: (error) => toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' }),
       },
     )
   }
+  const confirm = () => analysePhotos('FEEDBACK')
 
   const createMessage = () => {
     saveAssistantDraft(result ?? '')
@@ -157,9 +170,22 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
   // An empty prompt is allowed: the server then asks for strengths and next steps.
   const canConfirm = photos.length > 0 && preparing === 0 && !notConfigured && !analyse.isPending
 
+  // Said before any photo is taken, and no camera is started for nothing.
+  if (features.isPending) return <p role="status" className="text-sm text-muted-foreground">Loading…</p>
+  if (notConfigured)
+    return (
+      <div className="space-y-4">
+        <Alert tone="info">{NOT_CONFIGURED}</Alert>
+        <div className="flex justify-end">
+          <Button type="button" variant="outline" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      </div>
+    )
+
   return (
     <div className="space-y-4">
-      {notConfigured && <Alert tone="info">{NOT_CONFIGURED}</Alert>}
       <TabList<Tab> label="Photo analyser" tabs={tabs} value={tab} onChange={setTab} ids={ids} />
       {preparing > 0 && (
         <p role="status" className="text-sm text-muted-foreground">
@@ -238,7 +264,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
       {tab === 'response' && result !== null && (
         <TabPanel value="response" ids={ids}>
           <div className="space-y-1.5">
-            <Label htmlFor={responseId}>AI response</Label>
+            <Label htmlFor={responseId}>{mode === 'NOTES' ? 'Notes' : 'AI response'}</Label>
             <textarea
               id={responseId}
               rows={8}
@@ -247,6 +273,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
               className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring"
             />
           </div>
+          {analyse.isError && <Alert>Something went wrong: {errorMessage(analyse.error)}</Alert>}
           <div className="flex flex-wrap gap-2">
             {target && (
               <Button
@@ -259,9 +286,11 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
                 {target.label}
               </Button>
             )}
-            <Button type="button" variant="outline" onClick={() => setResult(toNotes(result))}>
-              Convert to notes
-            </Button>
+            {mode === 'FEEDBACK' && (
+              <Button type="button" variant="outline" disabled={analyse.isPending} onClick={() => analysePhotos('NOTES')}>
+                {analyse.isPending ? 'Writing notes…' : 'Convert to notes'}
+              </Button>
+            )}
             <Button type="button" variant="outline" onClick={createMessage}>
               Create message
             </Button>

@@ -14,6 +14,8 @@ import { FormField } from '@/components/ui/form-field'
 import { Input, Textarea } from '@/components/ui/input'
 import { Progress } from '@/components/ui/progress'
 import { useToast } from '@/components/ui/toaster'
+import { FeatureOff } from '@/components/feature-off'
+import { useFeatures } from '@/lib/features'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 
 import { downloadUrl } from '../api/download-report'
@@ -35,6 +37,8 @@ interface Progressing {
 
 export function ReportGeneratorPage() {
   const { toast } = useToast()
+  // Without a chat model the page says so before any work starts, and Generate is disabled.
+  const writingOff = useFeatures().data?.chat === false
   const save = useSaveReport()
   const form = useForm<ReportValues>({ defaultValues: EMPTY })
   const { register, setValue, watch, setError, clearErrors, reset, getValues, formState } = form
@@ -67,7 +71,7 @@ export function ReportGeneratorPage() {
   }
 
   const onGenerate = async () => {
-    if (generating || !validate(generateSchema)) return
+    if (generating || writingOff || !validate(generateSchema)) return
     const values = getValues()
     const controller = new AbortController()
     abort.current = controller
@@ -162,6 +166,7 @@ export function ReportGeneratorPage() {
           download.
         </p>
       </div>
+      {writingOff && <FeatureOff capability="reports" />}
       <form
         data-tour="report-form"
         aria-label="Report"
@@ -196,7 +201,7 @@ export function ReportGeneratorPage() {
             <Input autoComplete="off" {...register('title')} />
           </FormField>
           <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={generating}>
+            <Button type="submit" disabled={generating || writingOff}>
               {generating ? 'Generating…' : 'Generate'}
             </Button>
             {generating && (

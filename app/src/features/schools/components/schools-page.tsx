@@ -227,7 +227,7 @@ function OrganisationForm({ organisation, onDone }: { organisation: AdminOrganis
         )}
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" className="size-4 accent-primary" {...register('redirectToLeaders')} />
-          Send users straight to the leaders area (redirectToLeaders)
+          Send users straight to the leaders area
         </label>
         <div className="flex justify-end gap-2">
           <Button type="button" variant="outline" onClick={onDone}>

@@ -97,7 +97,7 @@ function HandInForm({ view, id, token }: { view: PublicSubmissionView; id: strin
       } catch (error) {
         toast({
           title: 'Upload failed',
-          description: `${file.name}: ${error instanceof Error ? error.message : String(error)}`,
+          description: `${file.name}: ${errorMessage(error)}`,
           tone: 'error',
         })
       } finally {

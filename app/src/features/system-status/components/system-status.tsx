@@ -1,5 +1,6 @@
 //! Two live lines: the server's health and the wasm core's state.
 
+import { errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
 import { useHealth } from '../api/get-health'
@@ -24,7 +25,7 @@ function StatusLine({ tone, children }: { tone: Tone; children: string }) {
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  return errorMessage(error)
 }
 
 export function SystemStatus() {

@@ -56,7 +56,7 @@ describe('streamAutofill', () => {
   })
 
   it("rejects with the server's sentence when it refuses, and when the stream breaks off", async () => {
-    const message = 'AI autofill is not set up on this server. Set VOICEMARK_CHAT_BASE_URL (or VOICEMARK_VISION_BASE_URL).'
+    const message = 'AI autofill is not switched on for your school yet. Ask your administrator.'
     vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ error: message }), { status: 412 }))
     await expect(streamAutofill('t', () => {}, new AbortController().signal)).rejects.toThrow(message)
     vi.stubGlobal(

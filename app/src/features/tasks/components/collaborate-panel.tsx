@@ -10,7 +10,7 @@ import { FormField } from '@/components/ui/form-field'
 import { Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import { failureToast } from '@/lib/form-errors'
-import { useUpgrade } from '@/lib/upgrade'
+import { UpgradeCall } from '@/components/upgrade-call'
 
 import { useAddCollaborator } from '../api/add-collaborator'
 import { useColleagues } from '../api/colleagues'
@@ -46,15 +46,12 @@ function SharedWith({ task }: { task: Task }) {
 }
 
 function UpgradePrompt() {
-  const openUpgrade = useUpgrade()
   return (
     <div className="space-y-3">
       <p className="text-sm text-muted-foreground">
-        Working on a task with colleagues is part of Pro. Upgrade to Pro to share this task.
+        Working on a task with colleagues is part of Pro. With Pro you can share this task.
       </p>
-      <Button size="sm" onClick={openUpgrade}>
-        Upgrade to Pro
-      </Button>
+      <UpgradeCall />
     </div>
   )
 }

@@ -14,7 +14,7 @@ import { Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 import { errorCode, errorMessage } from '@/lib/rpc'
-import { useUpgrade } from '@/lib/upgrade'
+import { UpgradeCall } from '@/components/upgrade-call'
 
 import { createTaskSchema, useCreateTask, type CreateTaskValues } from '../api/create-task'
 import { useTemplateChoices } from '../api/template-choices'
@@ -22,7 +22,6 @@ import { useTemplateChoices } from '../api/template-choices'
 export function CreateTaskPage() {
   const navigate = useNavigate()
   const { toast } = useToast()
-  const openUpgrade = useUpgrade()
   const templates = useTemplateChoices()
   const create = useCreateTask()
   const [limit, setLimit] = useState<string | null>(null)
@@ -58,9 +57,9 @@ export function CreateTaskPage() {
       {limit && (
         <Alert tone="info">
           <p>{limit}</p>
-          <Button size="sm" className="mt-3" onClick={openUpgrade}>
-            Upgrade to Pro
-          </Button>
+          <div className="mt-3">
+            <UpgradeCall />
+          </div>
         </Alert>
       )}
       <form onSubmit={onSubmit} noValidate className="space-y-5" data-tour="task-step-1">

@@ -9,12 +9,11 @@ import { useEffect, useRef, useState } from 'react'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Progress } from '@/components/ui/progress'
+import { errorMessage } from '@/lib/rpc'
 
 import { streamAutofill } from '../../api/ai-autofill'
+import { FeatureOff } from '@/components/feature-off'
 import { useFeatures } from '@/lib/features'
-
-export const AUTOFILL_NOT_SET_UP =
-  'AI autofill is not set up on this server. Set VOICEMARK_CHAT_BASE_URL (or VOICEMARK_VISION_BASE_URL).'
 
 type Status =
   | { kind: 'idle' }
@@ -50,7 +49,16 @@ export function AutofillPanel({
   }, [onAnswer])
   useEffect(() => () => abort.current?.abort(), [])
 
-  if (features.data?.chat === false) return <Alert tone="info">{AUTOFILL_NOT_SET_UP}</Alert>
+  // Said once, here; the AI Formatting buttons below are simply disabled.
+  if (features.data?.chat === false)
+    return (
+      <div className="space-y-2">
+        <Button type="button" data-tour="autofill" disabled>
+          Autofill Response
+        </Button>
+        <FeatureOff capability="autofill" />
+      </div>
+    )
 
   const running = status.kind === 'running'
   const total = questions.length
@@ -81,7 +89,7 @@ export function AutofillPanel({
     )
       .catch((error: unknown) => {
         if (controller.signal.aborted) setStatus({ kind: 'stopped' })
-        else setStatus({ kind: 'error', message: error instanceof Error ? error.message : 'Autofill failed.' })
+        else setStatus({ kind: 'error', message: errorMessage(error) })
       })
       .finally(() => {
         if (abort.current === controller) abort.current = null

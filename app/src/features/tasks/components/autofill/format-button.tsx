@@ -10,7 +10,6 @@ import { errorMessage } from '@/lib/rpc'
 
 import { useFeatures } from '@/lib/features'
 import { useFormatAnswer } from '../../api/ai-format-answer'
-import { AUTOFILL_NOT_SET_UP } from './autofill-panel'
 
 export function FormatAnswerButton({
   taskId,
@@ -29,8 +28,8 @@ export function FormatAnswerButton({
   const [previous, setPrevious] = useState<{ before: string; after: string } | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
 
-  if (features.data?.chat === false)
-    return <p className="text-sm text-muted-foreground">{AUTOFILL_NOT_SET_UP}</p>
+  // The Autofill panel says once that AI writing is off; here the button is only disabled.
+  const off = features.data?.chat === false
 
   // Undo is offered only while the text is still what the AI returned.
   const canUndo = previous !== null && previous.after === text
@@ -64,7 +63,7 @@ export function FormatAnswerButton({
           variant="outline"
           size="sm"
           onClick={run}
-          disabled={format.isPending || text.trim() === ''}
+          disabled={off || format.isPending || text.trim() === ''}
           aria-describedby={problem ? `${questionId}-format-problem` : undefined}
         >
           {format.isPending ? 'Formatting…' : 'AI Formatting'}

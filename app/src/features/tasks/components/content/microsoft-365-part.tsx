@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 
+import { FeatureOff } from '@/components/feature-off'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { useToast } from '@/components/ui/toaster'
@@ -103,9 +104,7 @@ export function Microsoft365Part({ taskId }: { taskId: string }) {
       {outcome && <Alert tone={outcome === 'connected' ? 'success' : 'error'}>{MICROSOFT_OUTCOMES[outcome]}</Alert>}
       {status.isPending && <p className="text-sm">Loading…</p>}
       {status.isError && <Alert>{errorMessage(status.error)}</Alert>}
-      {state && !state.configured && (
-        <Alert tone="info">{state.setup ?? 'Microsoft 365 is not set up on this server.'}</Alert>
-      )}
+      {state && !state.configured && <FeatureOff capability="microsoft" />}
       {state?.configured && !state.connected && (
         <>
           <p className="text-sm text-muted-foreground">

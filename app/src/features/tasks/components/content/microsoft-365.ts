@@ -13,7 +13,7 @@ export const MICROSOFT_OUTCOMES = {
   declined: 'You did not give Voicemark access to your Microsoft account, so nothing was connected.',
   'not-linked':
     'That Microsoft account is already linked to another Voicemark user. Connect your own Microsoft account.',
-  'not-set-up': 'Microsoft 365 is not set up on this server, so no account can be connected.',
+  'not-set-up': 'Microsoft 365 is not switched on for your school yet, so no account can be connected. Ask your administrator.',
   unavailable: 'Microsoft could not be reached. Please try again later.',
   'signed-out': 'You were signed out while connecting. Sign in, then connect your Microsoft account again.',
 } as const
