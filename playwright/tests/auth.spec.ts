@@ -20,10 +20,10 @@ test('a wrong password says so', async ({ page }) => {
   await expect(page).toHaveURL(/\/login/)
 })
 
-test('an unknown e-mail address sees the UserNotFound text', async ({ page }) => {
+test('an unknown e-mail address reads like a wrong password, revealing no account', async ({ page }) => {
   await page.goto('/login')
   await submitLogin(page, 'nobody@nowhere.test')
-  await expect(page.getByRole('alert')).toHaveText(TEXTS.UserNotFound)
+  await expect(page.getByRole('alert')).toHaveText(TEXTS.CredentialsSignin)
 })
 
 test('a disabled account sees the AccountDisabled text', async ({ page }) => {

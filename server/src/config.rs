@@ -108,8 +108,8 @@ pub struct WorkerSettings {
     /// A run that takes longer is stopped and failed like an error (then retried), so a
     /// worker is never stuck on a job (`VOICEMARK_JOB_TIMEOUT_SECONDS`, default 600).
     pub run_timeout: std::time::Duration,
-    /// How long shutdown waits for the jobs in hand before abandoning them to their lease
-    /// (`VOICEMARK_JOB_SHUTDOWN_SECONDS`, default 20).
+    /// How long shutdown waits for the jobs in hand before stopping them and handing their
+    /// jobs back to the queue (`VOICEMARK_JOB_SHUTDOWN_SECONDS`, default 10).
     pub shutdown_grace: std::time::Duration,
 }
 
@@ -121,7 +121,7 @@ impl Default for WorkerSettings {
             lease: std::time::Duration::from_secs(300),
             backoff_base: std::time::Duration::from_secs(30),
             run_timeout: std::time::Duration::from_secs(600),
-            shutdown_grace: std::time::Duration::from_secs(20),
+            shutdown_grace: std::time::Duration::from_secs(10),
         }
     }
 }
@@ -210,6 +210,11 @@ pub struct AuthConfig {
     /// `VOICEMARK_TRUST_PROXY=1`: take the client address from `X-Forwarded-For` (only
     /// behind a proxy that sets it), not from the socket.
     pub trust_proxy: bool,
+    /// `VOICEMARK_SESSION_POLL_SECONDS` (default 0, off): how often the app asks for the
+    /// session while a page stays open, besides on every page change and when the tab
+    /// comes back (so a disabled user or an ended session is noticed without a click).
+    /// Handed to the browser in the session (`pollSeconds`).
+    pub session_poll_seconds: u64,
 }
 
 impl std::fmt::Debug for MailConfig {
@@ -232,6 +237,7 @@ impl std::fmt::Debug for AuthConfig {
         f.debug_struct("AuthConfig")
             .field("secret", &self.secret.as_ref().map(|_| "<set>"))
             .field("trust_proxy", &self.trust_proxy)
+            .field("session_poll_seconds", &self.session_poll_seconds)
             .finish()
     }
 }
@@ -376,7 +382,7 @@ pub fn from_lookup(
         )?),
         shutdown_grace: std::time::Duration::from_secs(number(
             "VOICEMARK_JOB_SHUTDOWN_SECONDS",
-            20,
+            10,
             0,
             3600,
         )?),
@@ -495,6 +501,7 @@ pub fn from_lookup(
         auth: AuthConfig {
             secret: get("VOICEMARK_SECRET"),
             trust_proxy,
+            session_poll_seconds: number("VOICEMARK_SESSION_POLL_SECONDS", 0, 0, 86_400)?,
         },
     })
 }
@@ -564,6 +571,14 @@ pub(crate) mod tests {
             err.to_string(),
             "VOICEMARK_VISION_BASE_URL must be an http:// or https:// URL (it is 'localhost:11434')."
         );
+    }
+
+    #[test]
+    fn the_session_poll_interval_is_a_setting() {
+        assert_eq!(config(&[]).expect("defaults").auth.session_poll_seconds, 0);
+        let c = config(&[("VOICEMARK_SESSION_POLL_SECONDS", "45")]).expect("config");
+        assert_eq!(c.auth.session_poll_seconds, 45);
+        assert!(config(&[("VOICEMARK_SESSION_POLL_SECONDS", "-1")]).is_err());
     }
 
     #[test]

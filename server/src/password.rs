@@ -103,6 +103,19 @@ pub async fn verify(password: String, hash: String) -> Result<bool, PoolError> {
     run_pooled(move |memory| verify_with_memory(&password, &hash, memory)).await
 }
 
+/// Runs a verify of `password` that cannot succeed, against a dummy hash made once (through
+/// the pool) with the same parameters as every real one: a sign-in for an address with no
+/// account (or no password) so takes as long as a real wrong password, and timing does not
+/// tell a stranger which addresses have accounts.
+pub async fn verify_dummy(password: String) -> Result<(), PoolError> {
+    static DUMMY: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+    let hash = DUMMY
+        .get_or_try_init(|| hash(crate::ids::new_token()))
+        .await?
+        .clone();
+    verify(password, hash).await.map(drop)
+}
+
 /// Hashes `password` into a PHC string that records its own parameters. Blocking and
 /// unbounded: call [`hash`] from the server.
 pub fn hash_password(password: &str) -> Result<String, argon2::password_hash::Error> {

@@ -1,9 +1,11 @@
 //! `voicemark serve`: open the database, apply migrations, listen, and stop gracefully.
 
+use std::future::IntoFuture;
 use std::time::Instant;
 
 use anyhow::Context;
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 
 use crate::app::router;
 use crate::config::Config;
@@ -27,7 +29,8 @@ pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
     Ok(db)
 }
 
-/// Serves until SIGTERM or Ctrl-C, then finishes the requests in flight.
+/// Serves until SIGTERM or Ctrl-C, then finishes the requests in flight and stops the job
+/// workers, both within bounds (see [`HTTP_DRAIN`] and `jobs::Workers::shutdown`).
 pub async fn run(config: Config) -> anyhow::Result<()> {
     let started = Instant::now();
     crate::cache::set_enabled(&config.database.read_caches);
@@ -65,18 +68,57 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
     }
     let workers = Workers::start(state.clone(), Registry::standard(), settings);
-    let served = axum::serve(
+    let (stopping, stop_asked) = watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stopping.send(true);
+    });
+    let http = axum::serve(
         listener,
         router(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown_signal())
-    .await
+    .with_graceful_shutdown(asked(stop_asked.clone()))
+    .into_future();
+    tokio::pin!(http);
+    // On SIGTERM the workers stop (handing back what they cannot finish) while the requests
+    // in flight finish, side by side, each bounded: the process is gone within
+    // `HTTP_DRAIN` or the workers' grace + `HAND_BACK_MARGIN`, whichever is longer (15 s
+    // with the defaults), well inside the usual 30 s before a SIGKILL.
+    let served = tokio::select! {
+        served = &mut http => {
+            workers.shutdown().await;
+            served
+        }
+        () = asked(stop_asked) => {
+            let drain = async {
+                match tokio::time::timeout(HTTP_DRAIN, &mut http).await {
+                    Ok(served) => served,
+                    Err(_) => {
+                        tracing::warn!(
+                            seconds = HTTP_DRAIN.as_secs(),
+                            "requests still open after the drain (streams, slow clients) were closed"
+                        );
+                        Ok(())
+                    }
+                }
+            };
+            let (served, _abandoned) = tokio::join!(drain, workers.shutdown());
+            served
+        }
+    }
     .context("the server stopped unexpectedly");
-    // Requests are done: let the workers finish the jobs in hand, then stop.
-    workers.shutdown().await;
     served?;
     tracing::info!("Voicemark stopped");
     Ok(())
+}
+
+/// How long the requests in flight get to finish after SIGTERM: open streams (the assistant,
+/// report writing) and slow clients are cut off after it.
+pub const HTTP_DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Completes once `stop` says the process is stopping (or its sender is gone).
+async fn asked(mut stop: watch::Receiver<bool>) {
+    let _ = stop.wait_for(|stopping| *stopping).await;
 }
 
 async fn shutdown_signal() {

@@ -7,6 +7,9 @@
 export const SUPPORT_EMAIL = 'support@voicemark.app'
 
 export const SIGN_IN_ERRORS = {
+  // Only after a sign-in that proved who the user is (Sign in with Microsoft) with no account
+  // behind it: a password sign-in with an unknown address reads CredentialsSignin, so the page
+  // never tells a stranger which addresses have accounts (docs/security.md).
   UserNotFound:
     'You do not have an active account with us, please contact support if you believe this to be in error.',
   UserNotActivated:

@@ -56,17 +56,21 @@ pub enum AccountError {
     /// Something broke inside; the detail is for the log only.
     #[error("Internal error: {0}")]
     Internal(String),
+    /// The database failed: kept whole, so that a fault of the service (a full or read-only
+    /// disk, a dropped connection) is answered 503 like every other mutation, not 500.
+    #[error("{0}")]
+    Database(DbError),
 }
 
 impl From<DbError> for AccountError {
     fn from(err: DbError) -> Self {
-        AccountError::Internal(err.to_string())
+        AccountError::Database(err)
     }
 }
 
 impl From<DieselError> for AccountError {
     fn from(err: DieselError) -> Self {
-        AccountError::Internal(err.to_string())
+        AccountError::Database(DbError::Query(err))
     }
 }
 

@@ -10,12 +10,25 @@ use core_wasm::limits::NUL_MESSAGE;
 
 use crate::error::AppError;
 
-/// `400` with "The address: Must not contain a NUL character." for `%00` in the path or query.
+/// `400` with "The address: Must not contain a NUL character." for `%00` in the path or query;
+/// under `/api/trpc` in tRPC's error envelope (BAD_REQUEST), which its client can read.
 pub async fn refuse_nul(request: Request, next: Next) -> Response {
     if has_nul(request.uri().path()) || request.uri().query().is_some_and(has_nul) {
-        return AppError::BadRequest(format!("The address: {NUL_MESSAGE}")).into_response();
+        let message = format!("The address: {NUL_MESSAGE}");
+        if is_trpc(request.uri().path()) {
+            let err = crate::rpc::RpcError::bad_request(message);
+            return crate::rpc::transport::refuse_request(request, &err).await;
+        }
+        return AppError::BadRequest(message).into_response();
     }
     next.run(request).await
+}
+
+/// Whether `path` is tRPC's: `/api/trpc`, or anything under `/api/trpc/` (this layer sits on
+/// the `/api` router, which may see its paths with or without the `/api` prefix).
+fn is_trpc(path: &str) -> bool {
+    let path = path.strip_prefix("/api").unwrap_or(path);
+    path == "/trpc" || path.starts_with("/trpc/")
 }
 
 /// Whether percent-decoding `text` yields a NUL (`%00`, any case of hex digits).
@@ -26,6 +39,15 @@ fn has_nul(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::has_nul;
+
+    #[test]
+    fn trpc_addresses_are_known_with_or_without_the_api_prefix() {
+        assert!(super::is_trpc("/api/trpc/task.list%00"));
+        assert!(super::is_trpc("/trpc/task.list%00"));
+        assert!(super::is_trpc("/api/trpc"));
+        assert!(!super::is_trpc("/api/trpcx"));
+        assert!(!super::is_trpc("/api/submissions/a%00b"));
+    }
 
     #[test]
     fn percent_zero_zero_is_a_nul() {

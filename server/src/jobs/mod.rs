@@ -60,8 +60,8 @@ use crate::mail::Email;
 use crate::state::AppState;
 
 pub use crate::models::jobs::{
-    backoff, claim, complete, fail, fail_abandoned, find, find_by_key, renew_lease, status, Job,
-    NewJob,
+    backoff, claim, complete, fail, fail_abandoned, find, find_by_key, release, renew_lease,
+    status, Job, NewJob,
 };
 pub use registry::{Handler, Registry};
 pub use worker::{WorkerSettings, Workers};

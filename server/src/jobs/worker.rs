@@ -1,5 +1,7 @@
 //! Workers: tasks that claim due jobs, run their handlers and record the outcome. `serve`
-//! starts `VOICEMARK_JOB_WORKERS` of them; they stop when asked, after the job in hand.
+//! starts `VOICEMARK_JOB_WORKERS` of them. Asked to stop, a worker lets the job in hand finish
+//! within `VOICEMARK_JOB_SHUTDOWN_SECONDS`; a run still going then is stopped and its job handed
+//! back to the queue at once (not left to its lease), so another process takes it immediately.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,6 +24,9 @@ pub enum Outcome {
         job: Job,
         error: String,
     },
+    /// The worker was asked to stop and the run did not finish within the grace: it was
+    /// stopped and the job handed back to the queue, due now, its attempt not counted.
+    HandedBack(Job),
 }
 
 /// A name for this process's workers: host, pid and a random part, so that `locked_by`
@@ -43,6 +48,20 @@ pub async fn run_once(
     worker: &str,
     settings: &WorkerSettings,
 ) -> Result<Outcome, crate::db::DbError> {
+    run_once_until(state, registry, worker, settings, std::future::pending()).await
+}
+
+/// Like [`run_once`], but once `stop` completes the run gets `settings.shutdown_grace` to
+/// finish; after that it is dropped where it is and its job handed back
+/// ([`Outcome::HandedBack`]). A handler is safe to drop at an await: an e-mail cut off after
+/// the server took it goes again with the same Message-ID (the job id), which receivers drop.
+pub async fn run_once_until(
+    state: &AppState,
+    registry: &Registry,
+    worker: &str,
+    settings: &WorkerSettings,
+    stop: impl std::future::Future<Output = ()>,
+) -> Result<Outcome, crate::db::DbError> {
     let job = {
         let mut pooled = state.db.conn().await?;
         let mut conn = pooled.db();
@@ -51,12 +70,26 @@ pub async fn run_once(
             None => return Ok(Outcome::Idle),
         }
     };
-    let result = match registry.get(&job.kind) {
-        None => Err(jobs::JobError::Permanent(format!(
-            "no handler for jobs of kind {:?}",
-            job.kind
-        ))),
-        Some(handler) => run_with_lease(state, &job, worker, settings, handler).await,
+    let run = async {
+        match registry.get(&job.kind) {
+            None => Err(jobs::JobError::Permanent(format!(
+                "no handler for jobs of kind {:?}",
+                job.kind
+            ))),
+            Some(handler) => run_with_lease(state, &job, worker, settings, handler).await,
+        }
+    };
+    let grace = settings.shutdown_grace;
+    let stopped_and_grace_over = async {
+        stop.await;
+        tokio::time::sleep(grace).await;
+    };
+    let result = tokio::select! {
+        result = run => result,
+        () = stopped_and_grace_over => {
+            hand_back(state, &job, worker).await?;
+            return Ok(Outcome::HandedBack(job));
+        }
     };
     match result {
         Ok(()) => {
@@ -81,6 +114,34 @@ pub async fn run_once(
             )
             .await?;
             Ok(Outcome::Failed { job, error })
+        }
+    }
+}
+
+/// Hands a stopped run's job back to the queue, trying a few times (a lost hand-back would
+/// leave the job to its lease): the database is usually fine while the process stops.
+async fn hand_back(state: &AppState, job: &Job, worker: &str) -> Result<(), crate::db::DbError> {
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let outcome = match state.db.conn().await {
+            Ok(mut pooled) => jobs::release(&mut pooled.db(), &job.id, worker)
+                .await
+                .map_err(crate::db::DbError::from),
+            Err(err) => Err(err),
+        };
+        match outcome {
+            Ok(ours) => {
+                if ours {
+                    tracing::info!(job = %job.id, kind = %job.kind, "stopping: handed the job in hand back to the queue");
+                }
+                return Ok(());
+            }
+            Err(err) if attempt < 3 => {
+                tracing::warn!(job = %job.id, %err, attempt, "cannot hand the job back yet");
+                tokio::time::sleep(Duration::from_millis(100 * attempt)).await;
+            }
+            Err(err) => return Err(err),
         }
     }
 }
@@ -153,6 +214,9 @@ async fn run_with_lease(
     }
 }
 
+/// How long shutdown waits, after the grace, for workers to hand their jobs back.
+pub const HAND_BACK_MARGIN: Duration = Duration::from_secs(5);
+
 /// The running workers of this process.
 pub struct Workers {
     stop: watch::Sender<bool>,
@@ -190,9 +254,15 @@ impl Workers {
                                 }
                             }
                         }
-                        let pause = match run_once(&state, &registry, &worker, &settings).await {
+                        let mut stop = stopped.clone();
+                        let stop = async move {
+                            // A dropped sender means the workers are gone: stop too.
+                            let _ = stop.wait_for(|stopping| *stopping).await;
+                        };
+                        let pause = match run_once_until(&state, &registry, &worker, &settings, stop).await {
                             // Straight on to the next job after finishing one.
                             Ok(Outcome::Done(_)) | Ok(Outcome::Failed { .. }) => None,
+                            Ok(Outcome::HandedBack(_)) => break,
                             Ok(Outcome::Idle) => Some(settings.poll_interval),
                             Err(err) => {
                                 tracing::warn!(%worker, %err, "job worker cannot reach the database");
@@ -213,12 +283,14 @@ impl Workers {
     }
 
     /// Asks every worker to stop and waits for the jobs in hand to finish, at most
-    /// `shutdown_grace`: a job still running then is dropped where it is and stays `RUNNING`
-    /// until its lease runs out, when any worker (of this or another process) claims it
-    /// again. Returns how many workers had to be abandoned.
+    /// `shutdown_grace`: a run still going then is stopped and its job handed back to the
+    /// queue (due now, unlocked), so that any worker of this or another process takes it at
+    /// once. A worker that cannot even hand back within [`HAND_BACK_MARGIN`] more (the
+    /// database is gone) is abandoned, and its job waits for its lease. Returns how many
+    /// workers were abandoned.
     pub async fn shutdown(self) -> usize {
         let _ = self.stop.send(true);
-        let deadline = tokio::time::Instant::now() + self.grace;
+        let deadline = tokio::time::Instant::now() + self.grace + HAND_BACK_MARGIN;
         let mut abandoned = 0;
         for mut task in self.tasks {
             if tokio::time::timeout_at(deadline, &mut task).await.is_err() {
@@ -229,7 +301,7 @@ impl Workers {
         if abandoned > 0 {
             tracing::warn!(
                 abandoned,
-                "job workers still busy after the shutdown grace were stopped; their jobs run again after the lease"
+                "job workers that could not hand their jobs back were stopped; their jobs run again after the lease"
             );
         }
         abandoned

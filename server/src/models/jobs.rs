@@ -302,6 +302,31 @@ pub async fn fail_abandoned(conn: &mut DbConn<'_>, lease: Duration) -> QueryResu
     .await)
 }
 
+/// Hands a job `worker` holds back to the queue at once, as if this run had not happened:
+/// `QUEUED`, due now, unlocked, its attempt not counted. Used at shutdown for a run that was
+/// stopped part-way, so that another process (or this one restarted) takes it immediately
+/// instead of after the lease. Returns false when the job was no longer ours.
+pub async fn release(conn: &mut DbConn<'_>, id: &str, worker: &str) -> QueryResult<bool> {
+    let at = now();
+    let n = with_conn!(conn, |c| diesel::update(
+        jobs::table
+            .find(id)
+            .filter(jobs::status.eq(status::RUNNING))
+            .filter(jobs::locked_by.eq(worker))
+    )
+    .set((
+        jobs::status.eq(status::QUEUED),
+        jobs::run_at.eq(at),
+        jobs::locked_at.eq(None::<NaiveDateTime>),
+        jobs::locked_by.eq(None::<String>),
+        jobs::attempts.eq(jobs::attempts - 1),
+        jobs::updated_at.eq(at),
+    ))
+    .execute(c)
+    .await)?;
+    Ok(n == 1)
+}
+
 /// Extends the lease of a job `worker` still runs (long jobs call this so that they are not
 /// taken for abandoned).
 pub async fn renew_lease(conn: &mut DbConn<'_>, id: &str, worker: &str) -> QueryResult<bool> {

@@ -6,7 +6,7 @@ use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 use serde::{Deserialize, Serialize};
 
-use crate::db::schema::{class_students, students};
+use crate::db::schema::{class_students, classes, form_groups, students, year_groups};
 use crate::db::DbConn;
 use crate::with_conn;
 
@@ -302,4 +302,38 @@ mod deliveries {
             .load(c)
             .await)
     }
+}
+
+/// Whether every id in `filters` is a class, year group, form group or pupil of `school_id`:
+/// a notification stores only ids of its own school (issue 26), not merely reaching nobody
+/// with another school's.
+pub async fn all_in_school(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    filters: &Filters,
+) -> QueryResult<bool> {
+    macro_rules! count_in_school {
+        ($table:ident, $ids:expr) => {{
+            let ids: &[String] = $ids;
+            if ids.is_empty() {
+                0i64
+            } else {
+                with_conn!(conn, |c| $table::table
+                    .filter($table::school_id.eq(school_id))
+                    .filter($table::id.eq_any(ids))
+                    .count()
+                    .get_result::<i64>(c)
+                    .await)?
+            }
+        }};
+    }
+    let found = count_in_school!(classes, &filters.classes)
+        + count_in_school!(year_groups, &filters.year_groups)
+        + count_in_school!(form_groups, &filters.form_groups)
+        + count_in_school!(students, &filters.students);
+    let asked = filters.classes.len()
+        + filters.year_groups.len()
+        + filters.form_groups.len()
+        + filters.students.len();
+    Ok(found == asked as i64)
 }

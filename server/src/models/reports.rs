@@ -274,6 +274,55 @@ pub async fn source_tags(conn: &mut DbConn<'_>, author: Author<'_>) -> QueryResu
         .await)
 }
 
+/// Whether every one of `task_ids` is a task `author` may write a report from (their own or
+/// shared with them, in their school) and every one of `voice_note_ids` is one of their own
+/// voice notes that has arrived: `(tasks ok, voice notes ok)`. A save checks this so that a
+/// report never stores another school's ids (issue 26), not only when it is generated.
+pub async fn sources_in_scope(
+    conn: &mut DbConn<'_>,
+    author: Author<'_>,
+    task_ids: &[String],
+    voice_note_ids: &[String],
+) -> QueryResult<(bool, bool)> {
+    let tasks_ok = if task_ids.is_empty() {
+        true
+    } else {
+        let shared: Vec<String> = with_conn!(conn, |c| task_collaborators::table
+            .filter(task_collaborators::user_id.eq(author.user_id))
+            .filter(task_collaborators::submission_id.eq_any(task_ids))
+            .select(task_collaborators::submission_id)
+            .load(c)
+            .await)?;
+        let found: i64 = with_conn!(conn, |c| task_submissions::table
+            .filter(task_submissions::id.eq_any(task_ids))
+            .filter(task_submissions::school_id.eq(author.school_id))
+            .filter(
+                task_submissions::user_id
+                    .eq(author.user_id)
+                    .or(task_submissions::id.eq_any(shared.clone())),
+            )
+            .count()
+            .get_result(c)
+            .await)?;
+        found == task_ids.len() as i64
+    };
+    let notes_ok = if voice_note_ids.is_empty() {
+        true
+    } else {
+        let found: i64 = with_conn!(conn, |c| stored_files::table
+            .filter(stored_files::id.eq_any(voice_note_ids))
+            .filter(stored_files::school_id.eq(author.school_id))
+            .filter(stored_files::user_id.eq(author.user_id))
+            .filter(stored_files::kind.eq(FileKind::VoiceNote.as_str()))
+            .filter(stored_files::uploaded_at.is_not_null())
+            .count()
+            .get_result(c)
+            .await)?;
+        found == voice_note_ids.len() as i64
+    };
+    Ok((tasks_ok, notes_ok))
+}
+
 /// One task's text for the model.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TaskText {

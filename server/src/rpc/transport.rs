@@ -168,6 +168,13 @@ async fn refuse_unread(body: Body, headers: &HeaderMap, err: &RpcError) -> Respo
     response
 }
 
+/// A refusal of a `/api/trpc` request made before it reached its route (e.g. a NUL in the
+/// address, `http::address`): in tRPC's error envelope, so the client can read it.
+pub async fn refuse_request(request: Request, err: &RpcError) -> Response {
+    let (parts, body) = request.into_parts();
+    refuse_unread(body, &parts.headers, err).await
+}
+
 /// The most a POST body may hold: [`MAX_BODY`], or more for a signed-in caller of a
 /// procedure that takes photos (`notification.analyseImage`).
 fn body_limit(procedures: &[Option<&Procedure>], signed_in: bool) -> usize {

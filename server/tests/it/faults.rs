@@ -25,7 +25,7 @@ use diesel::{Connection, QueryableByName};
 use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl, SimpleAsyncConnection};
 use serde_json::{json, Value};
 use voicemark::app::router;
-use voicemark::db::fault::{NOT_WRITABLE, READ_ONLY, UNAVAILABLE};
+use voicemark::db::fault::{DISK_FULL, NOT_WRITABLE, READ_ONLY, UNAVAILABLE};
 use voicemark::db::{DatabaseUrl, Db};
 use voicemark::state::AppState;
 use voicemark::with_conn;
@@ -379,5 +379,48 @@ dual_test!(
         std::fs::remove_file(&files).expect("remove the plain file");
         let health = app.get("/api/health").await;
         assert_eq!(health.status, StatusCode::OK, "{}", health.text());
+    }
+);
+
+/// Makes every new user row fail as a full disk does: the error each database sends when it
+/// cannot grow a file (PostgreSQL's SQLSTATE 53100 "could not extend file ...: No space left
+/// on device"; SQLite's SQLITE_FULL text), raised by a trigger, because no test can fill the
+/// disk under a shared PostgreSQL or know which insert will need SQLite's next page.
+async fn users_hit_a_full_disk(app: &TestApp) {
+    let sql = match app.backend() {
+        voicemark::db::Backend::Postgres => {
+            "CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+             RAISE EXCEPTION USING ERRCODE = '53100', \
+             MESSAGE = 'could not extend file \"base/16384/16385\": No space left on device'; \
+             END $$; \
+             CREATE TRIGGER disk_full BEFORE INSERT ON users FOR EACH ROW EXECUTE FUNCTION disk_full();"
+        }
+        voicemark::db::Backend::Sqlite => {
+            "CREATE TRIGGER disk_full BEFORE INSERT ON users \
+             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;"
+        }
+    };
+    let mut pooled = app.db.conn().await.expect("connection");
+    with_conn!(pooled.db(), |c| c.batch_execute(sql).await).expect("the full-disk trigger");
+}
+
+dual_test!(
+    async fn registering_on_a_full_disk_answers_503_like_every_mutation(app: TestApp) {
+        users_hit_a_full_disk(&app).await;
+        let request = Request::post("/api/trpc/account.register?batch=1")
+            .header("content-type", "application/json")
+            .body(Body::from(
+                json!({"0": {"json": {
+                    "forename": "Rita", "surname": "R", "email": "rita@school.test",
+                    "password": "Goodpass12", "organisationName": "Test School",
+                    "postcode": "AB1 2CD", "orgType": "SCHOOL"
+                }}})
+                .to_string(),
+            ))
+            .expect("request");
+        let response = send(app.router.clone(), request).await;
+        let element = response.json()[0].clone();
+        assert_eq!(response.status, StatusCode::SERVICE_UNAVAILABLE, "{element}");
+        assert_eq!(error_of(&element), ("SERVICE_UNAVAILABLE", DISK_FULL));
     }
 );

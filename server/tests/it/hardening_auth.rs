@@ -517,7 +517,98 @@ dual_test!(
             "shutdown with a worker mid-send: {} ms, {abandoned} abandoned",
             stopping.elapsed().as_millis()
         );
-        assert_eq!(abandoned, 1, "the stuck worker was let go");
+        assert_eq!(abandoned, 0, "the stuck worker handed its job back");
+    }
+);
+
+dual_test!(
+    async fn a_job_in_hand_at_shutdown_is_handed_back_and_delivered_by_the_next_worker(app: TestApp) {
+        // A mail server that accepts the connection and never says a word, with the default
+        // (long) mail timeouts: only the shutdown can end the run.
+        let silent = Tarpit::start(false).await;
+        let silent_state = state_with(&app, |c| c.mail.smtp_url = Some(silent.url()));
+        let queued = send(
+            voicemark::app::router(silent_state.clone()),
+            rpc(
+                "account.register",
+                json!({ "forename": "Tom", "surname": "T", "email": "tom@school.test", "password": "Goodpass12", "organisationName": "Test School", "postcode": "AB1 2CD", "orgType": "SCHOOL" }),
+                None,
+                None,
+            ),
+        )
+        .await;
+        assert_eq!(queued.status, StatusCode::OK, "{}", queued.text());
+        let grace = Duration::from_secs(2);
+        let workers = Workers::start(
+            silent_state,
+            Registry::standard(),
+            WorkerSettings {
+                workers: 1,
+                poll_interval: Duration::from_millis(20),
+                shutdown_grace: grace,
+                ..WorkerSettings::default()
+            },
+        );
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while silent.connections() == 0 {
+            assert!(Instant::now() < deadline, "no worker reached the mail server");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let stopping = Instant::now();
+        let abandoned = tokio::time::timeout(Duration::from_secs(25), workers.shutdown())
+            .await
+            .expect("the workers stop within 25 s");
+        let took = stopping.elapsed();
+        eprintln!(
+            "{}: shutdown with a worker mid-send to a silent server: {} ms",
+            app.backend().as_str(),
+            took.as_millis()
+        );
+        assert_eq!(abandoned, 0);
+        assert!(took >= grace, "the job in hand got its grace ({took:?})");
+        assert!(
+            took < grace + Duration::from_secs(3),
+            "stopped soon after the grace ({took:?})"
+        );
+
+        // The job is back in the queue, due now, unlocked, the cut-off run not counted: a
+        // worker of another process claims it at once (the lease is the default 5 minutes).
+        let mut pooled = app.db.conn().await.expect("connection");
+        let job = jobs::claim(&mut pooled.db(), "another-process/0", Duration::from_secs(300))
+            .await
+            .expect("claim")
+            .expect("the handed-back job is claimable at once");
+        assert_eq!(job.kind, "email.account");
+        assert_eq!(job.attempts, 1, "the cut-off run was not counted");
+        assert!(jobs::release(&mut pooled.db(), &job.id, "another-process/0")
+            .await
+            .expect("release"));
+        drop(pooled);
+
+        // A second worker, with a mail server that answers, delivers it.
+        let sink = crate::sending::smtp::SmtpSink::start().await;
+        let live_state = state_with(&app, |c| c.mail.smtp_url = Some(sink.url()));
+        let workers = Workers::start(
+            live_state,
+            Registry::standard(),
+            WorkerSettings {
+                workers: 1,
+                poll_interval: Duration::from_millis(20),
+                ..WorkerSettings::default()
+            },
+        );
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while sink.to("tom@school.test").is_empty() {
+            assert!(Instant::now() < deadline, "the handed-back e-mail was not delivered");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        workers.shutdown().await;
+        let mut pooled = app.db.conn().await.expect("connection");
+        let row = jobs::find(&mut pooled.db(), &job.id)
+            .await
+            .expect("find")
+            .expect("row");
+        assert_eq!(row.status, jobs::status::DONE);
     }
 );
 
@@ -729,7 +820,6 @@ async fn sigterm_completes_while_a_worker_waits_on_a_silent_mail_server() {
         &[
             ("VOICEMARK_SMTP_URL", &silent.url()),
             ("VOICEMARK_JOB_POLL_MS", "50"),
-            ("VOICEMARK_JOB_SHUTDOWN_SECONDS", "2"),
         ],
     );
     let base = format!("http://127.0.0.1:{port}");
@@ -760,4 +850,31 @@ async fn sigterm_completes_while_a_worker_waits_on_a_silent_mail_server() {
         answered.as_millis(),
         stopped.as_millis()
     );
+    // Default settings: gone well inside the 30 s a supervisor waits before SIGKILL.
+    assert!(stopped < Duration::from_secs(25), "SIGTERM to exit took {stopped:?}");
+
+    // The welcome e-mail was in hand at the stop: the restarted server sends it at once,
+    // not after the 5-minute lease.
+    let sink = crate::sending::smtp::SmtpSink::start().await;
+    let restarted = Instant::now();
+    let child = serve(
+        &dir,
+        url.as_str(),
+        port,
+        &[("VOICEMARK_SMTP_URL", &sink.url()), ("VOICEMARK_JOB_POLL_MS", "50")],
+    );
+    wait_healthy(&client, &base).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while sink.to("rita@school.test").is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the e-mail in hand at the stop was not sent after the restart"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!(
+        "restarted server delivered the handed-back e-mail {} ms after starting",
+        restarted.elapsed().as_millis()
+    );
+    stop(child).await;
 }

@@ -77,6 +77,31 @@ dual_test!(
     }
 );
 
+dual_test!(
+    async fn a_nul_in_a_trpc_address_is_answered_in_trpcs_envelope(app: TestApp) {
+        for path in [
+            "/api/trpc/task.list%00",
+            "/api/trpc/task.list?batch=1&input=%00",
+            "/api/trpc/%00",
+        ] {
+            let response = app.get(path).await;
+            assert_eq!(response.status, StatusCode::BAD_REQUEST, "{path}");
+            let json = response.json();
+            let error = &json["error"]["json"];
+            assert_eq!(error["data"]["code"], "BAD_REQUEST", "{path}: {json}");
+            assert_eq!(error["data"]["httpStatus"], 400, "{path}");
+            assert_eq!(
+                error["message"], "The address: Must not contain a NUL character.",
+                "{path}"
+            );
+        }
+        // Elsewhere under /api the plain refusal stays.
+        let plain = app.get("/api/submissions/a%00b/t/files").await;
+        assert_eq!(plain.status, StatusCode::BAD_REQUEST);
+        assert!(plain.json()["error"].is_string(), "{}", plain.text());
+    }
+);
+
 /// Sends `requests` one after another on ONE kept-alive connection to a real server and
 /// returns each answer's status line and body.
 async fn on_one_connection(router: axum::Router, requests: &[String]) -> Vec<String> {

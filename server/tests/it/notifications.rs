@@ -128,7 +128,8 @@ dual_test!(
             err.2,
             json!({"submissionDueDate": ["The due date must be after the send date."]})
         );
-        // Another school's class selects nobody.
+        // Another school's class is not stored, not even as a filter that reaches nobody
+        // (issue 26: every stored id is checked against the caller's school).
         let other = make_school(&app, "Riverside").await;
         let (_, outsider) = signed_in(&app, &other, UserRole::Teacher).await;
         let err = mutate(
@@ -141,9 +142,28 @@ dual_test!(
         .await
         .expect_err("foreign class");
         assert_eq!(
-            err.2,
-            json!({"filters": ["Choose at least one recipient."]})
+            (err.0.as_str(), err.1.as_str()),
+            ("NOT_FOUND", "A chosen recipient was not found.")
         );
+        // Nor mixed in with a class of the caller's own school, nor as a pupil, year or form.
+        let (_, other_admin) = signed_in(&app, &other, UserRole::Admin).await;
+        let own = mutate(&app, &other_admin, "admin.saveClass", json!({"id": null, "name": "8 Maths"}), &[])
+            .await
+            .expect("class");
+        let mut mixed = assignment(own["id"].as_str().expect("id"), None, Duration::days(3));
+        mixed["filters"]["classes"] = json!([own["id"], class_id]);
+        let err = mutate(&app, &outsider, "notification.create", mixed, DATES)
+            .await
+            .expect_err("mixed");
+        assert_eq!(err.0, "NOT_FOUND");
+        for list in ["students", "yearGroups", "formGroups"] {
+            let mut input = assignment(own["id"].as_str().expect("id"), None, Duration::days(3));
+            input["filters"][list] = json!([class_id]);
+            let err = mutate(&app, &outsider, "notification.create", input, DATES)
+                .await
+                .expect_err(list);
+            assert_eq!(err.0, "NOT_FOUND", "{list}");
+        }
         let count = query(&app, &outsider, "notification.countRecipients",
             json!({"filters": {"classes": [class_id], "yearGroups": [], "formGroups": [], "students": []}}))
             .await.expect("count");

@@ -472,11 +472,13 @@ dual_test! {
     async fn reports_are_saved_listed_and_kept_to_their_author(app: TestApp) {
         let routes = app.router.clone();
         let school = make_school(&app, "Reports School").await;
-        let (_, cookie) = user(&app, &school).await;
+        let (me, cookie) = user(&app, &school).await;
         let (_, other) = user(&app, &school).await;
+        let t1 = task(&app, &school, &me, "Reading", &[], &[], 1).await;
+        let t2 = task(&app, &school, &me, "Writing", &[], &[], 1).await;
         let saved = data(&rpc_mutate(&routes, "report.save", json!({
             "title": "Spring review", "instructions": "For governors", "body": "# Spring review\n\nGood.",
-            "taskIds": ["t1", "t1", "t2"], "voiceNoteIds": []
+            "taskIds": [t1, t1, t2], "voiceNoteIds": []
         }), &cookie).await);
         let id = saved["id"].as_str().expect("id").to_owned();
 
@@ -485,7 +487,7 @@ dual_test! {
         assert_eq!(list[0]["title"], json!("Spring review"));
         let got = data(&rpc_query(&routes, "report.get", json!({"id": id}), &cookie).await);
         assert_eq!(got["body"], json!("# Spring review\n\nGood."));
-        assert_eq!(got["taskIds"], json!(["t1", "t2"]));
+        assert_eq!(got["taskIds"], json!([t1, t2]));
         assert_eq!(got["instructions"], json!("For governors"));
 
         let again = data(&rpc_mutate(&routes, "report.save", json!({
@@ -514,6 +516,54 @@ dual_test! {
         assert_eq!(data(&rpc_mutate(&routes, "report.delete", json!({"id": id}), &cookie).await), json!({"ok": true}));
         assert_eq!(data(&rpc_query(&routes, "report.list", Value::Null, &cookie).await), json!([]));
         assert_eq!(error_code(&rpc_query(&routes, "report.get", json!({"id": id}), &cookie).await), "NOT_FOUND");
+    }
+}
+
+dual_test! {
+    async fn a_report_stores_only_tasks_and_voice_notes_the_author_may_use(app: TestApp) {
+        let routes = app.router.clone();
+        let school = make_school(&app, "Ours").await;
+        let elsewhere = make_school(&app, "Theirs").await;
+        let (me, cookie) = user(&app, &school).await;
+        let (colleague, _) = user(&app, &school).await;
+        let (stranger, _) = user(&app, &elsewhere).await;
+        let mine = task(&app, &school, &me, "Mine", &[], &[], 1).await;
+        let (my_note, _) = stored_file(&app, &school, &me, "mine.webm", Some("Notes.")).await;
+        let their_task = task(&app, &elsewhere, &stranger, "Theirs", &[], &[], 1).await;
+        let (their_note, _) = stored_file(&app, &elsewhere, &stranger, "theirs.webm", Some("Secret.")).await;
+        let colleagues_task = task(&app, &school, &colleague, "Colleague's", &[], &[], 1).await;
+        let (colleagues_note, _) = stored_file(&app, &school, &colleague, "colleague.webm", None).await;
+
+        let save = |tasks: Vec<&String>, notes: Vec<&String>| {
+            let routes = routes.clone();
+            let cookie = cookie.clone();
+            let input = json!({"title": "Review", "body": "Body", "taskIds": tasks, "voiceNoteIds": notes});
+            async move { rpc_mutate(&routes, "report.save", input, &cookie).await }
+        };
+        // Another school's task or voice note, a colleague's unshared task or own voice note,
+        // an id that does not exist: NOT_FOUND, and nothing is stored.
+        for (tasks, notes, message) in [
+            (vec![&mine, &their_task], vec![], "Task not found."),
+            (vec![&mine], vec![&my_note, &their_note], "Voice note not found."),
+            (vec![&colleagues_task], vec![], "Task not found."),
+            (vec![], vec![&colleagues_note], "Voice note not found."),
+            (vec![&mine], vec![&mine], "Voice note not found."),
+        ] {
+            let refused = save(tasks, notes).await;
+            assert_eq!(error_code(&refused), "NOT_FOUND", "{}", refused.text());
+            assert_eq!(refused.json()[0]["error"]["json"]["message"], json!(message));
+        }
+        assert_eq!(data(&rpc_query(&routes, "report.list", Value::Null, &cookie).await), json!([]));
+        // An existing report cannot be rewritten to hold them either.
+        let saved = data(&save(vec![&mine], vec![&my_note]).await);
+        let id = saved["id"].as_str().expect("id").to_owned();
+        let rewrite = rpc_mutate(&routes, "report.save", json!({"id": id, "title": "Review", "body": "Body", "taskIds": [their_task]}), &cookie).await;
+        assert_eq!(error_code(&rewrite), "NOT_FOUND");
+        let got = data(&rpc_query(&routes, "report.get", json!({"id": id}), &cookie).await);
+        assert_eq!(got["taskIds"], json!([mine]));
+        // Once shared with me, the colleague's task may be kept.
+        share(&app, &colleagues_task, &me).await;
+        data(&save(vec![&mine, &colleagues_task], vec![]).await);
     }
 }
 

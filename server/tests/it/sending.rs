@@ -520,6 +520,8 @@ pub async fn drain(state: &AppState) -> usize {
             Outcome::Failed { job, error } => {
                 panic!("job {} ({}) failed: {error}", job.id, job.kind)
             }
+            // `run_once` is never asked to stop.
+            Outcome::HandedBack(job) => panic!("job {} was handed back", job.id),
         }
     }
 }

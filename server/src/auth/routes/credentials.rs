@@ -120,9 +120,10 @@ async fn authorize(
     user_agent: Option<&str>,
 ) -> Result<(String, NaiveDateTime), SignInFailure> {
     let email = normalise_email(email);
-    // A NUL or an over-long address is no account's (and PostgreSQL cannot even compare it).
+    // A NUL or an over-long address is no account's (and PostgreSQL cannot even compare it);
+    // it reads like any wrong address.
     if core_wasm::limits::text_error(&email, core_wasm::limits::MAX_EMAIL_CHARS).is_some() {
-        return Err(SignInFailure::UserNotFound);
+        return Err(SignInFailure::CredentialsSignin);
     }
     let limiter = &state.auth.limiter;
     let account_key = format!("account:{email}");
@@ -141,8 +142,13 @@ async fn authorize(
         }
     };
     match &outcome {
-        Err(SignInFailure::UserNotFound | SignInFailure::CredentialsSignin) => {}
-        Ok(_) | Err(SignInFailure::UserNotActivated | SignInFailure::AccountDisabled) => {
+        Err(SignInFailure::CredentialsSignin) => {}
+        Ok(_)
+        | Err(
+            SignInFailure::UserNotFound
+            | SignInFailure::UserNotActivated
+            | SignInFailure::AccountDisabled,
+        ) => {
             limiter.clear(&account_key);
             release_address();
         }
@@ -164,17 +170,21 @@ async fn check_credentials(
 ) -> Result<(String, NaiveDateTime), SignInFailure> {
     // No connection is held while the password waits for its turn in the hashing pool.
     let user = find_by_email(&mut state.db.conn().await?.db(), email).await?;
-    let Some(user) = user else {
-        return Err(SignInFailure::UserNotFound);
+    // An address with no account, or an account with no password (Microsoft or e-mail link
+    // only), gets the same answer after the same work as a wrong password: a verify against
+    // a dummy hash. Only a sign-in whose identity is proven (Microsoft) learns UserNotFound.
+    let Some((user, hash)) = user.and_then(|u| u.password.clone().map(|hash| (u, hash))) else {
+        return match crate::password::verify_dummy(password.to_owned()).await {
+            Ok(()) => Err(SignInFailure::CredentialsSignin),
+            Err(crate::password::PoolError::Busy) => Err(SignInFailure::TooManyAttempts),
+            Err(err) => Err(SignInFailure::Default(err.to_string())),
+        };
     };
     // The password is checked first, so only its holder learns the account's state.
-    let matches = match user.password.clone() {
-        Some(hash) => match verify_password(password.to_owned(), hash).await {
-            Ok(matches) => matches,
-            Err(AccountError::RateLimited) => return Err(SignInFailure::TooManyAttempts),
-            Err(err) => return Err(SignInFailure::Default(err.to_string())),
-        },
-        None => false,
+    let matches = match verify_password(password.to_owned(), hash).await {
+        Ok(matches) => matches,
+        Err(AccountError::RateLimited) => return Err(SignInFailure::TooManyAttempts),
+        Err(err) => return Err(SignInFailure::Default(err.to_string())),
     };
     if !matches {
         return Err(SignInFailure::CredentialsSignin);

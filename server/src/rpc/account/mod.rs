@@ -34,6 +34,7 @@ impl From<AccountError> for RpcError {
                 "Too many attempts. Please wait a few minutes and try again.",
             ),
             AccountError::Internal(detail) => RpcError::internal(detail),
+            AccountError::Database(err) => RpcError::from(err),
         }
     }
 }

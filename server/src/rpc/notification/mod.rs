@@ -210,6 +210,13 @@ pub async fn check_draft(
         list.sort();
         list.dedup();
     }
+    // Every stored id must be of the caller's school, checked when stored.
+    if !crate::models::recipients::all_in_school(conn, school_id, &filters).await? {
+        return Err(RpcError::new(
+            crate::rpc::ErrorCode::NotFound,
+            "A chosen recipient was not found.",
+        ));
+    }
     if count_audience(conn, school_id, &filters).await? == 0 {
         errors.add("filters", "Choose at least one recipient.");
     }

@@ -1,6 +1,7 @@
 //! `report.save`: keeps a report (new without `id`, else rewrites the caller's report
 //! `id`): its title, the instructions it was written with, its Markdown body (as edited)
-//! and the tasks and voice notes it was written from. Answers its id.
+//! and the tasks and voice notes it was written from (each one the caller may use, else
+//! NOT_FOUND: no other school's or user's id is ever stored). Answers its id.
 
 use core_wasm::limits::text_error;
 use serde::Deserialize;
@@ -11,7 +12,7 @@ use crate::ids::new_id;
 use crate::models::now;
 use crate::models::reports::{self, ReportFields};
 use crate::rpc::typescript::{Ts, TsGen};
-use crate::rpc::{Ctx, FieldErrors, RpcResult};
+use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
 
 /// `{id?, title, instructions?, body, taskIds?, voiceNoteIds?}`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -63,6 +64,21 @@ pub async fn handler(ctx: &Ctx, input: SaveReportInput) -> RpcResult<ReportIdInp
         fields.add("body", message);
     }
     fields.into_result()?;
+    let mut pooled = ctx.conn().await?;
+    // Every stored id must be one the caller may use, checked now, not only when used.
+    let (tasks_ok, notes_ok) = reports::sources_in_scope(
+        &mut pooled.db(),
+        author,
+        &checked.task_ids,
+        &checked.voice_note_ids,
+    )
+    .await?;
+    if !tasks_ok {
+        return Err(RpcError::new(ErrorCode::NotFound, "Task not found."));
+    }
+    if !notes_ok {
+        return Err(RpcError::new(ErrorCode::NotFound, "Voice note not found."));
+    }
     let task_ids = serde_json::Value::from(checked.task_ids).to_string();
     let voice_note_ids = serde_json::Value::from(checked.voice_note_ids).to_string();
     let values = ReportFields {
@@ -72,7 +88,6 @@ pub async fn handler(ctx: &Ctx, input: SaveReportInput) -> RpcResult<ReportIdInp
         task_ids: &task_ids,
         voice_note_ids: &voice_note_ids,
     };
-    let mut pooled = ctx.conn().await?;
     let at = now();
     match input
         .id
