@@ -28,6 +28,11 @@ export interface SessionUser {
 export interface Session {
   user: SessionUser
   expires: string
+  /**
+   * How often to refetch the session while a page stays open, in seconds; 0 (or absent):
+   * only on a page change and when the tab comes back (VOICEMARK_SESSION_POLL_SECONDS).
+   */
+  pollSeconds?: number
 }
 
 const BASE = '/api/auth'

@@ -1,5 +1,6 @@
 //! The session as the app sees it (loading / authenticated / unauthenticated), from
-//! GET /api/auth/session: refetched when the path changes and when the tab becomes visible.
+//! GET /api/auth/session: refetched when the path changes, when the tab becomes visible and,
+//! when the server sets an interval (the session's `pollSeconds`), every so many seconds.
 
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
@@ -27,7 +28,15 @@ export const SESSION_KEY = ['auth', 'session'] as const
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient()
   const { pathname } = useLocation()
-  const query = useQuery({ queryKey: SESSION_KEY, queryFn: fetchSession, staleTime: 0, retry: 1 })
+  const query = useQuery({
+    queryKey: SESSION_KEY,
+    queryFn: fetchSession,
+    staleTime: 0,
+    retry: 1,
+    // The server's interval (0: none); only while signed in and the tab is in view.
+    refetchInterval: (current) => sessionPollMs(current.state.data),
+    refetchIntervalInBackground: false,
+  })
   const { refetch } = query
   const [signedOutByUser, setSignedOutByUser] = useState(false)
   const [endedDisabled, setEndedDisabled] = useState(false)
@@ -98,6 +107,12 @@ export function useSession(): SessionContextValue {
   const context = useContext(SessionContext)
   if (!context) throw new Error('useSession needs <SessionProvider> above it')
   return context
+}
+
+/** The session refetch interval in milliseconds that `session` asks for, or false for none. */
+export function sessionPollMs(session: Session | null | undefined): number | false {
+  const seconds = session?.pollSeconds ?? 0
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : false
 }
 
 /** Whether the user counts as Pro (spec section 4: a superadmin always does). */

@@ -185,9 +185,10 @@ fn escape_html(value: &str) -> String {
     out
 }
 
-/// The `Due: …` line of an assignment's e-mail (empty without a due date).
+/// The `Due: …` line of an assignment's e-mail (empty without a due date): the spec's
+/// `dd/MM/yyyy, HH:mm` (section 9), in UTC and saying so, as no reader's zone is known.
 pub fn due_line(due: Option<chrono::NaiveDateTime>) -> String {
-    due.map(|d| format!("Due: {} UTC", d.format("%A %-d %B %Y, %H:%M")))
+    due.map(|d| format!("Due: {} UTC", core_wasm::dates::format_date_time(d)))
         .unwrap_or_default()
 }
 
@@ -215,6 +216,42 @@ mod tests {
             Template::Notification.render(&[("body", "a<b"), ("body_html", "<p>a&lt;b</p>")]);
         assert!(email.html.contains("<div><p>a&lt;b</p></div>"));
         assert!(email.text.contains("a<b"));
+    }
+
+    /// A BUSINESS organisation's people are "learners", a school's "pupils" (docs/
+    /// organisations.md): the e-mails use neither word (they say "you", the child's name or
+    /// "your learning"), so one text serves both. A template that names pupils must choose.
+    #[test]
+    fn no_e_mail_names_pupils_so_businesses_read_them_too() {
+        for template in [
+            Template::PasswordReset,
+            Template::ConfirmEmail,
+            Template::SignInLink,
+            Template::AccountExists,
+            Template::Notification,
+            Template::Assignment,
+            Template::Digest,
+            Template::Feedback,
+            Template::SupportRequest,
+            Template::SupportCopy,
+            Template::Invite,
+        ] {
+            let email = template.render(&[]);
+            for part in [&email.subject, &email.text, &email.html] {
+                assert!(
+                    !part.to_lowercase().contains("pupil"),
+                    "{template:?} names pupils: {part}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn due_dates_read_as_the_spec_writes_dates() {
+        let due = chrono::NaiveDate::from_ymd_opt(2026, 3, 7)
+            .and_then(|d| d.and_hms_opt(9, 5, 0));
+        assert_eq!(due_line(due), "Due: 07/03/2026, 09:05 UTC");
+        assert_eq!(due_line(None), "");
     }
 
     #[test]

@@ -322,6 +322,46 @@ dual_test!(
 );
 
 dual_test!(
+    async fn the_session_hands_the_poll_interval_to_the_browser(app: TestApp) {
+        add_user(&app, "ada@school.test", true, false).await;
+        let mut browser = Browser::new(&app);
+        browser.sign_in("ada@school.test", PASSWORD).await;
+        // Off by default: refetched only on a page change and when the tab comes back.
+        assert_eq!(browser.session().await["pollSeconds"], 0);
+        let mut config = (*app.state.config).clone();
+        config.auth.session_poll_seconds = 45;
+        let routes = voicemark::app::router(
+            voicemark::state::AppState::new(app.db.clone(), config).expect("state"),
+        );
+        let request = Request::get("/api/auth/session")
+            .header(header::COOKIE, browser.cookie_header())
+            .body(Body::empty())
+            .expect("request");
+        let session = crate::support::send(routes, request).await.json();
+        assert_eq!(session["pollSeconds"], 45, "{session}");
+        assert_eq!(session["user"]["email"], "ada@school.test");
+    }
+);
+
+dual_test!(
+    async fn an_unknown_provider_goes_to_the_sign_in_page(app: TestApp) {
+        let mut browser = Browser::new(&app);
+        let redirected = browser.get("/api/auth/signin/github").await;
+        assert_eq!(redirected.status, StatusCode::FOUND);
+        assert_eq!(redirected.header("location"), Some(&*format!("{PUBLIC}/login")));
+        let token = browser.csrf().await;
+        let answered = browser
+            .post_form(
+                "/api/auth/signin/nonsense",
+                &[("csrfToken", &token), ("callbackUrl", "/"), ("json", "true")],
+            )
+            .await;
+        assert_eq!(answered.status, StatusCode::OK);
+        assert_eq!(answered.json(), serde_json::json!({ "url": format!("{PUBLIC}/login") }));
+    }
+);
+
+dual_test!(
     async fn unknown_and_known_addresses_answer_alike_and_take_as_long(app: TestApp) {
         add_user(&app, "known@school.test", true, false).await;
         // The dummy hash is made on first use: once, before anything is timed.

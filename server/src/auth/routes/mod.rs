@@ -27,7 +27,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use axum::{Json, Router};
 
 use crate::config::Config;
@@ -54,6 +54,7 @@ pub fn routes() -> Router<AppState> {
         .route("/signin", get(sign_in_page))
         .route("/signin/email", post(email::send_sign_in_link))
         .route("/signin/azure-ad", post(microsoft::start))
+        .route("/signin/{provider}", any(unknown_provider))
         .route("/callback/azure-ad", get(microsoft::callback))
         .route("/callback/email", get(email::sign_in_with_link))
         .route("/verify-request", get(email::verify_request))
@@ -80,6 +81,19 @@ async fn sign_in_page(
         url = format!("{url}?{query}");
     }
     redirect_answer(false, StatusCode::FOUND, &url, &[])
+}
+
+/// `GET|POST /api/auth/signin/{provider}` for a provider this server does not offer: to the
+/// sign-in page, as Auth.js does (`{"url": ...}` for a `json=true` POST, else a redirect).
+async fn unknown_provider(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    method: axum::http::Method,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    let json = method == axum::http::Method::POST && AuthForm::parse(&headers, &body).wants_json();
+    let url = format!("{}/login", state.config.public_url);
+    redirect_answer(json, StatusCode::OK, &url, &[])
 }
 
 /// Whether cookies must be `Secure` (and take the `__Secure-`/`__Host-` names).

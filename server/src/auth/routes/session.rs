@@ -112,6 +112,9 @@ async fn build_session(
             "switchedSchool": session.active_school_id.is_some(),
         },
         "expires": expires_at.and_utc().to_rfc3339_opts(SecondsFormat::Millis, true),
+        // How often the app refetches the session while a page stays open (0: only on a
+        // page change and when the tab comes back): `VOICEMARK_SESSION_POLL_SECONDS`.
+        "pollSeconds": state.config.auth.session_poll_seconds,
     });
     Ok((value, cookies))
 }
