@@ -60,6 +60,15 @@ test('the superadmin retries a failed e-mail job from the jobs view', async ({ p
   await expect(row).not.toContainText(USERS.teacher)
   const counts = jobs.getByRole('table', { name: 'Jobs by kind and state' })
   await expect(counts.getByRole('row', { name: /email\.account/ })).toBeVisible()
+  // The product's frame: the way back to the app, and on a phone the tables scroll in their
+  // own frames (the page is no wider than the screen) with kind, attempts and actions first.
+  await expect(jobs.getByRole('link', { name: 'Back to Voicemark' })).toHaveAttribute('href', '/')
+  await expect(failed.getByRole('columnheader')).toHaveText([
+    'Kind', 'Attempts', 'Actions', 'Last error', 'Created', 'Updated', 'Payload',
+  ])
+  await jobs.setViewportSize({ width: 360, height: 740 })
+  expect(await jobs.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+  await expect(row.getByRole('button', { name: 'Retry' })).toBeInViewport()
 
   expect(
     (await new AxeBuilder({ page: jobs }).analyze()).violations.filter(

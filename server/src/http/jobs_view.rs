@@ -251,11 +251,27 @@ pub fn payload_summary(payload: &str) -> String {
     }
 }
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2rem;color:#111;background:#fff}\
-table{border-collapse:collapse;margin-bottom:2rem}th,td{border:1px solid #ccc;padding:.35rem .6rem;\
-text-align:left;vertical-align:top}th{background:#f3f4f6}td.error{max-width:32rem;white-space:pre-wrap;\
-word-break:break-word}form{display:inline}button{margin-right:.25rem;padding:.2rem .6rem;cursor:pointer}\
-p.note{color:#374151}";
+/// The product's look (the app's colour tokens, app/src/index.css) in one inline sheet: a
+/// header with the logo and the way back to the app, framed tables that scroll sideways on
+/// their own on a phone, and the app's outline buttons.
+const STYLE: &str = "*{box-sizing:border-box}body{font-family:ui-sans-serif,system-ui,sans-serif;margin:0;\
+color:#0f172a;background:#fff;line-height:1.5}\
+header{display:flex;align-items:center;gap:.75rem;height:60px;padding:0 1rem;border-bottom:1px solid #cbd5e1}\
+header .brand{display:flex;align-items:center;gap:.5rem;font-size:1.125rem;font-weight:600;color:#0f172a;\
+text-decoration:none}header .back{margin-left:auto;color:#4338ca;font-size:.875rem;font-weight:500;\
+text-underline-offset:4px}main{max-width:96rem;margin:0 auto;padding:2rem 1rem}\
+h1{font-size:1.875rem;font-weight:700;letter-spacing:-.025em;margin:0 0 .5rem}\
+h2{font-size:1.125rem;font-weight:600;margin:2rem 0 .75rem}\
+.frame{max-width:100%;overflow-x:auto;border:1px solid #cbd5e1;border-radius:.5rem}\
+.frame:focus-visible{outline:3px solid #4338ca;outline-offset:2px}\
+table{width:100%;border-collapse:collapse;font-size:.875rem}thead{background:#f1f5f9}\
+th,td{padding:.5rem .75rem;text-align:left;vertical-align:top}th{font-weight:500;white-space:nowrap}\
+tbody tr+tr{border-top:1px solid #cbd5e1}td.error{min-width:16rem;max-width:32rem;white-space:pre-wrap;\
+word-break:break-word}td.actions{white-space:nowrap}form{display:inline}\
+button{margin-right:.25rem;height:2rem;padding:0 .75rem;border:1px solid #cbd5e1;border-radius:.375rem;\
+background:#fff;color:#0f172a;font:inherit;font-size:.875rem;font-weight:500;cursor:pointer}\
+button:hover{background:#f1f5f9}button:focus-visible{outline:3px solid #4338ca;outline-offset:2px}\
+p.note{color:#475569;font-size:.875rem}";
 
 fn render(counts: &[KindCount], failed: &[FailedJob], token: &str) -> String {
     let mut html = String::new();
@@ -263,7 +279,9 @@ fn render(counts: &[KindCount], failed: &[FailedJob], token: &str) -> String {
         html,
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
 <script src=\"/api/bull/refresh.js\" defer></script><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{TITLE}</title><style>{STYLE}</style></head><body><main><h1>{TITLE}</h1>\
+<title>{TITLE}</title><style>{STYLE}</style></head><body>\
+<header><a class=\"brand\" href=\"/\"><img src=\"/logo.svg\" alt=\"\" width=\"32\" height=\"32\">Voicemark</a>\
+<a class=\"back\" href=\"/\">Back to Voicemark</a></header><main><h1>{TITLE}</h1>\
 <p class=\"note\"><label><input type=\"checkbox\" id=\"auto-refresh\" checked> Refresh every 10 seconds</label>. Times are UTC.</p>"
     );
     html.push_str("<h2>Jobs by kind and state</h2>");
@@ -276,7 +294,10 @@ fn render(counts: &[KindCount], failed: &[FailedJob], token: &str) -> String {
             jobs::status::DONE,
             jobs::status::FAILED,
         ];
-        html.push_str("<table aria-label=\"Jobs by kind and state\"><thead><tr><th scope=\"col\">Kind</th>");
+        html.push_str(
+            "<div class=\"frame\" role=\"region\" aria-label=\"Jobs by kind and state\" tabindex=\"0\">\
+<table aria-label=\"Jobs by kind and state\"><thead><tr><th scope=\"col\">Kind</th>",
+        );
         for state in states {
             let _ = write!(html, "<th scope=\"col\">{state}</th>");
         }
@@ -294,28 +315,29 @@ fn render(counts: &[KindCount], failed: &[FailedJob], token: &str) -> String {
             }
             html.push_str("</tr>");
         }
-        html.push_str("</tbody></table>");
+        html.push_str("</tbody></table></div>");
     }
     html.push_str("<h2>Failed jobs</h2>");
     if failed.is_empty() {
         html.push_str("<p>No failed jobs.</p>");
     } else {
         html.push_str(
-            "<table aria-label=\"Failed jobs\"><thead><tr><th scope=\"col\">Kind</th><th scope=\"col\">Last error</th>\
-<th scope=\"col\">Attempts</th><th scope=\"col\">Created</th><th scope=\"col\">Updated</th>\
-<th scope=\"col\">Payload</th><th scope=\"col\">Actions</th></tr></thead><tbody>",
+            "<div class=\"frame\" role=\"region\" aria-label=\"Failed jobs\" tabindex=\"0\">\
+<table aria-label=\"Failed jobs\"><thead><tr><th scope=\"col\">Kind</th><th scope=\"col\">Attempts</th>\
+<th scope=\"col\">Actions</th><th scope=\"col\">Last error</th><th scope=\"col\">Created</th>\
+<th scope=\"col\">Updated</th><th scope=\"col\">Payload</th></tr></thead><tbody>",
         );
         let token = escape(token);
         for job in failed {
             let id = escape(&job.id);
             let _ = write!(
                 html,
-                "<tr><td>{kind}</td><td class=\"error\">{error}</td><td>{attempts} of {max}</td>\
-<td>{created}</td><td>{updated}</td><td>{payload}</td><td>\
+                "<tr><td>{kind}</td><td>{attempts} of {max}</td><td class=\"actions\">\
 <form method=\"post\" action=\"/api/bull/jobs/{id}/retry\"><input type=\"hidden\" name=\"csrfToken\" value=\"{token}\">\
 <button type=\"submit\" aria-label=\"Retry {kind} job {id}\">Retry</button></form>\
 <form method=\"post\" action=\"/api/bull/jobs/{id}/discard\"><input type=\"hidden\" name=\"csrfToken\" value=\"{token}\">\
-<button type=\"submit\" aria-label=\"Discard {kind} job {id}\">Discard</button></form></td></tr>",
+<button type=\"submit\" aria-label=\"Discard {kind} job {id}\">Discard</button></form></td>\
+<td class=\"error\">{error}</td><td>{created}</td><td>{updated}</td><td>{payload}</td></tr>",
                 kind = escape(&job.kind),
                 error = escape(job.last_error.as_deref().unwrap_or("")),
                 attempts = job.attempts,
@@ -325,7 +347,7 @@ fn render(counts: &[KindCount], failed: &[FailedJob], token: &str) -> String {
                 payload = escape(&payload_summary(&job.payload)),
             );
         }
-        html.push_str("</tbody></table>");
+        html.push_str("</tbody></table></div>");
     }
     html.push_str("</main></body></html>");
     html
