@@ -3,9 +3,11 @@
 import { z } from 'zod'
 
 import { useRpcMutation } from '@/lib/rpc'
+import { MAX_EMAIL_CHARS } from '@/generated/limits'
+import { requiredText } from '@/lib/form-limits'
 
 export const requestPasswordResetSchema = z.object({
-  email: z.string().min(1, 'Enter your e-mail address.'),
+  email: requiredText('Enter your e-mail address.', MAX_EMAIL_CHARS),
 })
 
 export type RequestPasswordResetValues = z.infer<typeof requestPasswordResetSchema>

@@ -4,6 +4,8 @@ import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
 import { invalidateRpc, useRpcMutation, useRpcQuery } from '@/lib/rpc'
+import { MAX_ORGANISATION_NAME_CHARS } from '@/generated/limits'
+import { optionalText, requiredText } from '@/lib/form-limits'
 
 export const useAdminOrganisations = () => useRpcQuery('organisation.adminList', undefined, { retry: false })
 export const useTrusts = () => useRpcQuery('organisation.trusts', undefined, { retry: false })
@@ -14,7 +16,7 @@ export const NEW_TRUST = '__new__'
 
 export const organisationSchema = z
   .object({
-    name: z.string().trim().min(1, "Enter the organisation's name.").max(200, 'Use at most 200 characters.'),
+    name: requiredText("Enter the organisation's name.", MAX_ORGANISATION_NAME_CHARS),
     orgType: z.enum(['SCHOOL', 'BUSINESS'], { message: 'Choose School or Business.' }),
     postcode: z
       .string()
@@ -28,9 +30,9 @@ export const organisationSchema = z
     plan: z.enum(PLANS, { message: 'Choose Basic, Pro or Enterprise.' }),
     redirectToLeaders: z.boolean(),
     trust: z.string(),
-    newTrustName: z.string().trim().max(200, 'Use at most 200 characters.'),
+    newTrustName: optionalText(MAX_ORGANISATION_NAME_CHARS),
   })
-  .refine((v) => v.trust !== NEW_TRUST || v.newTrustName.length > 0, {
+  .refine((v) => v.trust !== NEW_TRUST || v.newTrustName.trim().length > 0, {
     path: ['newTrustName'],
     message: "Enter the new trust's name.",
   })

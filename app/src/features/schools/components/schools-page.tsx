@@ -158,14 +158,14 @@ function OrganisationForm({ organisation, onDone }: { organisation: AdminOrganis
     try {
       const saved = await save.mutateAsync({
         id: organisation?.id ?? null,
-        name: values.name,
+        name: values.name.trim(),
         orgType: values.orgType,
         postcode: values.postcode || null,
         seats: values.seats === '' ? null : Number(values.seats),
         plan: values.plan,
         redirectToLeaders: values.redirectToLeaders,
         trustId: values.trust && values.trust !== NEW_TRUST ? values.trust : null,
-        newTrustName: values.trust === NEW_TRUST ? values.newTrustName : null,
+        newTrustName: values.trust === NEW_TRUST ? values.newTrustName.trim() : null,
       })
       toast({ title: `${saved.name} saved.`, tone: 'success' })
       onDone()
