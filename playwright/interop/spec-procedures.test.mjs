@@ -131,7 +131,7 @@ test('notification.analyseImage (mutation, images and prompt) parses; without AI
   // This server has no vision provider: the refusal comes after the input was read.
   assert.equal(answer.ok, false);
   assert.equal(answer.code, 'PRECONDITION_FAILED');
-  assert.equal(answer.message, 'AI photo analysis is not set up on this server.');
+  assert.equal(answer.message, 'AI photo analysis is not switched on for your school yet. Ask your administrator.');
 });
 
 test('leader.uploadVoiceNote (mutation, filename and contentType) answers key and url, and the upload completes', async () => {
