@@ -121,29 +121,15 @@ pub async fn run_once_until(
 /// Hands a stopped run's job back to the queue, trying a few times (a lost hand-back would
 /// leave the job to its lease): the database is usually fine while the process stops.
 async fn hand_back(state: &AppState, job: &Job, worker: &str) -> Result<(), crate::db::DbError> {
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let outcome = match state.db.conn().await {
-            Ok(mut pooled) => jobs::release(&mut pooled.db(), &job.id, worker)
-                .await
-                .map_err(crate::db::DbError::from),
-            Err(err) => Err(err),
-        };
-        match outcome {
-            Ok(ours) => {
-                if ours {
-                    tracing::info!(job = %job.id, kind = %job.kind, "stopping: handed the job in hand back to the queue");
-                }
-                return Ok(());
-            }
-            Err(err) if attempt < 3 => {
-                tracing::warn!(job = %job.id, %err, attempt, "cannot hand the job back yet");
-                tokio::time::sleep(Duration::from_millis(100 * attempt)).await;
-            }
-            Err(err) => return Err(err),
-        }
+    let ours = retry_db(3, 100, "cannot hand the job back yet", job, || async {
+        let mut pooled = state.db.conn().await?;
+        Ok(jobs::release(&mut pooled.db(), &job.id, worker).await?)
+    })
+    .await?;
+    if ours {
+        tracing::info!(job = %job.id, kind = %job.kind, "stopping: handed the job in hand back to the queue");
     }
+    Ok(())
 }
 
 /// Records success, trying a few times: after an e-mail was accepted, a lost `DONE` would
@@ -153,20 +139,33 @@ async fn complete_with_retries(
     job: &Job,
     worker: &str,
 ) -> Result<bool, crate::db::DbError> {
+    retry_db(5, 200, "cannot record a finished job yet", job, || async {
+        let mut pooled = state.db.conn().await?;
+        Ok(jobs::complete(&mut pooled.db(), &job.id, worker).await?)
+    })
+    .await
+}
+
+/// Runs one small database step for `job` up to `attempts` times, waiting `step_ms` times
+/// the attempt between tries and logging `warning` for each failed one.
+async fn retry_db<T, Fut>(
+    attempts: u64,
+    step_ms: u64,
+    warning: &'static str,
+    job: &Job,
+    mut step: impl FnMut() -> Fut,
+) -> Result<T, crate::db::DbError>
+where
+    Fut: std::future::Future<Output = Result<T, crate::db::DbError>>,
+{
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let outcome = match state.db.conn().await {
-            Ok(mut pooled) => jobs::complete(&mut pooled.db(), &job.id, worker)
-                .await
-                .map_err(crate::db::DbError::from),
-            Err(err) => Err(err),
-        };
-        match outcome {
-            Ok(ours) => return Ok(ours),
-            Err(err) if attempt < 5 => {
-                tracing::warn!(job = %job.id, %err, attempt, "cannot record a finished job yet");
-                tokio::time::sleep(Duration::from_millis(200 * attempt)).await;
+        match step().await {
+            Ok(value) => return Ok(value),
+            Err(err) if attempt < attempts => {
+                tracing::warn!(job = %job.id, %err, attempt, "{warning}");
+                tokio::time::sleep(Duration::from_millis(step_ms * attempt)).await;
             }
             Err(err) => return Err(err),
         }

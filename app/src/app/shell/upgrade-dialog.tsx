@@ -53,11 +53,7 @@ export function UpgradeDialog({
               {PRO_GIVES} Choose the number of users and pay by card.
             </DialogDescription>
             <div className="mt-4">{open && <SchoolPricingTable billing={billing} />}</div>
-            <div className="mt-6 flex justify-end">
-              <DialogClose asChild>
-                <Button variant="outline">Close</Button>
-              </DialogClose>
-            </div>
+            <CloseFooter />
           </>
         ) : (
           <NoBilling onOpenChange={onOpenChange} role={role} />
@@ -88,6 +84,17 @@ function SchoolPricingTable({
   )
 }
 
+/** The dialog's closing row: one Close button, on the right. */
+function CloseFooter() {
+  return (
+    <div className="mt-6 flex justify-end">
+      <DialogClose asChild>
+        <Button variant="outline">Close</Button>
+      </DialogClose>
+    </div>
+  )
+}
+
 /** For a user who cannot pay: their plan, and the school's admins who can change it. */
 function PlanExplanation({ pro }: { pro: boolean }) {
   return (
@@ -102,11 +109,7 @@ function PlanExplanation({ pro }: { pro: boolean }) {
         <p className="text-sm font-medium">{pro ? 'Ask one of them about the subscription:' : 'Ask one of them to upgrade:'}</p>
         <SchoolAdmins />
       </div>
-      <div className="mt-6 flex justify-end">
-        <DialogClose asChild>
-          <Button variant="outline">Close</Button>
-        </DialogClose>
-      </div>
+      <CloseFooter />
     </>
   )
 }
