@@ -4,12 +4,46 @@ import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
 
 // `vite` (dev) forwards /api to a running `voicemark serve`; change it with VOICEMARK_API.
 const apiTarget = process.env.VOICEMARK_API ?? 'http://127.0.0.1:3000'
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // The installable app: a web app manifest and our service worker (src/sw.ts), which
+    // precaches the shell and the wasm cores so the app opens with no network. Registered
+    // by lib/pwa.ts, which asks before a new version takes over (docs/offline.md).
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      registerType: 'prompt',
+      manifest: {
+        name: 'Voicemark',
+        short_name: 'Voicemark',
+        description: 'Voice, photo and written feedback for schools and businesses.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#4338ca',
+        background_color: '#ffffff',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,wasm,svg,png,webmanifest}'],
+        // The wasm cores are a few megabytes.
+        maximumFileSizeToCacheInBytes: 10 * 1024 * 1024,
+      },
+    }),
+  ],
   // Logo, favicon and other static files live in the repository's public/ folder, which
   // the server also serves at the root; Vite copies them into dist/ for dev and preview.
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),

@@ -59,6 +59,9 @@ export default defineConfig({
   globalTeardown: './global-teardown.ts',
   use: {
     baseURL,
+    // The service worker (its precache is a few megabytes per new browser context) runs only
+    // in the specs about it: tests/offline.spec.ts allows it (docs/offline.md).
+    serviceWorkers: 'block',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -8,7 +8,10 @@ import { Toaster } from '@/components/ui/toaster'
 function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false },
+      // Offline, a request fails at once with a sentence rather than waiting unseen; what a
+      // user captures offline goes through the outbox (lib/outbox) instead.
+      queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false, networkMode: 'always' },
+      mutations: { networkMode: 'always' },
     },
   })
 }

@@ -7,6 +7,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { useLocation } from 'react-router'
 
 import { fetchSession, signOut as postSignOut, type Session } from './auth-client'
+import { clearDevice, STORAGE_PREFIX } from './outbox/device'
 
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated'
 
@@ -30,7 +31,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const { pathname } = useLocation()
   const query = useQuery({
     queryKey: SESSION_KEY,
-    queryFn: fetchSession,
+    queryFn: sessionOrRemembered,
+    // Offline, ask anyway: the remembered session then opens the app from the device.
+    networkMode: 'always',
     staleTime: 0,
     retry: 1,
     // The server's interval (0: none); only while signed in and the tab is in view.
@@ -75,15 +78,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [disabled, queryClient])
 
   const refresh = useCallback(async () => (await refetch()).data ?? null, [refetch])
+  const userId = session?.user.id ?? null
   const signOut = useCallback(async () => {
     setSignedOutByUser(true)
     try {
       await postSignOut()
     } finally {
+      // A shared school device keeps nothing of the user: outbox, recordings, stored items, caches.
+      await clearDevice(userId)
       queryClient.removeQueries({ queryKey: ['rpc'] })
       queryClient.setQueryData(SESSION_KEY, null)
     }
-  }, [queryClient])
+  }, [queryClient, userId])
 
   // A failed first fetch counts as signed out: the sign-in page is the way forward.
   const status: SessionStatus = query.isPending ? 'loading' : session ? 'authenticated' : 'unauthenticated'
@@ -107,6 +113,28 @@ export function useSession(): SessionContextValue {
   const context = useContext(SessionContext)
   if (!context) throw new Error('useSession needs <SessionProvider> above it')
   return context
+}
+
+const REMEMBERED = `${STORAGE_PREFIX}session`
+
+/**
+ * The session from the server, remembered on the device so that the app opens with no
+ * network (from the service worker) for the user who was signed in; forgotten at sign-out.
+ */
+export async function sessionOrRemembered(): Promise<Session | null> {
+  try {
+    const session = await fetchSession()
+    if (session) localStorage.setItem(REMEMBERED, JSON.stringify(session))
+    else localStorage.removeItem(REMEMBERED)
+    return session
+  } catch (error) {
+    // No answer at all (offline, or the server out of reach): the last session seen here.
+    if (error instanceof TypeError || navigator.onLine === false) {
+      const remembered = localStorage.getItem(REMEMBERED)
+      if (remembered) return JSON.parse(remembered) as Session
+    }
+    throw error
+  }
 }
 
 /** The session refetch interval in milliseconds that `session` asks for, or false for none. */

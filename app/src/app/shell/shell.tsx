@@ -26,6 +26,8 @@ import { SidebarContent } from './sidebar'
 import { UpgradeDialog } from './upgrade-dialog'
 import { useRoleCheck } from './use-role-check'
 import { UserMenu } from './user-menu'
+import { OutboxButton } from './outbox-button'
+import { useOutboxService } from '@/lib/outbox/use-outbox'
 
 const SearchPalette = lazy(() => import('./search-palette'))
 
@@ -41,6 +43,7 @@ export function SkipLink() {
 }
 
 export function Shell({ user }: { user: SessionUser }) {
+  useOutboxService(user.id)
   const { pathname } = useLocation()
   const leadersArea = isLeadersPath(pathname)
   const allowed = useRoleCheck(user.role)
@@ -136,6 +139,7 @@ export function Shell({ user }: { user: SessionUser }) {
             </Button>
           </>
         )}
+        <OutboxButton />
         <AssistantButton />
         {/* On a phone Settings lives in the user menu (and the leaders' navigation) only. */}
         <Button variant="ghost" size="sm" className="hidden sm:inline-flex" asChild>

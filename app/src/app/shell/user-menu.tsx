@@ -1,11 +1,14 @@
 //! The header's user menu: Settings, Manage subscription (Stripe's billing portal, created on
 //! click and coming back to this page; without billing, the Support page of the user's area,
 //! where plan changes are asked for) or Upgrade to Pro, Log out. For a user who cannot pay,
-//! both open the plan's explanation naming the school's admins (the upgrade dialog).
+//! both open the plan's explanation naming the school's admins (the upgrade dialog). Log out
+//! warns first when the Outbox still holds something the user captured.
 
+import { useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 
 import { Button } from '@/components/ui/button'
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -18,6 +21,7 @@ import { useToast } from '@/components/ui/toaster'
 import { useCreateBillingPortalSession } from '@/features/billing'
 import { useFeatures } from '@/lib/features'
 import type { SessionUser } from '@/lib/auth-client'
+import { outbox } from '@/lib/outbox/outbox'
 import { errorMessage } from '@/lib/rpc'
 import { isPro, useSession } from '@/lib/session'
 import { supportPath } from '@/lib/support-path'
@@ -63,7 +67,11 @@ export function UserMenu({
     )
   }
 
+  const [warnUnsent, setWarnUnsent] = useState(0)
+  const logOut = () => void signOut().finally(() => navigate('/login', { replace: true }))
+
   return (
+    <>
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" aria-label="User menu" className="gap-2 px-2">
@@ -90,12 +98,42 @@ export function UserMenu({
         <DropdownMenuSeparator />
         <DropdownMenuItem
           onSelect={() => {
-            void signOut().finally(() => navigate('/login', { replace: true }))
+            const unsent = outbox.unsent().length
+            if (unsent > 0) setWarnUnsent(unsent)
+            else logOut()
           }}
         >
           Log out
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
+    <Dialog open={warnUnsent > 0} onOpenChange={(open) => !open && setWarnUnsent(0)}>
+      <DialogContent role="alertdialog">
+        <DialogTitle className="text-lg font-semibold">{unsentTitle(warnUnsent)}</DialogTitle>
+        <DialogDescription className="mt-2 text-sm text-muted-foreground">
+          If you log out now, {warnUnsent === 1 ? 'it is' : 'they are'} deleted from this device and never reach Voicemark.
+          Stay signed in until the Outbox has sent {warnUnsent === 1 ? 'it' : 'them'}.
+        </DialogDescription>
+        <div className="mt-6 flex flex-wrap justify-end gap-3">
+          <DialogClose asChild>
+            <Button variant="outline">Stay signed in</Button>
+          </DialogClose>
+          <Button
+            onClick={() => {
+              setWarnUnsent(0)
+              logOut()
+            }}
+          >
+            Log out and delete {warnUnsent === 1 ? 'it' : 'them'}
+          </Button>
+        </div>
+      </DialogContent>
+    </Dialog>
+    </>
   )
+}
+
+/** "1 thing you captured has not been sent yet" / "3 things you captured have not been sent yet". */
+export function unsentTitle(count: number): string {
+  return count === 1 ? '1 thing you captured has not been sent yet' : `${count} things you captured have not been sent yet`
 }

@@ -21,7 +21,7 @@ import { errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
 import { useFeedbackHub, type HubFilters } from '../api/list-feedback'
-import { markSchema, useMarkSubmission, type MarkValues } from '../api/mark-submission'
+import { markSchema, useMarkSubmission, useMarksOnTheirWay, type MarkValues } from '../api/mark-submission'
 
 const SENTIMENTS = [
   ['NEUTRAL', 'Neutral'],
@@ -48,8 +48,14 @@ function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void 
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await mark.mutateAsync({ submissionId: item.submissionId, ...values })
-      toast({ title: 'Feedback saved.', tone: 'success' })
+      const sent = await mark(item.submissionId, `${item.studentForename} ${item.studentSurname}`, values)
+      if (sent) toast({ title: 'Feedback saved.', tone: 'success' })
+      else
+        toast({
+          title: 'Feedback kept on this device.',
+          description: 'It will be sent when Voicemark can be reached. The Outbox shows it.',
+          tone: 'success',
+        })
       onMarked()
     } catch (error) {
       if (!setServerErrors(error, setError, ['feedback', 'sentiment'])) toast(failureToast(error))
@@ -152,7 +158,8 @@ export function FeedbackHubPage() {
   const [filters, setFilters] = useState<HubFilters>({ notificationId: null, classId: null })
   const [selected, setSelected] = useState<string | null>(null)
   const hub = useFeedbackHub(filters)
-  const items = hub.data?.items ?? []
+  const onTheirWay = useMarksOnTheirWay()
+  const items = (hub.data?.items ?? []).filter((item) => !onTheirWay.has(item.submissionId))
   const current = items.find((item) => item.submissionId === selected) ?? items[0]
   const notificationFilter = useId()
   const classFilter = useId()

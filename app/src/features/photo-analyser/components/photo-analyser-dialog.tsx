@@ -15,11 +15,11 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
 import { Label } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toaster'
-import { preparePhoto, toBase64 } from '@/lib/photo-prep'
+import { preparePhoto } from '@/lib/photo-prep'
 import { errorMessage } from '@/lib/rpc'
 import { useCoreLimits } from '@/lib/use-core'
 
-import { useAnalyseImage } from '../api/analyse-image'
+import { outbox } from '@/lib/outbox/outbox'
 import { useFeatures } from '@/lib/features'
 import { saveAssistantDraft } from '@/lib/assistant-notes'
 import type { AnalyserTarget } from '@/lib/capture'
@@ -54,7 +54,9 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
   const navigate = useNavigate()
   const limits = useCoreLimits()
   const features = useFeatures()
-  const analyse = useAnalyseImage()
+  const [sending, setSending] = useState(false)
+  const [queued, setQueued] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
   const ids = useTabIds()
   const promptId = useId()
   const responseId = useId()
@@ -131,7 +133,8 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
     setPhotos([])
     setResult(null)
     setMode('FEEDBACK')
-    analyse.reset()
+    setQueued(false)
+    setFailure(null)
     setTab('camera')
   }
 
@@ -140,21 +143,42 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
   // the toast instead of the dialog.
   const cameraError = useCallback(() => undefined, [])
 
-  /** Sends the photos for feedback (with the prompt) or for notes (the server's notes prompt). */
-  const analysePhotos = (next: Mode) => {
-    analyse.mutate(
-      { images: photos.map((photo) => toBase64(photo.bytes)), prompt: next === 'NOTES' ? '' : prompt, mode: next },
-      {
-        onSuccess: ({ text }) => {
-          setResult(text)
-          setMode(next)
-          setTab('response')
+  /**
+   * Sends the photos for feedback (with the prompt) or for notes (the server's notes prompt).
+   * They are kept on the device first (the outbox): offline, or when the connection drops,
+   * they are analysed when it returns and the answer waits in the Outbox.
+   */
+  const analysePhotos = async (next: Mode) => {
+    setSending(true)
+    setQueued(false)
+    setFailure(null)
+    try {
+      const outcome = await outbox.submit(
+        `${photos.length} photo${photos.length === 1 ? '' : 's'} to analyse`,
+        {
+          type: 'analysePhotos',
+          photos: photos.map((photo) => new Blob([photo.bytes as BlobPart], { type: 'image/jpeg' })),
+          prompt: next === 'NOTES' ? '' : prompt,
+          mode: next,
         },
-        onError: (error) => toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' }),
-      },
-    )
+      )
+      if (!alive.current) return
+      if (outcome.sent) {
+        setResult(outcome.answer ?? '')
+        setMode(next)
+        setTab('response')
+      } else {
+        setQueued(true)
+      }
+    } catch (error) {
+      if (!alive.current) return
+      setFailure(errorMessage(error))
+      toast({ title: 'Something went wrong', description: errorMessage(error), tone: 'error' })
+    } finally {
+      if (alive.current) setSending(false)
+    }
   }
-  const confirm = () => analysePhotos('FEEDBACK')
+  const confirm = () => void analysePhotos('FEEDBACK')
 
   const createMessage = () => {
     saveAssistantDraft(result ?? '')
@@ -168,7 +192,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
     { value: 'response', label: 'AI Response', disabled: result === null },
   ]
   // An empty prompt is allowed: the server then asks for strengths and next steps.
-  const canConfirm = photos.length > 0 && preparing === 0 && !notConfigured && !analyse.isPending
+  const canConfirm = photos.length > 0 && preparing === 0 && !notConfigured && !sending
 
   // Said before any photo is taken, and no camera is started for nothing.
   if (features.isPending) return <p role="status" className="text-sm text-muted-foreground">Loading…</p>
@@ -250,13 +274,19 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
               className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring"
             />
           </div>
-          {analyse.isError && <Alert>Something went wrong: {errorMessage(analyse.error)}</Alert>}
+          {failure && <Alert>Something went wrong: {failure}</Alert>}
+          {queued && (
+            <Alert tone="info">
+              Your photos are kept on this device. They will be analysed when Voicemark can be reached, and the answer
+              will wait in the Outbox.
+            </Alert>
+          )}
           <div className="flex flex-wrap justify-end gap-2">
             <Button type="button" variant="outline" onClick={() => setTab('camera')}>
               Add more photos
             </Button>
             <Button type="button" onClick={confirm} disabled={!canConfirm}>
-              {analyse.isPending ? 'Analysing…' : 'Confirm'}
+              {sending ? 'Analysing…' : 'Confirm'}
             </Button>
           </div>
         </TabPanel>
@@ -273,7 +303,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
               className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring"
             />
           </div>
-          {analyse.isError && <Alert>Something went wrong: {errorMessage(analyse.error)}</Alert>}
+          {failure && <Alert>Something went wrong: {failure}</Alert>}
           <div className="flex flex-wrap gap-2">
             {target && (
               <Button
@@ -287,8 +317,8 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
               </Button>
             )}
             {mode === 'FEEDBACK' && (
-              <Button type="button" variant="outline" disabled={analyse.isPending} onClick={() => analysePhotos('NOTES')}>
-                {analyse.isPending ? 'Writing notes…' : 'Convert to notes'}
+              <Button type="button" variant="outline" disabled={sending} onClick={() => void analysePhotos('NOTES')}>
+                {sending ? 'Writing notes…' : 'Convert to notes'}
               </Button>
             )}
             <Button type="button" variant="outline" onClick={createMessage}>

@@ -17,7 +17,7 @@ import { errorCode, errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 import { usePupilWord } from '@/lib/pupil-word'
 
-import { commentSchema, useAddComment, type CommentValues } from '../api/add-comment'
+import { commentSchema, useAddComment, useUnsentComments, type CommentValues } from '../api/add-comment'
 import { useDeleteComment } from '../api/delete-comment'
 import { useStudent } from '../api/get-student'
 import { useComments } from '../api/student-comments'
@@ -78,10 +78,11 @@ function Entry({ entry }: { entry: TimelineEntry }) {
   )
 }
 
-function Comments({ studentId }: { studentId: string }) {
+function Comments({ studentId, pupilName }: { studentId: string; pupilName: string }) {
   const { toast } = useToast()
   const comments = useComments(studentId)
-  const add = useAddComment(studentId)
+  const add = useAddComment(studentId, pupilName)
+  const unsent = useUnsentComments(studentId)
   const remove = useDeleteComment(studentId)
   const {
     register,
@@ -93,8 +94,14 @@ function Comments({ studentId }: { studentId: string }) {
 
   const onSubmit = handleSubmit(async ({ comment }) => {
     try {
-      await add.mutateAsync({ studentId, comment })
+      const sent = await add(comment)
       reset()
+      if (!sent)
+        toast({
+          title: 'Comment kept on this device.',
+          description: 'It will be sent when Voicemark can be reached. The Outbox shows it.',
+          tone: 'success',
+        })
     } catch (error) {
       if (!setServerErrors(error, setError, ['comment'])) toast(failureToast(error))
     }
@@ -123,6 +130,18 @@ function Comments({ studentId }: { studentId: string }) {
           Add comment
         </Button>
       </form>
+      {unsent.length > 0 && (
+        <ul className="space-y-3" aria-label="Comments not sent yet">
+          {unsent.map(({ id, comment, item }) => (
+            <li key={id} className="space-y-1 rounded-md border border-dashed border-border p-3 text-sm">
+              <p className="whitespace-pre-wrap">{comment}</p>
+              <p className="text-muted-foreground">
+                {item.state === 'stuck' ? `Not sent: ${item.reason ?? ''}` : 'Not sent yet: it is in the Outbox.'}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
       {comments.isError && <Alert>Comments could not be loaded: {errorMessage(comments.error)}</Alert>}
       {comments.data && comments.data.length === 0 && <p className="text-sm text-muted-foreground">No comments yet.</p>}
       {comments.data && comments.data.length > 0 && (
@@ -197,7 +216,7 @@ export function StudentProfilePage() {
         )}
       </Section>
       <Section title="Comments">
-        <Comments studentId={pupil.id} />
+        <Comments studentId={pupil.id} pupilName={`${pupil.forename} ${pupil.surname}`} />
       </Section>
     </div>
   )

@@ -19,7 +19,7 @@ import { errorMessage } from '@/lib/rpc'
 import { UploadError, uploadFailedToast } from '@/lib/upload'
 
 import { VOICE_NOTES_KEY } from '../api/list-voice-notes'
-import { uploadVoiceNote } from '../api/upload-voice-note'
+import { outbox } from '@/lib/outbox/outbox'
 import { filenameProblem } from '../filename-rule'
 
 interface SaveValues {
@@ -90,10 +90,21 @@ export function SaveVoiceNoteDialog({
     }
     setProgress(0)
     try {
-      const { id } = await uploadVoiceNote(audio, name, (fraction) => setProgress(fraction * 100))
-      await client.invalidateQueries({ queryKey: VOICE_NOTES_KEY })
-      toast({ title: 'Voice note saved.', tone: 'success' })
-      onSaved?.({ id, filename: name })
+      // Kept on the device first (the outbox), so a dropped connection loses nothing.
+      const outcome = await outbox.submit(`Voice note ${name}`, { type: 'voiceNote', audio, filename: name }, ['voiceNote.'], (fraction) =>
+        setProgress(fraction * 100),
+      )
+      if (outcome.sent) {
+        await client.invalidateQueries({ queryKey: VOICE_NOTES_KEY })
+        toast({ title: 'Voice note saved.', tone: 'success' })
+      } else {
+        toast({
+          title: 'Voice note kept on this device.',
+          description: 'It will be sent when Voicemark can be reached. The Outbox shows it.',
+          tone: 'success',
+        })
+      }
+      onSaved?.({ id: outcome.sent ? (outcome.id ?? null) : null, filename: name })
     } catch (error) {
       setProgress(null)
       if (setServerErrors(error, setError, ['filename'])) return
