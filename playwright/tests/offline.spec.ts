@@ -43,6 +43,9 @@ async function controlled(page: Page) {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 })
 }
 
+/** A pupil profile's path, for the tests after the one that finds it. */
+let pupilPath = ''
+
 const NO_FILTER = { notificationId: null, classId: null }
 
 const outboxButton = (page: Page) => page.getByRole('button', { name: /^Outbox, / })
@@ -110,6 +113,7 @@ test('five things captured offline survive a reload and each reaches the server 
   await controlled(page)
   await expect(outboxButton(page)).toHaveAccessibleName('Outbox, nothing waiting')
   const profile = await page.getByRole('link', { name: "View Isla Walker's profile" }).getAttribute('href')
+  pupilPath = profile ?? ''
   const studentId = profile?.split('/').pop() ?? ''
   expect(studentId).not.toBe('')
 
@@ -209,6 +213,63 @@ test('five things captured offline survive a reload and each reaches the server 
   })
 })
 
+test('a dictation whose page closes two minutes in is offered back, and saves as a playable WAV', async ({ page, context, signIn }) => {
+  test.setTimeout(300_000)
+  await servers()
+  await signIn('teacher')
+  await page.goto('/feedback')
+  const items = page.getByRole('list', { name: 'Submissions waiting for feedback' }).getByRole('listitem')
+  await items.first().getByRole('button').click()
+  await page.getByRole('button', { name: 'Dictate' }).click()
+  const drawer = page.getByRole('dialog', { name: 'Live dictation' })
+  await expect(drawer.getByTestId('microphone-state')).toHaveText('open')
+  const timer = drawer.getByRole('timer', { name: 'Dictation time' })
+  await expect(timer).toContainText(/^2:0[0-9]/, { timeout: 180_000 })
+  const [minutes, seconds] = (await timer.innerText()).split(' ')[0].split(':').map(Number)
+  const recorded = minutes * 60 + seconds
+  // The tab closes without any goodbye (no unload handler can save the day).
+  await page.close({ runBeforeUnload: false })
+
+  const again = await context.newPage()
+  await again.goto('/')
+  const dialog = again.getByRole('alertdialog', { name: /^Recovered dictation from / })
+  await expect(dialog).toBeVisible()
+  const title = (await dialog.getByRole('heading').first().innerText()).trim()
+  const match = /^Recovered dictation from (\d{2})\/(\d{2})\/(\d{4}), (\d{2}):(\d{2}) \((\d+) min (\d+) s\)$/.exec(title)
+  expect(match, title).not.toBeNull()
+  const kept = Number(match?.[6]) * 60 + Number(match?.[7])
+  expect(kept).toBeGreaterThanOrEqual(119)
+  console.log(`[figure] dictation recovery: ${recorded} s on the timer when the tab closed, ${kept} s recovered (whole seconds)`)
+  expect(await seriousViolations(again, '[role="alertdialog"]')).toEqual([])
+
+  await dialog.getByRole('button', { name: 'Save' }).click()
+  await expect(again.getByText('Recovered dictation saved.', { exact: true })).toBeVisible()
+  await expect(dialog).toBeHidden()
+  // The outbox sends it to the voice notes; it is a WAV of all that was kept.
+  let note: { filename: string; url: string } | undefined
+  await expect
+    .poll(
+      async () => {
+        const notes = (await rpcQuery(again, 'voiceNote.list')) as { filename: string; url: string }[]
+        note = notes.find((n) => n.filename.startsWith('Recovered dictation'))
+        return note?.filename ?? ''
+      },
+      { timeout: 60_000 },
+    )
+    .toMatch(/^Recovered dictation \d{2}-\d{2}-\d{4} \d{2}-\d{2}\.wav$/)
+  const body = await (await again.request.get(note?.url ?? '')).body()
+  expect(body.toString('ascii', 0, 4)).toBe('RIFF')
+  expect(body.toString('ascii', 8, 12)).toBe('WAVE')
+  expect(body.readUInt32LE(24)).toBe(16_000)
+  const dataSize = body.readUInt32LE(40)
+  expect(dataSize).toBe(body.length - 44)
+  expect(dataSize / 32_000).toBeGreaterThanOrEqual(119)
+  // Nothing is offered again.
+  await again.reload()
+  await expect(again.getByRole('heading', { level: 1 })).toBeVisible()
+  await expect(again.getByRole('alertdialog')).toHaveCount(0)
+})
+
 test('a mark the server refuses becomes Stuck with its sentence, and Discard removes it', async ({ page, context, signIn }) => {
   const { server } = await servers()
   await signIn('teacher')
@@ -245,13 +306,16 @@ test('a mark the server refuses becomes Stuck with its sentence, and Discard rem
 test('Log out with something waiting warns first, then leaves nothing of the user on the device', async ({ page, signIn }) => {
   await servers()
   await signIn('teacher')
-  await page.goto('/students')
+  // A pupil's profile: Isla Walker's from the test before (the Hub is empty by now), or
+  // the first in the Hub when this test runs alone.
+  if (!pupilPath) {
+    await page.goto('/feedback')
+    pupilPath = (await page.getByRole('link', { name: /^View .*'s profile$/ }).first().getAttribute('href')) ?? ''
+  }
+  await page.goto(pupilPath)
   await controlled(page)
+  await expect(page.getByLabel('Add a comment')).toBeVisible()
   // The connection to the API fails (while the page itself still loads), so the comment waits.
-  await page.goto('/feedback')
-  const profile = await page.getByRole('link', { name: /^View .*'s profile$/ }).first().getAttribute('href')
-  await page.goto(profile ?? '/')
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   await page.route('**/api/trpc/student.addComment**', (route) => route.abort('internetdisconnected'))
   await page.getByLabel('Add a comment').fill('Kept until it is sent.')
   await page.getByRole('button', { name: 'Add comment' }).click()

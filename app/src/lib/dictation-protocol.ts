@@ -2,7 +2,14 @@
 
 export type ToDictationWorker =
   /** Start a recording of audio at `sampleRate` Hz arriving on `audio` (see lib/audio-capture.ts). */
-  | { type: 'start'; sampleRate: number; maxSeconds: number; audio: MessagePort }
+  | {
+      type: 'start'
+      sampleRate: number
+      maxSeconds: number
+      audio: MessagePort
+      /** Where to keep each second of WAV data on the device (lib/outbox/recordings.ts). */
+      recording?: { id: string; userId: string }
+    }
   /** Finish now (when the 'end' marker cannot come), and answer 'done'. */
   | { type: 'stop' }
   /** How much memory the recording holds (answered with 'stats'; for the benchmark). */
@@ -20,8 +27,11 @@ export type FromDictationWorker =
   /** The whole recording as one audio/wav Blob. */
   | { type: 'done'; wav: Blob; seconds: number }
   | { type: 'error'; message: string }
-  /** The wasm memory's size and the bytes already moved into Blob parts. */
-  | { type: 'stats'; wasmBytes: number; blobBytes: number }
+  /** The wasm memory's size, the bytes held in Blob parts in memory and those kept on the device. */
+  | { type: 'stats'; wasmBytes: number; blobBytes: number; storedBytes: number }
 
-/** A WAV segment is moved out of wasm memory into a Blob part this often (seconds of audio). */
-export const SEGMENT_SECONDS = 5
+/**
+ * A WAV segment moves out of wasm memory this often (seconds of audio): into IndexedDB, so a
+ * closed tab loses at most this much, or into a Blob part where the device cannot keep it.
+ */
+export const SEGMENT_SECONDS = 1

@@ -1,10 +1,13 @@
 //! The dictation worker: runs the wasm `DictationRecorder` on the microphone's Float32 chunks
 //! as they arrive (anti-aliased resampling to 16 kHz inside the core). Each chunk gives 16-bit
 //! PCM for the speech socket, posted to the page, which owns the WebSocket (so the connection
-//! state and transcript live with the UI). Every few seconds the WAV bytes so far move out of
-//! wasm memory into a Blob part; at the end the core's final header is put in front, so the
-//! WAV is ready at once and memory stays about one WAV's size.
+//! state and transcript live with the UI). Every second the WAV bytes so far move out of wasm
+//! memory into IndexedDB (lib/outbox/recordings.ts: a closed tab loses at most a second, and
+//! the browser keeps the bytes on disk rather than in memory), or into a Blob part when the
+//! device cannot store them; at the end the core's final header is put in front of the
+//! stored parts, so the WAV is ready at once.
 
+import { recordingParts, writeRecordingPart } from '../lib/outbox/recordings'
 import init, { DictationRecorder } from '../wasm/core_wasm_media.js'
 import wasmUrl from '../wasm/core_wasm_media_bg.wasm?url'
 import {
@@ -25,6 +28,10 @@ let audio: MessagePort | null = null
 let parts: Blob[] = []
 let takenAt = 0
 let full = false
+/** Where parts go on the device, while that works. */
+let stored: { id: string; userId: string; next: number; writes: Promise<void> } | null = null
+/** Bytes of parts written to the device (for the stats). */
+let storedBytes = 0
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
@@ -36,7 +43,7 @@ function onSamples(samples: Float32Array) {
   if (pcm.byteLength > 0) scope.postMessage({ type: 'pcm', bytes: pcm.buffer as ArrayBuffer }, [pcm.buffer as ArrayBuffer])
   const seconds = recorder.seconds()
   if (seconds - takenAt >= SEGMENT_SECONDS) {
-    parts.push(new Blob([recorder.takeWavBytes() as Uint8Array<ArrayBuffer>]))
+    keepPart(new Blob([recorder.takeWavBytes() as Uint8Array<ArrayBuffer>]))
     takenAt = seconds
   }
   scope.postMessage({ type: 'progress', seconds })
@@ -46,19 +53,50 @@ function onSamples(samples: Float32Array) {
   }
 }
 
-function finish() {
+/** Keeps one part: on the device (in order), or in memory once the device has failed. */
+function keepPart(part: Blob) {
+  const target = stored
+  if (!target) {
+    parts.push(part)
+    return
+  }
+  const seq = target.next++
+  target.writes = target.writes.then(async () => {
+    if (stored !== target) {
+      parts.push(part)
+      return
+    }
+    try {
+      await writeRecordingPart(target.id, target.userId, seq, part)
+      storedBytes += part.size
+    } catch {
+      // The device's storage is full or refused: keep this and the rest in memory.
+      stored = null
+      parts.push(part)
+    }
+  })
+}
+
+async function finish() {
   if (!recorder) return
   audio?.close()
   audio = null
-  const rest = recorder.finish()
+  const rest = new Blob([recorder.finish() as Uint8Array<ArrayBuffer>])
   const header = recorder.wavHeader()
   const seconds = recorder.seconds()
-  const wav = new Blob([header as Uint8Array<ArrayBuffer>, ...parts, rest as Uint8Array<ArrayBuffer>], {
-    type: 'audio/wav',
-  })
   recorder.free()
   recorder = null
+  keepPart(rest)
+  let body: Blob[] = parts
+  const target = stored
+  if (target) {
+    await target.writes
+    // Parts read back from the device are kept on disk by the browser, not in memory.
+    body = stored === target ? await recordingParts(target.id) : [...(await recordingParts(target.id)), ...parts]
+  }
+  const wav = new Blob([header as Uint8Array<ArrayBuffer>, ...body], { type: 'audio/wav' })
   parts = []
+  stored = null
   scope.postMessage({ type: 'done', wav, seconds })
 }
 
@@ -72,21 +110,23 @@ scope.addEventListener('message', async (event) => {
       parts = []
       takenAt = 0
       full = false
+      storedBytes = 0
+      stored = message.recording ? { ...message.recording, next: 0, writes: Promise.resolve() } : null
       audio = message.audio
       audio.onmessage = (chunk: MessageEvent<Float32Array | { type: 'end' }>) => {
         try {
           if (chunk.data instanceof Float32Array) onSamples(chunk.data)
-          else if (chunk.data.type === 'end') finish()
+          else if (chunk.data.type === 'end') void finish().catch((error: unknown) => scope.postMessage({ type: 'error', message: describe(error) }))
         } catch (error) {
           scope.postMessage({ type: 'error', message: describe(error) })
         }
       }
       scope.postMessage({ type: 'ready' })
     } else if (message.type === 'stop') {
-      finish()
+      await finish()
     } else if (message.type === 'stats') {
       const blobBytes = parts.reduce((sum, part) => sum + part.size, 0)
-      scope.postMessage({ type: 'stats', wasmBytes: wasmMemory?.buffer.byteLength ?? 0, blobBytes })
+      scope.postMessage({ type: 'stats', wasmBytes: wasmMemory?.buffer.byteLength ?? 0, blobBytes, storedBytes })
     }
   } catch (error) {
     scope.postMessage({ type: 'error', message: describe(error) })

@@ -7,6 +7,7 @@
 
 import { errorMessage } from '@/lib/rpc'
 import { openMicrophone, type AudioCapture } from '@/lib/audio-capture'
+import { beginRecording, forgetRecording, keepTranscript, recordingLock } from '@/lib/outbox/recordings'
 
 import { appendFinal, KEEP_ALIVE_MS, listenUrl, readSpeechMessage } from './speech-socket'
 import type { FromDictationWorker, ToDictationWorker } from '@/lib/dictation-protocol'
@@ -62,15 +63,23 @@ export class DictationSession {
   private readonly onChange: (snapshot: DictationSnapshot) => void
   private readonly maxSeconds: number
   private readonly credential: () => Promise<SpeechCredential>
+  private readonly userId: string | null
+  /** The recording kept on the device while it is made (lib/outbox/recordings.ts). */
+  private recordingId: string | null = null
+  private releaseLock: (() => void) | null = null
+  private transcriptTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(options: {
     maxSeconds: number
     credential: () => Promise<SpeechCredential>
     onChange: (snapshot: DictationSnapshot) => void
+    /** The signed-in user, whose recording is kept on the device so a closed tab loses nothing. */
+    userId?: string | null
   }) {
     this.maxSeconds = options.maxSeconds
     this.credential = options.credential
     this.onChange = options.onChange
+    this.userId = options.userId ?? null
   }
 
   get snapshot(): DictationSnapshot {
@@ -81,6 +90,38 @@ export class DictationSession {
     if (this.disposed) return
     this.state = { ...this.state, ...patch }
     this.onChange(this.state)
+    if (patch.transcript !== undefined) this.keepTranscriptSoon()
+  }
+
+  /** Writes the transcript beside the recording at most once a second. */
+  private keepTranscriptSoon() {
+    if (!this.recordingId || this.transcriptTimer !== undefined) return
+    this.transcriptTimer = setTimeout(() => {
+      this.transcriptTimer = undefined
+      const id = this.recordingId
+      if (id) void keepTranscript(id, this.state.transcript).catch(() => undefined)
+    }, 1_000)
+  }
+
+  /** Starts keeping the recording on the device, held by this tab (a Web Lock) until disposed. */
+  private async keepRecording(): Promise<{ id: string; userId: string } | undefined> {
+    if (!this.userId) return undefined
+    try {
+      const id = crypto.randomUUID()
+      if (navigator.locks) {
+        await new Promise<void>((held) => {
+          void navigator.locks.request(recordingLock(id), () => {
+            held()
+            return new Promise<void>((release) => (this.releaseLock = release))
+          })
+        })
+      }
+      this.recordingId = id
+      await beginRecording(id, this.userId)
+      return { id, userId: this.userId }
+    } catch {
+      return undefined // the device cannot keep it: the recording lives in memory only
+    }
   }
 
   /** Starts the microphone and the connection side by side. */
@@ -104,6 +145,13 @@ export class DictationSession {
       return
     }
     this.capture = capture
+    const recording = await this.keepRecording()
+    if (this.disposed || this.stopping) {
+      capture.close()
+      this.capture = null
+      this.forgetKept()
+      return
+    }
     const worker = new Worker(new URL('../../workers/dictation.worker.ts', import.meta.url), {
       type: 'module',
       name: 'voicemark-dictation',
@@ -116,6 +164,7 @@ export class DictationSession {
       sampleRate: capture.sampleRate,
       maxSeconds: this.maxSeconds,
       audio: capture.audio,
+      recording,
     }
     worker.postMessage(start, [capture.audio])
   }
@@ -277,8 +326,20 @@ export class DictationSession {
     }
   }
 
+  /** The drawer closed as the user meant it to: the kept recording is not needed any more. */
+  private forgetKept() {
+    clearTimeout(this.transcriptTimer)
+    this.transcriptTimer = undefined
+    const id = this.recordingId
+    this.recordingId = null
+    if (id) void forgetRecording(id).catch(() => undefined)
+    this.releaseLock?.()
+    this.releaseLock = null
+  }
+
   /** Drops everything at once (the drawer closed). */
   dispose() {
+    this.forgetKept()
     this.disposed = true
     this.stopping = true
     this.capture?.close()

@@ -42,13 +42,12 @@ export interface OutboxItem {
   sentAt?: number
 }
 
-/** One second or so of a dictation being recorded. */
+/** One second or so of a dictation being recorded: WAV data bytes (16-bit mono PCM). */
 export interface RecordingChunk {
   recordingId: string
   seq: number
   userId: string
-  /** 16-bit PCM samples (mono) at `sampleRate`. */
-  pcm: ArrayBuffer
+  data: Blob
 }
 
 /** A dictation being recorded: when it started and the transcript so far. */
@@ -56,10 +55,9 @@ export interface RecordingHead {
   id: string
   userId: string
   startedAt: number
+  /** The WAV's sample rate (the recorder writes 16 kHz, 16-bit mono). */
   sampleRate: number
   transcript: string
-  /** Samples written so far (the chunks' total). */
-  samples: number
   updatedAt: number
 }
 

@@ -7,7 +7,7 @@
 //! up a mark. Across tabs, a Web Lock per item keeps two tabs from sending the same item.
 
 import { db, type OutboxItem, type OutboxJob } from './db'
-import { backoffMs, verdict } from './retry'
+import { backoffMs, serverAnswered, verdict } from './retry'
 
 /** How long a sent item stays listed (as Sent) before it is tidied away. */
 export const SENT_KEPT_MS = 24 * 60 * 60_000
@@ -70,10 +70,13 @@ export class Outbox {
       job,
       refresh,
     }
-    await (await db()).put('outbox', item)
-    this.items = [...this.items, item]
+    const d = await db()
+    await d.put('outbox', item)
+    // The stored copy: its files now belong to the outbox, whatever happens to the originals.
+    const kept = (await d.get('outbox', item.id)) ?? item
+    this.items = [...this.items, kept]
     this.emit()
-    return item
+    return kept
   }
 
   /**
@@ -176,6 +179,9 @@ export class Outbox {
       } catch (error) {
         if (controller.signal.aborted) return { kind: 'later' as const }
         const judged = verdict(error)
+        // The user is looking at the form and the server did answer: its answer is shown
+        // now (as before the outbox), rather than tried again unseen.
+        if (foreground && serverAnswered(error)) return { kind: 'refused' as const, error }
         if (judged.retry) {
           const attempts = item.attempts + 1
           await this.update(item.id, { state: 'waiting', attempts, nextAttemptAt: Date.now() + backoffMs(attempts), progress: undefined })

@@ -2,7 +2,7 @@ import { TRPCClientError } from '@trpc/client'
 import { describe, expect, it } from 'vitest'
 
 import { UploadError } from '../upload'
-import { backoffMs, FIRST_BACKOFF_MS, MAX_BACKOFF_MS, verdict } from './retry'
+import { backoffMs, FIRST_BACKOFF_MS, MAX_BACKOFF_MS, serverAnswered, verdict } from './retry'
 
 function trpcError(message: string, httpStatus?: number, code?: string) {
   const error = new TRPCClientError(message)
@@ -48,5 +48,15 @@ describe('backoffMs', () => {
     expect(backoffMs(3, 0)).toBe(4 * FIRST_BACKOFF_MS)
     expect(backoffMs(30, 0)).toBe(MAX_BACKOFF_MS)
     expect(backoffMs(1, 1)).toBe(1.2 * FIRST_BACKOFF_MS)
+  })
+})
+
+describe('serverAnswered', () => {
+  it('tells an answer from a lost connection', () => {
+    expect(serverAnswered(trpcError('Bad gateway', 502, 'BAD_GATEWAY'))).toBe(true)
+    expect(serverAnswered(new UploadError('a.wav', 413, 'too big'))).toBe(true)
+    expect(serverAnswered(trpcError('fetch failed'))).toBe(false)
+    expect(serverAnswered(new UploadError('a.wav', 0, 'offline'))).toBe(false)
+    expect(serverAnswered(new TypeError('Failed to fetch'))).toBe(false)
   })
 })

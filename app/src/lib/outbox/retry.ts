@@ -44,3 +44,10 @@ export function backoffMs(attempts: number, jitter = Math.random()): number {
   // Up to a fifth more, so many devices coming back online at once do not call together.
   return Math.round(base * (1 + 0.2 * jitter))
 }
+
+/** Whether the server (or the storage) answered at all, rather than the connection failing. */
+export function serverAnswered(error: unknown): boolean {
+  if (error instanceof UploadError) return error.status !== 0
+  if (error instanceof TRPCClientError) return Boolean((error.data as { httpStatus?: number } | undefined)?.httpStatus)
+  return false
+}

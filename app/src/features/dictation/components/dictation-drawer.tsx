@@ -12,7 +12,8 @@ import { Dialog, DialogDescription, DialogTitle, SheetContent } from '@/componen
 import { Progress } from '@/components/ui/progress'
 import { useToast } from '@/components/ui/toaster'
 import { useVoiceNoteRecorder, type DictationOptions, type DictationRecordingTarget } from '@/lib/capture'
-import { saveDraft } from '@/lib/dictation-drafts'
+import { outbox } from '@/lib/outbox/outbox'
+import { useSession } from '@/lib/session'
 import { defaultNoteName, formatDuration } from '@/lib/recording'
 import { errorMessage } from '@/lib/rpc'
 import { UploadError, uploadFailedToast } from '@/lib/upload'
@@ -27,8 +28,9 @@ const MIC_ERROR = 'Unable to connect to microphone. Please check your settings a
 function useDictationSession(maxSeconds: number) {
   const [snapshot, setSnapshot] = useState<DictationSnapshot | null>(null)
   const session = useRef<DictationSession | null>(null)
+  const userId = useSession().session?.user.id ?? null
   useEffect(() => {
-    const current = new DictationSession({ maxSeconds, credential: mintSpeechCredential, onChange: setSnapshot })
+    const current = new DictationSession({ maxSeconds, credential: mintSpeechCredential, onChange: setSnapshot, userId })
     session.current = current
     setSnapshot(current.snapshot)
     current.start()
@@ -36,7 +38,7 @@ function useDictationSession(maxSeconds: number) {
       current.dispose()
       session.current = null
     }
-  }, [maxSeconds])
+  }, [maxSeconds, userId])
   return { snapshot, session }
 }
 
@@ -94,10 +96,21 @@ function DictationPanel({
     const filename = `${defaultNoteName(new Date(), 'Dictation draft')}.wav`
     setDraftProgress(0)
     try {
-      const { id } = await voiceNotes.upload(wav, filename, (fraction) => setDraftProgress(fraction * 100))
-      saveDraft({ voiceNoteId: id, filename, transcript: text, createdAt: new Date().toISOString() })
+      // Kept on the device first (the outbox): the transcript joins the note once it is sent.
+      const outcome = await outbox.submit(
+        `Dictation draft ${filename}`,
+        { type: 'voiceNote', audio: wav, filename, transcript: text },
+        ['voiceNote.'],
+        (fraction) => setDraftProgress(fraction * 100),
+      )
       setDraftSaved(true)
-      toast({ title: 'Saved to drafts.', description: filename, tone: 'success' })
+      if (outcome.sent) toast({ title: 'Saved to drafts.', description: filename, tone: 'success' })
+      else
+        toast({
+          title: 'Draft kept on this device.',
+          description: `${filename} will be saved to your drafts when Voicemark can be reached. The Outbox shows it.`,
+          tone: 'success',
+        })
     } catch (error) {
       toast(error instanceof UploadError ? uploadFailedToast(filename) : { ...uploadFailedToast(filename), description: `${filename}: ${errorMessage(error)}` })
     } finally {
