@@ -9,7 +9,7 @@
 // and the bytes held in Blob parts). Needs --enable-precise-memory-info and
 // --js-flags=--expose-gc (playwright/bench.config.ts).
 
-import type { FromDictationWorker, ToDictationWorker } from '../src/features/dictation/worker-protocol'
+import type { FromDictationWorker, ToDictationWorker } from '../src/lib/dictation-protocol'
 
 const INPUT_RATE = 48_000
 const CHUNK_SECONDS = 1
@@ -87,7 +87,9 @@ async function runOurs(minute: Float32Array, seconds: number): Promise<Figures> 
   const post = (message: ToDictationWorker, transfer: Transferable[] = []) => worker.postMessage(message, transfer)
 
   const ready = next('ready')
-  post({ type: 'start', sampleRate: INPUT_RATE, maxSeconds: seconds + 60, audio: channel.port2 }, [channel.port2])
+  // As the app records: each second's WAV data kept on the device (IndexedDB), not in memory.
+  const recording = { id: `bench-${Date.now()}`, userId: 'bench' }
+  post({ type: 'start', sampleRate: INPUT_RATE, maxSeconds: seconds + 60, audio: channel.port2, recording }, [channel.port2])
   await ready
   await collect()
   const heapStart = heap()
