@@ -14,18 +14,35 @@ function setUpdate(apply: (() => void) | null) {
   for (const listener of listeners) listener()
 }
 
+/** What `watchForUpdates` needs of a `Workbox` (workbox-window). */
+export interface UpdatableWorker {
+  addEventListener(type: 'waiting' | 'controlling', listener: () => void): void
+  messageSkipWaiting(): void
+}
+
+/**
+ * When a new version waits, offers its Reload (`useUpdateReady`); Reload tells the waiting
+ * worker to take over and reloads the page once it has.
+ */
+export function watchForUpdates(workbox: UpdatableWorker, reload: () => void) {
+  workbox.addEventListener('waiting', () =>
+    setUpdate(() => {
+      workbox.addEventListener('controlling', reload)
+      workbox.messageSkipWaiting()
+    }),
+  )
+}
+
+/** The waiting version's Reload, or null (outside React; `useUpdateReady` inside). */
+export const currentUpdate = () => applyUpdate
+
 /** Registers `/sw.js` once the page has loaded (production builds only). */
 export function registerServiceWorker() {
   if (import.meta.env.DEV || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return
   const start = async () => {
     const { Workbox } = await import('workbox-window')
     const workbox = new Workbox('/sw.js', { scope: '/' })
-    workbox.addEventListener('waiting', () =>
-      setUpdate(() => {
-        workbox.addEventListener('controlling', () => window.location.reload())
-        workbox.messageSkipWaiting()
-      }),
-    )
+    watchForUpdates(workbox, () => window.location.reload())
     await workbox.register()
   }
   const run = () => void start().catch(() => undefined)
@@ -40,7 +57,7 @@ export function useUpdateReady(): (() => void) | null {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    () => applyUpdate,
+    currentUpdate,
     () => null,
   )
 }
