@@ -20,6 +20,9 @@ interface Figures {
   peakHeapBytes: number
   peakWasmBytes: number
   peakBlobBytes: number
+  /** While recording: WAV parts held in memory, and those kept on the device (IndexedDB). */
+  partsInMemoryBytes?: number
+  storedBytes?: number
   wavBytes: number
   wavSeconds: number
 }
@@ -96,6 +99,9 @@ async function runOurs(minute: Float32Array, seconds: number): Promise<Figures> 
   let peakHeap = 0
   let peakWasm = 0
   let peakBlob = 0
+  // Of those: the parts held in memory while recording, and those the device keeps on disk.
+  let peakPartsInMemory = 0
+  let storedOnDevice = 0
   let peakTotal = 0
   const sample = async () => {
     const statsAnswer = next('stats')
@@ -105,6 +111,8 @@ async function runOurs(minute: Float32Array, seconds: number): Promise<Figures> 
     peakHeap = Math.max(peakHeap, heapNow)
     peakWasm = Math.max(peakWasm, stats.wasmBytes)
     peakBlob = Math.max(peakBlob, stats.blobBytes)
+    peakPartsInMemory = Math.max(peakPartsInMemory, stats.blobBytes)
+    storedOnDevice = Math.max(storedOnDevice, stats.storedBytes ?? 0)
     peakTotal = Math.max(peakTotal, heapNow + stats.wasmBytes + stats.blobBytes)
   }
 
@@ -133,6 +141,8 @@ async function runOurs(minute: Float32Array, seconds: number): Promise<Figures> 
     peakHeapBytes: peakHeap,
     peakWasmBytes: peakWasm,
     peakBlobBytes: Math.max(peakBlob, result.wav.size),
+    partsInMemoryBytes: peakPartsInMemory,
+    storedBytes: storedOnDevice,
     wavBytes: result.wav.size,
     wavSeconds: result.seconds,
   }
