@@ -270,6 +270,32 @@ test('a dictation whose page closes two minutes in is offered back, and saves as
   await expect(again.getByRole('alertdialog')).toHaveCount(0)
 })
 
+test('a message written offline is sent once the connection returns', async ({ page, context, signIn }) => {
+  await servers()
+  await signIn('teacher')
+  await page.goto('/notifications/create?type=GENERAL')
+  await expect(page.getByRole('heading', { level: 1, name: 'New message' })).toBeVisible()
+  await expect(page.getByRole('checkbox', { name: /Year 7 English/ })).toBeVisible()
+  await controlled(page)
+  const title = `Trip letter ${Date.now().toString(36)}`
+  await context.setOffline(true)
+  await page.getByLabel('Title', { exact: true }).fill(title)
+  await page.getByRole('textbox', { name: 'Message' }).click()
+  await page.keyboard.type('Bring a packed lunch on Friday.')
+  await page.getByRole('checkbox', { name: /Year 7 English/ }).check()
+  await page.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByText('Message kept on this device.', { exact: true })).toBeVisible()
+  await expect(outboxButton(page)).toHaveAccessibleName('Outbox, 1 waiting')
+  await context.setOffline(false)
+  await expect(outboxButton(page)).toHaveAccessibleName('Outbox, nothing waiting', { timeout: 30_000 })
+  const panel = await openOutbox(page)
+  await expect(panel.getByRole('listitem', { name: `Message ${title}: Sent` })).toBeVisible()
+  await panel.getByRole('button', { name: 'Close' }).click()
+  // Exactly one such message on the server.
+  await page.goto('/notifications')
+  await expect(page.getByText(title, { exact: true })).toHaveCount(1)
+})
+
 test('a mark the server refuses becomes Stuck with its sentence, and Discard removes it', async ({ page, context, signIn }) => {
   const { server } = await servers()
   await signIn('teacher')

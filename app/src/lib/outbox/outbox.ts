@@ -17,7 +17,7 @@ type Lane = 'files' | 'small'
 const laneOf = (item: OutboxItem): Lane => (item.job?.type === 'mutation' ? 'small' : 'files')
 
 /** The outcome of `submit`: sent now (with the server's answer), or kept to send later. */
-export type SubmitOutcome = { sent: true; answer?: string; id?: string } | { sent: false }
+export type SubmitOutcome = { sent: true; answer?: string; id?: string; value?: unknown } | { sent: false }
 
 type Listener = () => void
 
@@ -96,7 +96,7 @@ export class Outbox {
       return { sent: false }
     }
     const outcome = await this.attempt(item, true, onProgress)
-    if (outcome.kind === 'sent') return { sent: true, answer: outcome.answer, id: outcome.id }
+    if (outcome.kind === 'sent') return { sent: true, answer: outcome.answer, id: outcome.id, value: outcome.value }
     if (outcome.kind === 'refused') {
       await this.remove(item.id)
       throw outcome.error
@@ -157,7 +157,7 @@ export class Outbox {
     item: OutboxItem,
     foreground: boolean,
     onProgress?: (fraction: number) => void,
-  ): Promise<{ kind: 'sent'; answer?: string; id?: string } | { kind: 'refused'; error: unknown } | { kind: 'later' }> {
+  ): Promise<{ kind: 'sent'; answer?: string; id?: string; value?: unknown } | { kind: 'refused'; error: unknown } | { kind: 'later' }> {
     const run = async () => {
       const controller = new AbortController()
       this.controllers.set(item.id, controller)
@@ -175,7 +175,7 @@ export class Outbox {
           saveResume: (resume) => this.update(item.id, { resume }),
         })
         await this.markSent(item.id, result.answer)
-        return { kind: 'sent' as const, answer: result.answer, id: result.id }
+        return { kind: 'sent' as const, answer: result.answer, id: result.id, value: result.value }
       } catch (error) {
         if (controller.signal.aborted) return { kind: 'later' as const }
         const judged = verdict(error)

@@ -15,8 +15,11 @@ export interface SendContext {
   signal: AbortSignal
 }
 
-/** What the server answered: words worth keeping with a sent item, the id of what it made. */
-export type SendResult = { answer?: string; id?: string }
+/**
+ * What the server answered: words worth keeping with a sent item, the id of what it made, and
+ * (for a form still on screen) the whole answer.
+ */
+export type SendResult = { answer?: string; id?: string; value?: unknown }
 
 /** The idempotency key of step `step` of `item` (at most 100 characters of [A-Za-z0-9_-]). */
 export function stepKey(item: Pick<OutboxItem, 'id'>, step: string): string {
@@ -30,8 +33,8 @@ export async function send(item: OutboxItem, ctx: SendContext): Promise<SendResu
   switch (job.type) {
     case 'mutation': {
       const input = { ...job.input, idempotencyKey: stepKey(item, 'm') }
-      await rpcMutation(job.path as MutationPath, input as unknown as RpcInput<MutationPath>)
-      return {}
+      const value = await rpcMutation(job.path as MutationPath, input as unknown as RpcInput<MutationPath>)
+      return { value }
     }
     case 'analysePhotos': {
       const images = await Promise.all(job.photos.map(blobToBase64))

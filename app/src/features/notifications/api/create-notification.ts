@@ -1,13 +1,15 @@
 //! `notification.create`: the editor's schema (shared with `update-notification.ts`) and the
-//! mutation. Saving refreshes every `notification.*` query (Activity, the view page).
+//! creation. Saving refreshes every `notification.*` query (Activity, the view page).
 
 import { useQueryClient } from '@tanstack/react-query'
+import { useCallback } from 'react'
 import { z } from 'zod'
 
 import { MAX_TITLE_CHARS } from '@/generated/limits'
 import type { NotificationFilters } from '@/generated/rpc-types'
 import { optionalText, requiredText } from '@/lib/form-limits'
-import { invalidateRpc, useRpcMutation } from '@/lib/rpc'
+import { outbox } from '@/lib/outbox/outbox'
+import { invalidateRpc, type RpcInput, type RpcOutput } from '@/lib/rpc'
 
 export type NotificationKind = 'GENERAL' | 'ASSIGNMENT'
 
@@ -32,7 +34,25 @@ export type EditorValues = z.infer<ReturnType<typeof notificationEditorSchema>>
 /** The editor's fields the server may answer with a message. */
 export const EDITOR_FIELDS = ['title', 'customTitle', 'body', 'sendDate', 'submissionDueDate', 'sendToPupil', 'filters'] as const
 
+/**
+ * Creates a message or assignment through the outbox (lib/outbox): kept on the device first,
+ * so one written while the connection is down is sent when it returns. Resolves with the
+ * server's answer, or `null` when it waits on the device; a refusal is thrown.
+ */
 export function useCreateNotification() {
   const queryClient = useQueryClient()
-  return useRpcMutation('notification.create', { onSuccess: () => invalidateRpc(queryClient, 'notification.') })
+  return useCallback(
+    async (input: RpcInput<'notification.create'>): Promise<RpcOutput<'notification.create'> | null> => {
+      const kind = input.type === 'ASSIGNMENT' ? 'Assignment' : 'Message'
+      const outcome = await outbox.submit(
+        `${kind} ${input.title}`,
+        { type: 'mutation', path: 'notification.create', input: input as unknown as Record<string, unknown> },
+        ['notification.', 'dashboard.'],
+      )
+      if (!outcome.sent) return null
+      void invalidateRpc(queryClient, 'notification.')
+      return outcome.value as RpcOutput<'notification.create'>
+    },
+    [queryClient],
+  )
 }

@@ -111,7 +111,16 @@ function EditorForm({ kind, existing, draft }: { kind: Kind; existing?: Notifica
     try {
       const saved = existing
         ? await update.mutateAsync({ id: existing.id, ...fields })
-        : await create.mutateAsync({ type: kind, ...fields })
+        : await create({ type: kind, ...fields })
+      if (!saved) {
+        toast({
+          title: `${assignment ? 'Assignment' : 'Message'} kept on this device.`,
+          description: 'It will be sent when Voicemark can be reached. The Outbox shows it.',
+          tone: 'success',
+        })
+        void navigate('/notifications')
+        return
+      }
       toast({
         title: saved.status === 'SCHEDULED' ? `${assignment ? 'Assignment' : 'Message'} scheduled.` : `${assignment ? 'Assignment' : 'Message'} is being sent.`,
         tone: 'success',
