@@ -311,6 +311,7 @@ export interface MarkInput {
   submissionId: string;
   feedback: string;
   sentiment: string;
+  idempotencyKey?: string | null;
 }
 
 export interface MarkedSubmission {
@@ -352,6 +353,7 @@ export interface TaskContentItem {
 
 export interface VoiceNoteKeyInput {
   key: string;
+  idempotencyKey?: string | null;
 }
 
 export interface VoiceNoteId {
@@ -363,6 +365,7 @@ export interface UploadTaskFileInput {
   contentType: string;
   taskId: string;
   size?: number | null;
+  idempotencyKey?: string | null;
 }
 
 export interface UploadTicket {
@@ -377,6 +380,7 @@ export interface UploadVoiceNoteInput {
   contentType: string;
   size?: number | null;
   taskId?: string | null;
+  idempotencyKey?: string | null;
 }
 
 export interface BrowseInput {
@@ -422,6 +426,7 @@ export interface AnalyseImageInput {
   images: Array<string>;
   prompt: string;
   mode: 'FEEDBACK' | 'NOTES';
+  idempotencyKey?: string | null;
 }
 
 export interface AnalyseImageOutput {
@@ -453,6 +458,7 @@ export interface CreateNotification {
   sendToPupil: boolean;
   sendToParent: boolean;
   filters: NotificationFilters;
+  idempotencyKey?: string | null;
 }
 
 export interface NotificationDetail {
@@ -716,6 +722,7 @@ export interface GroupName {
 export interface AddCommentInput {
   studentId: string;
   comment: string;
+  idempotencyKey?: string | null;
 }
 
 export interface StudentCommentView {
@@ -955,6 +962,7 @@ export interface SaveTaskInput {
   title?: string | null;
   tags?: Array<string> | null;
   answers: Array<AnswerInput>;
+  idempotencyKey?: string | null;
 }
 
 export interface AnswerInput {
@@ -976,6 +984,11 @@ export interface AnswerConflict {
   updatedByName: string | null;
 }
 
+export interface SubmitTaskInput {
+  id: string;
+  idempotencyKey?: string | null;
+}
+
 export interface SubmittedTask {
   submittedAt: Date;
 }
@@ -990,17 +1003,20 @@ export interface AddPhotoNotesInput {
   taskId: string;
   name: string;
   notes: string;
+  idempotencyKey?: string | null;
 }
 
 export interface AddRecordingInput {
   taskId: string;
   key: string;
   transcript?: string | null;
+  idempotencyKey?: string | null;
 }
 
 export interface AddVoiceNotesInput {
   taskId: string;
   voiceNoteIds: Array<string>;
+  idempotencyKey?: string | null;
 }
 
 export interface AddedItems {
@@ -1239,6 +1255,7 @@ export interface UploadFileInput {
   filename: string;
   contentType: string;
   size?: number | null;
+  idempotencyKey?: string | null;
 }
 
 export interface VoiceNote {
@@ -1346,7 +1363,7 @@ export interface RpcProcedures {
   'task.list': { kind: 'query'; input: ListTasksInput; output: Array<TaskSummary> };
   'task.removeCollaborator': { kind: 'mutation'; input: CollaboratorInput; output: Array<PersonView> };
   'task.save': { kind: 'mutation'; input: SaveTaskInput; output: SaveTaskResult };
-  'task.submit': { kind: 'mutation'; input: TaskId; output: SubmittedTask };
+  'task.submit': { kind: 'mutation'; input: SubmitTaskInput; output: SubmittedTask };
   'task.templateChoices': { kind: 'query'; input: void; output: Array<TemplateChoice> };
   'taskContent.addPhotoNotes': { kind: 'mutation'; input: AddPhotoNotesInput; output: TaskContentItem };
   'taskContent.addRecording': { kind: 'mutation'; input: AddRecordingInput; output: TaskContentItem };

@@ -530,6 +530,18 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// The outbox's idempotency keys: the first answer to each (user, key).
+    idempotency_keys (user_id, key) {
+        user_id -> Text,
+        key -> Text,
+        procedure -> Text,
+        request_hash -> Text,
+        response -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(schools -> trusts (trust_id));
 diesel::joinable!(users -> schools (school_id));
 diesel::joinable!(organisation_memberships -> users (user_id));
@@ -623,4 +635,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     stripe_events,
     mis_sync_runs,
     notification_translations,
+    idempotency_keys,
 );

@@ -17,6 +17,7 @@
 //! | `feedback.email` | [`feedback_send::SendFeedback`] | `feedback_send.rs` |
 //! | `email.feedback` | [`email_feedback::FeedbackEmail`] | `email_feedback.rs` |
 //! | `files.expire` | [`file_expiry::ExpireFiles`] | `file_expiry.rs` |
+//! | `idempotency.sweep` | [`idempotency_sweep::SweepIdempotencyKeys`] | `idempotency_sweep.rs` |
 //! | `email.account` | [`email_account::AccountEmail`] | `email_account.rs` |
 //! | `task.process_item` | [`task_process::ProcessTaskItem`] | `task_process.rs` (+ `task_extract.rs`) |
 //! | `voice_note.transcribe` | [`voice_note_transcribe::TranscribeVoiceNote`] | `voice_note_transcribe.rs` |
@@ -38,6 +39,7 @@ pub mod email_notification;
 pub mod email_support;
 pub mod feedback_send;
 pub mod file_expiry;
+pub mod idempotency_sweep;
 pub mod mis_sync;
 pub mod notification_send;
 pub mod registry;

@@ -15,6 +15,7 @@ use super::email_notification::NotificationEmail;
 use super::email_support::SupportEmail;
 use super::feedback_send::SendFeedback;
 use super::file_expiry::ExpireFiles;
+use super::idempotency_sweep::SweepIdempotencyKeys;
 use super::mis_sync::SyncMis;
 use super::notification_send::SendNotification;
 use super::stripe_event::ApplyStripeEvent;
@@ -59,6 +60,7 @@ impl Registry {
             .register::<SendFeedback>()
             .register::<FeedbackEmail>()
             .register::<ExpireFiles>()
+            .register::<SweepIdempotencyKeys>()
             .register::<AccountEmail>()
             .register::<SupportEmail>()
             .register::<ProcessTaskItem>()

@@ -9,6 +9,7 @@ pub mod comments;
 pub mod email_preferences;
 pub mod groups;
 pub mod hub_count;
+pub mod idempotency;
 pub mod jobs;
 pub mod mis;
 pub mod mis_credentials;

@@ -24,6 +24,8 @@ pub enum ErrorCode {
     PreconditionFailed,
     /// A request body above the transport's limit.
     PayloadTooLarge,
+    /// The same request is still being worked on (an idempotency key in use): try later.
+    Conflict,
 }
 
 impl ErrorCode {
@@ -42,6 +44,7 @@ impl ErrorCode {
             ErrorCode::ServiceUnavailable => "SERVICE_UNAVAILABLE",
             ErrorCode::PreconditionFailed => "PRECONDITION_FAILED",
             ErrorCode::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            ErrorCode::Conflict => "CONFLICT",
         }
     }
 
@@ -58,6 +61,7 @@ impl ErrorCode {
             ErrorCode::TooManyRequests => -32029,
             ErrorCode::PreconditionFailed => -32012,
             ErrorCode::PayloadTooLarge => -32013,
+            ErrorCode::Conflict => -32009,
             ErrorCode::InternalServerError | ErrorCode::ServiceUnavailable => -32603,
         }
     }
@@ -76,6 +80,7 @@ impl ErrorCode {
             ErrorCode::ServiceUnavailable => 503,
             ErrorCode::PreconditionFailed => 412,
             ErrorCode::PayloadTooLarge => 413,
+            ErrorCode::Conflict => 409,
         }
     }
 }

@@ -4,6 +4,7 @@
 pub mod context;
 pub mod encoded;
 pub mod error;
+pub mod idempotent;
 pub mod input;
 pub mod registry;
 pub mod shape;

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::rpc::context::Ctx;
 use crate::rpc::error::{FieldErrors, RpcError, RpcResult};
+use crate::rpc::idempotent;
 use crate::rpc::typescript::{Ts, TsGen};
 use crate::rpc::{
     account, admin, dashboard, feedback, notification, preferences, school, student, submission,
@@ -58,7 +59,7 @@ macro_rules! procedure {
             ctx: &$crate::rpc::Ctx,
             input: ::serde_json::Value,
         ) -> ::futures_util::future::BoxFuture<'_, $crate::rpc::RpcResult<$crate::rpc::encoded::Encoded>> {
-            Box::pin($crate::rpc::registry::run(ctx, input, $($module)::+::handler))
+            Box::pin($crate::rpc::registry::run(ctx, input, $path, $($module)::+::handler))
         }
         fn types(gen: &mut $crate::rpc::typescript::TsGen) -> (String, String) {
             $crate::rpc::registry::ts_of(gen, $($module)::+::handler)
@@ -130,10 +131,12 @@ pub fn find(path: &str) -> Option<&'static Procedure> {
     procedures().iter().find(|p| p.path == path)
 }
 
-/// Reads the typed input, runs the handler, encodes its output.
+/// Reads the typed input, runs the handler, encodes its output. A call with an
+/// `idempotencyKey` runs with its path and request hash at hand ([`idempotent::Request`]).
 pub(crate) async fn run<'a, In, Out, Fut>(
     ctx: &'a Ctx,
     input: Value,
+    path: &'static str,
     handler: impl FnOnce(&'a Ctx, In) -> Fut,
 ) -> RpcResult<crate::rpc::encoded::Encoded>
 where
@@ -141,8 +144,12 @@ where
     Out: crate::rpc::encoded::RpcOutput,
     Fut: std::future::Future<Output = RpcResult<Out>>,
 {
+    let request = idempotent::Request::of(path, &input);
     let input = parse_input(input)?;
-    let output = handler(ctx, input).await?;
+    let output = match request {
+        Some(request) => idempotent::REQUEST.scope(request, handler(ctx, input)).await?,
+        None => handler(ctx, input).await?,
+    };
     output
         .into_encoded()
         .map_err(|e| RpcError::internal(format!("encoding the output: {e}")))

@@ -13,6 +13,18 @@ pub const GENERATED_PATH: &str = "app/src/generated/rpc-types.ts";
 /// declare their interface in `gen` on first use.
 pub trait Ts {
     fn ts(gen: &mut TsGen) -> String;
+
+    /// Whether a field of this type may be left out (`name?:` in an interface).
+    const OPTIONAL: bool = false;
+}
+
+/// A field's name in an interface: `name`, or `name?` when its type may be left out.
+pub fn field_name<T: Ts>(name: &str) -> String {
+    if T::OPTIONAL {
+        format!("{}?", camel_case(name))
+    } else {
+        camel_case(name)
+    }
 }
 
 /// Collects named interfaces in the order they are first met.
@@ -82,7 +94,7 @@ macro_rules! rpc_type {
             fn ts(gen: &mut $crate::rpc::typescript::TsGen) -> String {
                 gen.interface(stringify!($name), |_gen| {
                     vec![$((
-                        $crate::rpc::typescript::camel_case(stringify!($field)),
+                        $crate::rpc::typescript::field_name::<$ty>(stringify!($field)),
                         <$ty as $crate::rpc::typescript::Ts>::ts(_gen),
                     )),*]
                 });

@@ -1,4 +1,4 @@
-//! What `leader.uploadVoiceNote` and `user.uploadFile` share: checking the declared file,
+//! What `leader.uploadVoiceNote`, `leader.uploadTaskFile` and `user.uploadFile` share: checking the declared file,
 //! recording it in `stored_files` and handing back a signed upload URL
 //! (docs/storage.md).
 
@@ -14,6 +14,8 @@ use serde::{Deserialize, Serialize};
 use crate::jobs::file_expiry;
 use crate::models::now;
 use crate::models::stored_files::{self, FileKind, NewStoredFile};
+use crate::models::task_items::{self, TaskItem};
+use crate::rpc::idempotent::Once;
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::{rpc_type, Ts, TsGen};
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
@@ -95,19 +97,27 @@ fn random_segment() -> String {
 }
 
 /// Records the caller's new file of `kind` and signs its upload URL. `expires_at` marks
-/// the file as expiring (deleted by `files.expire` then; tagged on S3).
+/// the file as expiring (deleted by `files.expire` then; tagged on S3). With `task_item`,
+/// the file is also added to that task's content as a FILE item, QUEUED, in the same
+/// transaction. `once` makes it happen once per idempotency key: a replay gets the first
+/// ticket (signed again if its URL has expired meanwhile: same key, same file).
 pub async fn start_upload(
     ctx: &Ctx,
     kind: FileKind,
     declared: Declared<'_>,
     task_id: Option<String>,
     expires_at: Option<NaiveDateTime>,
+    task_item: Option<&str>,
+    once: &Once,
 ) -> RpcResult<UploadTicket> {
     let user = ctx.require_user()?;
     let school_id = ctx.school_id()?.to_owned();
-    let filename = check(kind, &declared)?;
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
+    if let Some(first) = once.replay(&mut conn).await? {
+        return still_valid(ctx, &mut conn, first).await;
+    }
+    let filename = check(kind, &declared)?;
     let task_id = task_id.filter(|t| !t.trim().is_empty());
     if let Some(task) = &task_id {
         if !stored_files::task_in_school(&mut conn, &school_id, task).await? {
@@ -136,35 +146,94 @@ pub async fn start_upload(
         created_at: at,
         updated_at: Some(at),
     };
-    transaction!(&mut conn, |c| {
+    let ticket = transaction!(&mut conn, |c| {
+        if let Some(first) = once.claim(c).await? {
+            return Ok(Err(first));
+        }
         stored_files::insert(c, &row).await?;
         // The sweeps that will remove it: at its expiry, and a day on if it never arrives.
         if let Some(expiry) = expires_at {
             file_expiry::schedule(c, expiry).await?;
         }
         file_expiry::schedule(c, at + file_expiry::ABANDON_AFTER).await?;
-        Ok::<_, RpcError>(())
+        if let Some(task) = task_item {
+            task_items::insert(
+                c,
+                &TaskItem {
+                    id: crate::ids::new_id(),
+                    submission_id: task.to_owned(),
+                    user_id: user.id.clone(),
+                    kind: task_items::FILE.to_owned(),
+                    file_id: Some(row.id.clone()),
+                    name: row.filename.clone(),
+                    content_type: Some(row.content_type.clone()),
+                    notes: None,
+                    status: task_items::QUEUED.to_owned(),
+                    error: None,
+                    created_at: at,
+                    updated_at: at,
+                },
+            )
+            .await?;
+        }
+        let ticket = sign(
+            ctx,
+            &UploadSpec {
+                key: &key,
+                filename: &filename,
+                content_type: declared.content_type,
+                size: declared.size.map(|size| size.max(0) as u64),
+                expiring: row.expires_at.is_some(),
+            },
+        );
+        once.store(c, &ticket).await?;
+        Ok::<_, RpcError>(Ok(ticket))
     })?;
+    match ticket {
+        Ok(ticket) => Ok(ticket),
+        Err(first) => still_valid(ctx, &mut conn, first).await,
+    }
+}
+
+/// The ticket of `spec`: its URL signed from now.
+fn sign(ctx: &Ctx, spec: &UploadSpec<'_>) -> UploadTicket {
     let SignedUpload {
         url,
         headers,
         expires_at,
-    } = ctx.state.storage.sign_upload(
-        &UploadSpec {
-            key: &key,
-            filename: &filename,
-            content_type: declared.content_type,
-            size: declared.size.map(|size| size.max(0) as u64),
-            expiring: row.expires_at.is_some(),
-        },
-        Utc::now(),
-    );
-    Ok(UploadTicket {
-        key,
+    } = ctx.state.storage.sign_upload(spec, Utc::now());
+    UploadTicket {
+        key: spec.key.to_owned(),
         url,
         headers: Headers(headers),
         expires_at: JsDate(expires_at),
-    })
+    }
+}
+
+/// A kept ticket as a replay gets it: as it was while its URL is valid; once that has
+/// expired, the same file's upload signed again (an outbox replaying days later can still
+/// send the bytes, and nothing new is recorded).
+async fn still_valid(
+    ctx: &Ctx,
+    conn: &mut crate::db::DbConn<'_>,
+    ticket: UploadTicket,
+) -> RpcResult<UploadTicket> {
+    if ticket.expires_at.0 > Utc::now() {
+        return Ok(ticket);
+    }
+    let file = stored_files::find_by_key(conn, &ticket.key)
+        .await?
+        .ok_or_else(|| RpcError::new(ErrorCode::NotFound, "This upload has expired."))?;
+    Ok(sign(
+        ctx,
+        &UploadSpec {
+            key: &file.key,
+            filename: &file.filename,
+            content_type: &file.content_type,
+            size: file.size_bytes.map(|size| size.max(0) as u64),
+            expiring: file.expires_at.is_some(),
+        },
+    ))
 }
 
 /// A signed URL that plays or downloads `file` for the next hour.

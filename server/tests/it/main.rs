@@ -17,6 +17,7 @@ mod fuzz;
 mod hardening_auth;
 mod health;
 mod hub_count;
+mod idempotency;
 mod http_headers;
 mod input;
 mod jobs;

@@ -29,7 +29,7 @@ use voicemark::with_conn;
 use crate::dual_test;
 use crate::support::{make_school, send, session_cookie, TestApp, TestResponse};
 
-const VISION_KEY: &str = "sk-test-vision-0123456789";
+pub(crate) const VISION_KEY: &str = "sk-test-vision-0123456789";
 const DEEPGRAM_KEY: &str = "dg-test-key-0123456789";
 const PHOTO_LIMIT: &str =
     "Photo limit reached: You can submit up to 10 photos to be analysed by AI.";
@@ -59,7 +59,7 @@ async fn closed_address() -> SocketAddr {
 
 /// What the vision stub answers once the request passed its checks.
 #[derive(Clone)]
-enum VisionReply {
+pub(crate) enum VisionReply {
     /// 200 with a `chat.completion` whose message content is this text.
     Completion(&'static str),
     /// OpenAI's error envelope with this status and message.
@@ -68,6 +68,9 @@ enum VisionReply {
     VllmError(&'static str),
     /// 200 with a refusal instead of content.
     Refusal(&'static str),
+    /// A [`VisionReply::Completion`] sent once the test adds a permit to the semaphore
+    /// (a provider still working while the test looks).
+    Held(Arc<tokio::sync::Semaphore>, &'static str),
 }
 
 #[derive(Clone)]
@@ -80,7 +83,7 @@ struct VisionStub {
 }
 
 /// Starts a vision stub; returns its base URL (`http://127.0.0.1:port/v1`) and what it saw.
-async fn vision_stub(
+pub(crate) async fn vision_stub(
     key: Option<&'static str>,
     reply: VisionReply,
 ) -> (String, Arc<Mutex<Vec<Value>>>) {
@@ -156,7 +159,14 @@ async fn chat_completions(
     }
     stub.seen.lock().expect("lock").push(request.clone());
     let model = request["model"].as_str().unwrap_or_default();
-    match stub.reply {
+    let reply = match stub.reply {
+        VisionReply::Held(gate, text) => {
+            let _permit = gate.acquire().await.expect("the gate");
+            VisionReply::Completion(text)
+        }
+        reply => reply,
+    };
+    match reply {
         VisionReply::Completion(text) => Json(json!({
             "id": "chatcmpl-9xYz",
             "object": "chat.completion",
@@ -185,6 +195,7 @@ async fn chat_completions(
             Json(json!({"object": "error", "message": message, "type": "BadRequestError", "param": null, "code": 400})),
         )
             .into_response(),
+        VisionReply::Held(..) => unreachable!("released above"),
     }
 }
 
@@ -303,14 +314,14 @@ async fn auth_grant(State(stub): State<DeepgramStub>, headers: HeaderMap, body: 
 // The app under test
 
 /// The test's app with its providers pointed at the stubs (`None`: not configured).
-fn app_with(app: &TestApp, vision: Option<VisionConfig>, speech: Option<SpeechConfig>) -> Router {
+pub(crate) fn app_with(app: &TestApp, vision: Option<VisionConfig>, speech: Option<SpeechConfig>) -> Router {
     let mut config = (*app.state.config).clone();
     config.vision = vision;
     config.speech = speech;
     router(AppState::new(app.db.clone(), config).expect("state"))
 }
 
-fn vision_config(base_url: &str, api_key: Option<&str>) -> VisionConfig {
+pub(crate) fn vision_config(base_url: &str, api_key: Option<&str>) -> VisionConfig {
     VisionConfig {
         base_url: base_url.into(),
         model: "gpt-4o-mini".into(),
@@ -326,7 +337,7 @@ fn speech_config(url: &str) -> SpeechConfig {
 }
 
 /// A signed-in teacher: (user id, cookie).
-async fn teacher(app: &TestApp) -> (String, String) {
+pub(crate) async fn teacher(app: &TestApp) -> (String, String) {
     let school = make_school(app, "Providers School").await;
     let at = now();
     let id = new_id();
@@ -406,13 +417,13 @@ fn error(response: &TestResponse) -> (String, String) {
 }
 
 /// A small byte string that passes as a JPEG (SOI + APP0 marker), different for each `n`.
-fn jpeg(n: u8) -> Vec<u8> {
+pub(crate) fn jpeg(n: u8) -> Vec<u8> {
     vec![
         0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, b'J', b'F', b'I', b'F', n, 0xFF, 0xD9,
     ]
 }
 
-fn b64(bytes: &[u8]) -> String {
+pub(crate) fn b64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 

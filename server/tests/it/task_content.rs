@@ -213,7 +213,7 @@ async fn upload(
     ticket["key"].as_str().expect("key").to_owned()
 }
 
-async fn put(app: &TestApp, ticket: &Value, bytes: Vec<u8>) {
+pub(crate) async fn put(app: &TestApp, ticket: &Value, bytes: Vec<u8>) {
     let mut request = Request::put(ticket["url"].as_str().expect("url"));
     for (name, value) in ticket["headers"].as_object().expect("headers") {
         request = request.header(name.as_str(), value.as_str().expect("value"));

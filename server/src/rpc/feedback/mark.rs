@@ -5,6 +5,7 @@
 use crate::models::audit::{self, AuditAction};
 use crate::models::{now, submissions};
 use crate::rpc::feedback::{scope, SentimentName};
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
@@ -18,6 +19,9 @@ rpc_type! {
         pub submission_id: String,
         pub feedback: String,
         pub sentiment: String,
+        /// The outbox's key: a replay answers as the first call did.
+        #[serde(default)]
+        pub idempotency_key: IdempotencyKey,
     }
 }
 
@@ -34,6 +38,11 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
     let user = ctx.require_user()?;
     let scope = scope(ctx)?;
     let school_id = ctx.school_id()?.to_owned();
+    let once = Once::new(ctx, &input.idempotency_key)?;
+    let mut pooled = ctx.conn().await?;
+    if let Some(first) = once.replay(&mut pooled.db()).await? {
+        return Ok(first);
+    }
     let feedback = input.feedback.trim().to_owned();
     let mut errors = FieldErrors::default();
     if feedback.is_empty() {
@@ -56,8 +65,10 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
     };
     let id = input.submission_id;
     let marked_at = now();
-    let mut pooled = ctx.conn().await?;
     transaction!(&mut pooled.db(), |c| {
+        if let Some(first) = once.claim(c).await? {
+            return Ok(first);
+        }
         let found = submissions::find_markable(c, &scope, &id).await?;
         let Some((received_at, marked, _student)) = found else {
             return Err(RpcError::new(ErrorCode::NotFound, "Submission not found"));
@@ -87,12 +98,13 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
         )
         .await?;
         crate::jobs::feedback_send::SendFeedback::schedule(c, &id, marked_at).await?;
-        Ok(())
-    })?;
-    Ok(MarkedSubmission {
-        submission_id: id,
-        marked_at: marked_at.into(),
-        feedback,
-        feedback_sentiment: SentimentName(sentiment),
+        let marked = MarkedSubmission {
+            submission_id: id.clone(),
+            marked_at: marked_at.into(),
+            feedback: feedback.clone(),
+            feedback_sentiment: SentimentName(sentiment),
+        };
+        once.store(c, &marked).await?;
+        Ok(marked)
     })
 }

@@ -9,6 +9,7 @@ use core_wasm::uploads::arrived_whole;
 use crate::jobs::voice_note_transcribe;
 use crate::models::now;
 use crate::models::stored_files::{self, FileKind, Owner};
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
 use crate::storage::FileStore;
@@ -19,6 +20,9 @@ pub const NOT_ARRIVED: &str = "The upload has not arrived yet.";
 rpc_type! {
     pub struct VoiceNoteKeyInput {
         pub key: String,
+        /// The outbox's key: a replay answers as the first call did.
+        #[serde(default)]
+        pub idempotency_key: IdempotencyKey,
     }
 }
 
@@ -36,7 +40,11 @@ pub async fn handler(ctx: &Ctx, input: VoiceNoteKeyInput) -> RpcResult<VoiceNote
         user_id: &user.id,
         kind: FileKind::VoiceNote,
     };
+    let once = Once::new(ctx, &input.idempotency_key)?;
     let mut pooled = ctx.conn().await?;
+    if let Some(first) = once.replay(&mut pooled.db()).await? {
+        return Ok(first);
+    }
     let file = stored_files::find_owned_by_key(&mut pooled.db(), owner, &input.key)
         .await?
         .ok_or_else(|| RpcError::new(ErrorCode::NotFound, "Voice note not found."))?;
@@ -55,12 +63,16 @@ pub async fn handler(ctx: &Ctx, input: VoiceNoteKeyInput) -> RpcResult<VoiceNote
     let mut conn = pooled.db();
     let speech = ctx.state.providers.speech.is_some();
     transaction!(&mut conn, |c| {
+        if let Some(first) = once.claim(c).await? {
+            return Ok(first);
+        }
         stored_files::move_to_personal_folder(c, &file.id, size, now()).await?;
         // Its words, for reports and tasks (only where a speech provider is set up).
         if speech {
             voice_note_transcribe::queue(c, &file.key, "filed").await?;
         }
-        Ok::<_, RpcError>(())
-    })?;
-    Ok(VoiceNoteId { id: file.id })
+        let filed = VoiceNoteId { id: file.id.clone() };
+        once.store(c, &filed).await?;
+        Ok::<_, RpcError>(filed)
+    })
 }

@@ -7,10 +7,8 @@
 
 use serde::Deserialize;
 
-use crate::ids::new_id;
-use crate::models::stored_files::{self, FileKind};
-use crate::models::task_items::{self, TaskItem};
-use crate::models::now;
+use crate::models::stored_files::FileKind;
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::task_content::require_task;
 use crate::rpc::typescript::{Ts, TsGen};
 use crate::rpc::uploads::{start_upload, Declared, UploadTicket};
@@ -24,6 +22,9 @@ pub struct UploadTaskFileInput {
     pub task_id: String,
     #[serde(default)]
     pub size: Option<i64>,
+    /// The outbox's key: a replay answers as the first call did.
+    #[serde(default)]
+    pub idempotency_key: IdempotencyKey,
 }
 
 impl Ts for UploadTaskFileInput {
@@ -34,6 +35,7 @@ impl Ts for UploadTaskFileInput {
                 ("contentType".into(), String::ts(gen)),
                 ("taskId".into(), String::ts(gen)),
                 ("size?".into(), Option::<i64>::ts(gen)),
+                ("idempotencyKey?".into(), IdempotencyKey::ts(gen)),
             ]
         });
         "UploadTaskFileInput".into()
@@ -41,9 +43,9 @@ impl Ts for UploadTaskFileInput {
 }
 
 pub async fn handler(ctx: &Ctx, input: UploadTaskFileInput) -> RpcResult<UploadTicket> {
+    let once = Once::new(ctx, &input.idempotency_key)?;
     require_task(ctx, &input.task_id).await?;
-    let user = ctx.require_user()?;
-    let ticket = start_upload(
+    start_upload(
         ctx,
         FileKind::Upload,
         Declared {
@@ -53,31 +55,8 @@ pub async fn handler(ctx: &Ctx, input: UploadTaskFileInput) -> RpcResult<UploadT
         },
         None,
         None,
+        Some(&input.task_id),
+        &once,
     )
-    .await?;
-    let mut pooled = ctx.conn().await?;
-    let mut conn = pooled.db();
-    let file = stored_files::find_by_key(&mut conn, &ticket.key)
-        .await?
-        .ok_or_else(|| crate::rpc::RpcError::internal("the new upload's row is missing"))?;
-    let at = now();
-    task_items::insert(
-        &mut conn,
-        &TaskItem {
-            id: new_id(),
-            submission_id: input.task_id,
-            user_id: user.id.clone(),
-            kind: task_items::FILE.to_owned(),
-            file_id: Some(file.id),
-            name: file.filename,
-            content_type: Some(file.content_type),
-            notes: None,
-            status: task_items::QUEUED.to_owned(),
-            error: None,
-            created_at: at,
-            updated_at: at,
-        },
-    )
-    .await?;
-    Ok(ticket)
+    .await
 }

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 
 use crate::models::stored_files::FileKind;
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::typescript::{Ts, TsGen};
 use crate::rpc::uploads::{start_upload, Declared, UploadTicket};
 use crate::rpc::{Ctx, RpcResult};
@@ -22,6 +23,9 @@ pub struct UploadVoiceNoteInput {
     pub size: Option<i64>,
     #[serde(default)]
     pub task_id: Option<String>,
+    /// The outbox's key: a replay answers as the first call did.
+    #[serde(default)]
+    pub idempotency_key: IdempotencyKey,
 }
 
 impl Ts for UploadVoiceNoteInput {
@@ -32,6 +36,7 @@ impl Ts for UploadVoiceNoteInput {
                 ("contentType".into(), String::ts(gen)),
                 ("size?".into(), Option::<i64>::ts(gen)),
                 ("taskId?".into(), Option::<String>::ts(gen)),
+                ("idempotencyKey?".into(), IdempotencyKey::ts(gen)),
             ]
         });
         "UploadVoiceNoteInput".into()
@@ -39,6 +44,7 @@ impl Ts for UploadVoiceNoteInput {
 }
 
 pub async fn handler(ctx: &Ctx, input: UploadVoiceNoteInput) -> RpcResult<UploadTicket> {
+    let once = Once::new(ctx, &input.idempotency_key)?;
     start_upload(
         ctx,
         FileKind::VoiceNote,
@@ -49,6 +55,8 @@ pub async fn handler(ctx: &Ctx, input: UploadVoiceNoteInput) -> RpcResult<Upload
         },
         input.task_id,
         None,
+        None,
+        &once,
     )
     .await
 }

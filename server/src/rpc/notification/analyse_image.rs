@@ -10,8 +10,10 @@ use core_wasm::limits::{photo_count_error, MAX_UPLOAD_BYTES};
 use crate::models::{assistant_queries, now};
 use crate::providers::vision::VisionMode;
 use crate::providers::ProviderError;
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
+use crate::transaction;
 
 /// The largest request body this procedure accepts (the transport's limit for it; every other
 /// procedure keeps the small default). Ten photos prepared by the browser (longest side
@@ -35,6 +37,10 @@ rpc_type! {
         /// Feedback on the work (the default) or notes of what the photos show.
         #[serde(default)]
         pub mode: AnalysisMode,
+        /// The outbox's key: a replay answers as the first call did, and the photos go to
+        /// the AI service once.
+        #[serde(default)]
+        pub idempotency_key: IdempotencyKey,
     }
 }
 
@@ -71,6 +77,10 @@ rpc_type! {
 
 pub async fn handler(ctx: &Ctx, input: AnalyseImageInput) -> RpcResult<AnalyseImageOutput> {
     let user_id = ctx.require_user()?.id.clone();
+    let once = Once::new(ctx, &input.idempotency_key)?;
+    if let Some(first) = once.replay(&mut ctx.conn().await?.db()).await? {
+        return Ok(first);
+    }
     let vision = ctx
         .state
         .providers
@@ -93,10 +103,23 @@ pub async fn handler(ctx: &Ctx, input: AnalyseImageInput) -> RpcResult<AnalyseIm
     };
     // The decoded photos are the only copy now; drop the base64 before the long wait.
     drop(input.images);
-    let text = vision.describe(mode, prompt, &jpegs).await.map_err(user_error)?;
+    // The provider call cannot run inside a transaction: the key is taken first, so a
+    // replay arriving meanwhile is told to wait instead of calling the provider again.
+    if let Some(first) = once.reserve(ctx).await? {
+        return Ok(first);
+    }
+    let text = match vision.describe(mode, prompt, &jpegs).await {
+        Ok(text) => text,
+        Err(err) => {
+            // Failures are not kept: the client's retry asks the provider again.
+            once.release(ctx).await;
+            return Err(user_error(err));
+        }
+    };
     drop(jpegs);
-    record_query(ctx, &user_id, prompt, &text).await;
-    Ok(AnalyseImageOutput { text })
+    let answer = AnalyseImageOutput { text };
+    record_query(ctx, &user_id, prompt, &answer, &once).await;
+    Ok(answer)
 }
 
 /// Each photo's JPEG bytes, or the first problem as the user should read it.
@@ -187,19 +210,29 @@ fn user_error(err: ProviderError) -> RpcError {
     }
 }
 
-/// Keeps the question and answer (the spec's AssistantQuery). The teacher already has the
-/// answer: a failure here is logged, not shown.
-async fn record_query(ctx: &Ctx, user_id: &str, prompt: &str, text: &str) {
+/// Keeps the question and answer (the spec's AssistantQuery) and, with a key, the answer
+/// for replays, in one transaction. The teacher already has the answer: a failure here is
+/// logged, not shown (and the key is freed, so a replay asks the provider again).
+async fn record_query(
+    ctx: &Ctx,
+    user_id: &str,
+    prompt: &str,
+    answer: &AnalyseImageOutput,
+    once: &Once,
+) {
     let at = now();
     let result = async {
         let mut pooled = ctx.conn().await?;
-        let mut conn = pooled.db();
-        assistant_queries::insert(&mut conn, user_id, prompt, text, at).await?;
-        Ok::<(), RpcError>(())
+        transaction!(&mut pooled.db(), |c| {
+            assistant_queries::insert(c, user_id, prompt, &answer.text, at).await?;
+            once.store(c, answer).await?;
+            Ok::<(), RpcError>(())
+        })
     }
     .await;
     if let Err(err) = result {
         tracing::error!(detail = ?err.detail, "could not record the assistant query");
+        once.release(ctx).await;
     }
 }
 

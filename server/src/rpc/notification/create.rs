@@ -11,6 +11,7 @@ use crate::ids::new_id;
 use crate::models::notifications::{self, NewNotification};
 use crate::models::now;
 use crate::models::recipients::Filters;
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::{Ts, TsGen};
 use crate::rpc::{Ctx, RpcError, RpcResult};
@@ -33,6 +34,9 @@ pub struct CreateNotification {
     pub send_to_pupil: bool,
     pub send_to_parent: bool,
     pub filters: Filters,
+    /// The outbox's key: a replay answers as the first call did.
+    #[serde(default)]
+    pub idempotency_key: IdempotencyKey,
 }
 
 impl Ts for CreateNotification {
@@ -48,6 +52,7 @@ impl Ts for CreateNotification {
                 ("sendToPupil".into(), bool::ts(gen)),
                 ("sendToParent".into(), bool::ts(gen)),
                 ("filters".into(), Filters::ts(gen)),
+                ("idempotencyKey?".into(), IdempotencyKey::ts(gen)),
             ]
         });
         "CreateNotification".into()
@@ -57,9 +62,13 @@ impl Ts for CreateNotification {
 pub async fn handler(ctx: &Ctx, input: CreateNotification) -> RpcResult<NotificationDetail> {
     let scope = scope(ctx)?;
     let sender_id = ctx.require_user()?.id.clone();
+    let once = Once::new(ctx, &input.idempotency_key)?;
     let at = now();
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
+    if let Some(first) = once.replay(&mut conn).await? {
+        return Ok(first);
+    }
     let draft = check_draft(
         &mut conn,
         &scope.school_id,
@@ -94,6 +103,9 @@ pub async fn handler(ctx: &Ctx, input: CreateNotification) -> RpcResult<Notifica
         school_id: scope.school_id.clone(),
     };
     transaction!(&mut conn, |c| {
+        if let Some(first) = once.claim(c).await? {
+            return Ok(first);
+        }
         notifications::insert(c, &notification).await?;
         crate::jobs::notification_send::SendNotification::schedule(
             c,
@@ -102,7 +114,8 @@ pub async fn handler(ctx: &Ctx, input: CreateNotification) -> RpcResult<Notifica
             notification.send_date.unwrap_or(at),
         )
         .await?;
-        Ok::<_, RpcError>(())
-    })?;
-    load_detail(&mut pooled.db(), &scope, &notification.id).await
+        let detail = load_detail(c, &scope, &notification.id).await?;
+        once.store(c, &detail).await?;
+        Ok::<_, RpcError>(detail)
+    })
 }

@@ -13,6 +13,7 @@ use super::get::{answer_views, AnswerView};
 use super::{check_tags, check_title, require_task};
 use crate::models::task_submissions::{self, SetAnswer};
 use crate::models::{now, templates};
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::input::check_length;
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::{rpc_type, Ts, TsGen};
@@ -42,6 +43,9 @@ pub struct SaveTaskInput {
     pub tags: Option<Vec<String>>,
     #[serde(default)]
     pub answers: Vec<AnswerInput>,
+    /// The outbox's key: a replay answers as the first call did.
+    #[serde(default)]
+    pub idempotency_key: IdempotencyKey,
 }
 
 impl Ts for SaveTaskInput {
@@ -52,6 +56,7 @@ impl Ts for SaveTaskInput {
                 ("title?".into(), Option::<String>::ts(gen)),
                 ("tags?".into(), Option::<Vec<String>>::ts(gen)),
                 ("answers".into(), Vec::<AnswerInput>::ts(gen)),
+                ("idempotencyKey?".into(), IdempotencyKey::ts(gen)),
             ]
         });
         "SaveTaskInput".into()
@@ -79,6 +84,12 @@ rpc_type! {
 
 pub async fn handler(ctx: &Ctx, input: SaveTaskInput) -> RpcResult<SaveTaskResult> {
     let user = ctx.require_user()?;
+    let once = Once::new(ctx, &input.idempotency_key)?;
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    if let Some(first) = once.replay(&mut conn).await? {
+        return Ok(first);
+    }
     let mut errors = FieldErrors::default();
     let title = input.title.as_deref().map(|t| check_title(&mut errors, t));
     let tags = input.tags.as_deref().map(|t| check_tags(&mut errors, t));
@@ -94,8 +105,6 @@ pub async fn handler(ctx: &Ctx, input: SaveTaskInput) -> RpcResult<SaveTaskResul
         }
     }
     errors.into_result()?;
-    let mut pooled = ctx.conn().await?;
-    let mut conn = pooled.db();
     let (_, task) = require_task(ctx, &mut conn, &input.id).await?;
     let questions = templates::questions_of(&mut conn, &task.task_id).await?;
     let mut errors = FieldErrors::default();
@@ -109,7 +118,10 @@ pub async fn handler(ctx: &Ctx, input: SaveTaskInput) -> RpcResult<SaveTaskResul
     }
     errors.into_result()?;
     let at = now();
-    let conflicted = transaction!(&mut conn, |c| {
+    transaction!(&mut conn, |c| {
+        if let Some(first) = once.claim(c).await? {
+            return Ok(first);
+        }
         task_submissions::update_details(c, &task.id, title.as_deref(), tags.as_deref(), at)
             .await?;
         let mut conflicted = Vec::new();
@@ -128,24 +140,25 @@ pub async fn handler(ctx: &Ctx, input: SaveTaskInput) -> RpcResult<SaveTaskResul
                 conflicted.push(answer.question_id.clone());
             }
         }
-        Ok::<_, RpcError>(conflicted)
-    })?;
-    let answers = answer_views(&mut conn, &task.id).await?;
-    let conflicts = conflicted
-        .into_iter()
-        .filter_map(|question_id| {
-            let theirs = answers.iter().find(|a| a.question_id == question_id)?;
-            Some(AnswerConflict {
-                their_answer: theirs.answer.clone(),
-                their_version: theirs.version,
-                updated_by_name: theirs.updated_by_name.clone(),
-                question_id,
+        let answers = answer_views(c, &task.id).await?;
+        let conflicts = conflicted
+            .into_iter()
+            .filter_map(|question_id| {
+                let theirs = answers.iter().find(|a| a.question_id == question_id)?;
+                Some(AnswerConflict {
+                    their_answer: theirs.answer.clone(),
+                    their_version: theirs.version,
+                    updated_by_name: theirs.updated_by_name.clone(),
+                    question_id,
+                })
             })
-        })
-        .collect();
-    Ok(SaveTaskResult {
-        answers,
-        conflicts,
-        updated_at: JsDate::from(at),
+            .collect();
+        let saved = SaveTaskResult {
+            answers,
+            conflicts,
+            updated_at: JsDate::from(at),
+        };
+        once.store(c, &saved).await?;
+        Ok::<_, RpcError>(saved)
     })
 }

@@ -4,11 +4,21 @@
 
 use super::require_task;
 use crate::models::{now, task_submissions, templates};
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
-use crate::rpc::{Ctx, FieldErrors, RpcResult};
+use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
+use crate::transaction;
 
-use super::TaskId;
+rpc_type! {
+    /// `{id}`: the task to submit.
+    pub struct SubmitTaskInput {
+        pub id: String,
+        /// The outbox's key: a replay answers as the first call did.
+        #[serde(default)]
+        pub idempotency_key: IdempotencyKey,
+    }
+}
 
 rpc_type! {
     /// When the task was submitted.
@@ -17,9 +27,13 @@ rpc_type! {
     }
 }
 
-pub async fn handler(ctx: &Ctx, input: TaskId) -> RpcResult<SubmittedTask> {
+pub async fn handler(ctx: &Ctx, input: SubmitTaskInput) -> RpcResult<SubmittedTask> {
+    let once = Once::new(ctx, &input.idempotency_key)?;
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
+    if let Some(first) = once.replay(&mut conn).await? {
+        return Ok(first);
+    }
     let (_, task) = require_task(ctx, &mut conn, &input.id).await?;
     let questions = templates::questions_of(&mut conn, &task.task_id).await?;
     let answers = task_submissions::answers_of(&mut conn, &task.id).await?;
@@ -37,8 +51,15 @@ pub async fn handler(ctx: &Ctx, input: TaskId) -> RpcResult<SubmittedTask> {
     }
     errors.into_result()?;
     let at = now();
-    task_submissions::mark_submitted(&mut conn, &task.id, at).await?;
-    Ok(SubmittedTask {
-        submitted_at: JsDate::from(at),
+    transaction!(&mut conn, |c| {
+        if let Some(first) = once.claim(c).await? {
+            return Ok(first);
+        }
+        task_submissions::mark_submitted(c, &task.id, at).await?;
+        let submitted = SubmittedTask {
+            submitted_at: JsDate::from(at),
+        };
+        once.store(c, &submitted).await?;
+        Ok::<_, RpcError>(submitted)
     })
 }

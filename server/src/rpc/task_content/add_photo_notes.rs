@@ -7,19 +7,28 @@ use core_wasm::limits::{text_error, MAX_TEXT_CHARS, MAX_TITLE_CHARS};
 use crate::ids::new_id;
 use crate::models::task_items::{self, TaskItem};
 use crate::models::now;
-use crate::rpc::task_content::{load_view, require_task, TaskContentItem};
+use crate::rpc::idempotent::{IdempotencyKey, Once};
+use crate::rpc::task_content::{require_task, view_in, TaskContentItem};
 use crate::rpc::typescript::rpc_type;
-use crate::rpc::{Ctx, FieldErrors, RpcResult};
+use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
+use crate::transaction;
 
 rpc_type! {
     pub struct AddPhotoNotesInput {
         pub task_id: String,
         pub name: String,
         pub notes: String,
+        /// The outbox's key: a replay answers as the first call did.
+        #[serde(default)]
+        pub idempotency_key: IdempotencyKey,
     }
 }
 
 pub async fn handler(ctx: &Ctx, input: AddPhotoNotesInput) -> RpcResult<TaskContentItem> {
+    let once = Once::new(ctx, &input.idempotency_key)?;
+    if let Some(first) = once.replay(&mut ctx.conn().await?.db()).await? {
+        return Ok(first);
+    }
     let name = input.name.trim();
     let notes = input.notes.trim();
     let mut errors = FieldErrors::default();
@@ -52,7 +61,13 @@ pub async fn handler(ctx: &Ctx, input: AddPhotoNotesInput) -> RpcResult<TaskCont
         updated_at: at,
     };
     let mut pooled = ctx.conn().await?;
-    task_items::insert(&mut pooled.db(), &item).await?;
-    drop(pooled);
-    load_view(ctx, &input.task_id, &item.id).await
+    transaction!(&mut pooled.db(), |c| {
+        if let Some(first) = once.claim(c).await? {
+            return Ok(first);
+        }
+        task_items::insert(c, &item).await?;
+        let view = view_in(c, &input.task_id, &item.id).await?;
+        once.store(c, &view).await?;
+        Ok::<_, RpcError>(view)
+    })
 }

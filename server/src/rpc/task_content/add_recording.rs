@@ -8,7 +8,8 @@ use serde::Deserialize;
 
 use crate::models::task_items;
 use crate::models::now;
-use crate::rpc::task_content::{item_not_found, load_view, require_task, TaskContentItem};
+use crate::rpc::idempotent::{IdempotencyKey, Once};
+use crate::rpc::task_content::{item_not_found, require_task, view_in, TaskContentItem};
 use crate::rpc::typescript::{Ts, TsGen};
 use crate::rpc::{Ctx, RpcError, RpcResult};
 use crate::transaction;
@@ -21,6 +22,9 @@ pub struct AddRecordingInput {
     pub key: String,
     #[serde(default)]
     pub transcript: Option<String>,
+    /// The outbox's key: a replay answers as the first call did.
+    #[serde(default)]
+    pub idempotency_key: IdempotencyKey,
 }
 
 impl Ts for AddRecordingInput {
@@ -30,6 +34,7 @@ impl Ts for AddRecordingInput {
                 ("taskId".into(), String::ts(gen)),
                 ("key".into(), String::ts(gen)),
                 ("transcript?".into(), Option::<String>::ts(gen)),
+                ("idempotencyKey?".into(), IdempotencyKey::ts(gen)),
             ]
         });
         "AddRecordingInput".into()
@@ -37,6 +42,10 @@ impl Ts for AddRecordingInput {
 }
 
 pub async fn handler(ctx: &Ctx, input: AddRecordingInput) -> RpcResult<TaskContentItem> {
+    let once = Once::new(ctx, &input.idempotency_key)?;
+    if let Some(first) = once.replay(&mut ctx.conn().await?.db()).await? {
+        return Ok(first);
+    }
     let transcript = input
         .transcript
         .as_deref()
@@ -57,12 +66,15 @@ pub async fn handler(ctx: &Ctx, input: AddRecordingInput) -> RpcResult<TaskConte
     // in (`jobs::task_process`), so the two never wait on each other (PostgreSQL found a
     // deadlock when this took the transcript first).
     transaction!(&mut conn, |c| {
+        if let Some(first) = once.claim(c).await? {
+            return Ok(first);
+        }
         task_items::make_recording(c, &item.id, transcript.is_some(), at).await?;
         if let Some(text) = transcript {
             task_items::save_transcript(c, &file.key, text, at).await?;
         }
-        Ok::<_, RpcError>(())
-    })?;
-    drop(pooled);
-    load_view(ctx, &input.task_id, &item.id).await
+        let view = view_in(c, &input.task_id, &item.id).await?;
+        once.store(c, &view).await?;
+        Ok::<_, RpcError>(view)
+    })
 }

@@ -9,6 +9,7 @@ use crate::jobs::task_process;
 use crate::models::stored_files::{self, FileKind, Owner};
 use crate::models::task_items::{self, TaskItem};
 use crate::models::now;
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::task_content::require_task;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
@@ -21,6 +22,9 @@ rpc_type! {
     pub struct AddVoiceNotesInput {
         pub task_id: String,
         pub voice_note_ids: Vec<String>,
+        /// The outbox's key: a replay answers as the first call did.
+        #[serde(default)]
+        pub idempotency_key: IdempotencyKey,
     }
 }
 
@@ -31,6 +35,10 @@ rpc_type! {
 }
 
 pub async fn handler(ctx: &Ctx, input: AddVoiceNotesInput) -> RpcResult<AddedItems> {
+    let once = Once::new(ctx, &input.idempotency_key)?;
+    if let Some(first) = once.replay(&mut ctx.conn().await?.db()).await? {
+        return Ok(first);
+    }
     if input.voice_note_ids.is_empty() {
         return Err(RpcError::field("voiceNoteIds", "Choose at least one voice note."));
     }
@@ -65,7 +73,10 @@ pub async fn handler(ctx: &Ctx, input: AddVoiceNotesInput) -> RpcResult<AddedIte
     let keys: Vec<String> = notes.iter().map(|n| n.key.clone()).collect();
     let known = task_items::transcripts(&mut conn, &keys).await?;
     let at = now();
-    let added = transaction!(&mut conn, |c| {
+    transaction!(&mut conn, |c| {
+        if let Some(first) = once.claim(c).await? {
+            return Ok(first);
+        }
         let mut added = 0;
         for note in notes.iter().filter(|n| !present.contains(&n.id)) {
             let ready = known.iter().any(|(key, _)| *key == note.key);
@@ -89,7 +100,8 @@ pub async fn handler(ctx: &Ctx, input: AddVoiceNotesInput) -> RpcResult<AddedIte
             }
             added += 1;
         }
-        Ok::<_, RpcError>(added)
-    })?;
-    Ok(AddedItems { added })
+        let answer = AddedItems { added };
+        once.store(c, &answer).await?;
+        Ok::<_, RpcError>(answer)
+    })
 }

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 
 use core_wasm::uploads::{task_processing, TaskProcessing};
 
+use crate::db::DbConn;
 use crate::models::task_items::{self, ItemFile, TaskItem};
 use crate::models::task_submissions;
 use crate::rpc::registry::{procedure, Procedure};
@@ -113,12 +114,20 @@ pub fn view(
 /// Item `item_id` of task `task_id` as the caller now sees it.
 pub async fn load_view(ctx: &Ctx, task_id: &str, item_id: &str) -> RpcResult<TaskContentItem> {
     let mut pooled = ctx.conn().await?;
-    let mut conn = pooled.db();
-    let (item, file) = task_items::find(&mut conn, task_id, item_id)
+    view_in(&mut pooled.db(), task_id, item_id).await
+}
+
+/// [`load_view`] on `conn` (inside the transaction that made the item).
+pub async fn view_in(
+    conn: &mut DbConn<'_>,
+    task_id: &str,
+    item_id: &str,
+) -> RpcResult<TaskContentItem> {
+    let (item, file) = task_items::find(conn, task_id, item_id)
         .await?
         .ok_or_else(item_not_found)?;
     let keys: Vec<String> = file.iter().map(|f| f.key.clone()).collect();
-    let texts: HashMap<String, String> = task_items::transcripts(&mut conn, &keys)
+    let texts: HashMap<String, String> = task_items::transcripts(conn, &keys)
         .await?
         .into_iter()
         .collect();

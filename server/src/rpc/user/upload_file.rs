@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use crate::models::now;
 use crate::models::stored_files::FileKind;
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::typescript::{Ts, TsGen};
 use crate::rpc::uploads::{start_upload, Declared, UploadTicket};
 use crate::rpc::{Ctx, RpcResult};
@@ -21,6 +22,9 @@ pub struct UploadFileInput {
     pub content_type: String,
     #[serde(default)]
     pub size: Option<i64>,
+    /// The outbox's key: a replay answers as the first call did.
+    #[serde(default)]
+    pub idempotency_key: IdempotencyKey,
 }
 
 impl Ts for UploadFileInput {
@@ -30,6 +34,7 @@ impl Ts for UploadFileInput {
                 ("filename".into(), String::ts(gen)),
                 ("contentType".into(), String::ts(gen)),
                 ("size?".into(), Option::<i64>::ts(gen)),
+                ("idempotencyKey?".into(), IdempotencyKey::ts(gen)),
             ]
         });
         "UploadFileInput".into()
@@ -38,6 +43,7 @@ impl Ts for UploadFileInput {
 
 pub async fn handler(ctx: &Ctx, input: UploadFileInput) -> RpcResult<UploadTicket> {
     let ttl = Duration::hours(i64::from(ctx.state.config.upload_ttl_hours));
+    let once = Once::new(ctx, &input.idempotency_key)?;
     start_upload(
         ctx,
         FileKind::Upload,
@@ -48,6 +54,8 @@ pub async fn handler(ctx: &Ctx, input: UploadFileInput) -> RpcResult<UploadTicke
         },
         None,
         Some(now() + ttl),
+        None,
+        &once,
     )
     .await
 }
