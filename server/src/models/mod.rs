@@ -11,6 +11,7 @@ pub mod groups;
 pub mod hub_count;
 pub mod jobs;
 pub mod mis;
+pub mod multipart_uploads;
 pub mod mis_credentials;
 pub mod mis_runs;
 pub mod notifications;

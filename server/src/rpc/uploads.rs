@@ -103,9 +103,42 @@ pub async fn start_upload(
     task_id: Option<String>,
     expires_at: Option<NaiveDateTime>,
 ) -> RpcResult<UploadTicket> {
+    let row = record_upload(ctx, kind, &declared, task_id, expires_at).await?;
+    let SignedUpload {
+        url,
+        headers,
+        expires_at,
+    } = ctx.state.storage.sign_upload(
+        &UploadSpec {
+            key: &row.key,
+            filename: &row.filename,
+            content_type: declared.content_type,
+            size: declared.size.map(|size| size.max(0) as u64),
+            expiring: row.expires_at.is_some(),
+        },
+        Utc::now(),
+    );
+    Ok(UploadTicket {
+        key: row.key,
+        url,
+        headers: Headers(headers),
+        expires_at: JsDate(expires_at),
+    })
+}
+
+/// Checks the declared file against the core's rules and records the caller's new file of
+/// `kind` (with the sweeps that will remove it); returns the new row. Shared by the
+/// single-PUT procedures and `upload.start` (uploads in parts).
+pub async fn record_upload(
+    ctx: &Ctx,
+    kind: FileKind,
+    declared: &Declared<'_>,
+    task_id: Option<String>,
+    expires_at: Option<NaiveDateTime>,
+) -> RpcResult<NewStoredFile> {
     let user = ctx.require_user()?;
     let school_id = ctx.school_id()?.to_owned();
-    let filename = check(kind, &declared)?;
+    let filename = check(kind, declared)?;
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     let task_id = task_id.filter(|t| !t.trim().is_empty());
@@ -145,26 +178,7 @@ pub async fn start_upload(
         file_expiry::schedule(c, at + file_expiry::ABANDON_AFTER).await?;
         Ok::<_, RpcError>(())
     })?;
-    let SignedUpload {
-        url,
-        headers,
-        expires_at,
-    } = ctx.state.storage.sign_upload(
-        &UploadSpec {
-            key: &key,
-            filename: &filename,
-            content_type: declared.content_type,
-            size: declared.size.map(|size| size.max(0) as u64),
-            expiring: row.expires_at.is_some(),
-        },
-        Utc::now(),
-    );
-    Ok(UploadTicket {
-        key,
-        url,
-        headers: Headers(headers),
-        expires_at: JsDate(expires_at),
-    })
+    Ok(row)
 }
 
 /// A signed URL that plays or downloads `file` for the next hour.

@@ -42,7 +42,6 @@ impl Ts for UploadTaskFileInput {
 
 pub async fn handler(ctx: &Ctx, input: UploadTaskFileInput) -> RpcResult<UploadTicket> {
     require_task(ctx, &input.task_id).await?;
-    let user = ctx.require_user()?;
     let ticket = start_upload(
         ctx,
         FileKind::Upload,
@@ -55,9 +54,17 @@ pub async fn handler(ctx: &Ctx, input: UploadTaskFileInput) -> RpcResult<UploadT
         None,
     )
     .await?;
+    add_file_item(ctx, input.task_id, &ticket.key).await?;
+    Ok(ticket)
+}
+
+/// Adds the caller's new upload at `key` to task `task_id` as a FILE item, QUEUED until its
+/// bytes arrive (also used by `upload.start` for a task file sent in parts).
+pub async fn add_file_item(ctx: &Ctx, task_id: String, key: &str) -> RpcResult<()> {
+    let user = ctx.require_user()?;
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
-    let file = stored_files::find_by_key(&mut conn, &ticket.key)
+    let file = stored_files::find_by_key(&mut conn, key)
         .await?
         .ok_or_else(|| crate::rpc::RpcError::internal("the new upload's row is missing"))?;
     let at = now();
@@ -65,7 +72,7 @@ pub async fn handler(ctx: &Ctx, input: UploadTaskFileInput) -> RpcResult<UploadT
         &mut conn,
         &TaskItem {
             id: new_id(),
-            submission_id: input.task_id,
+            submission_id: task_id,
             user_id: user.id.clone(),
             kind: task_items::FILE.to_owned(),
             file_id: Some(file.id),
@@ -79,5 +86,5 @@ pub async fn handler(ctx: &Ctx, input: UploadTaskFileInput) -> RpcResult<UploadT
         },
     )
     .await?;
-    Ok(ticket)
+    Ok(())
 }
