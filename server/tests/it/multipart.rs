@@ -99,9 +99,7 @@ async fn upload_rows(app: &TestApp) -> i64 {
 }
 
 dual_test!(
-    async fn a_voice_note_goes_up_in_three_parts_and_resumes_from_the_parts_listed(
-        app: TestApp,
-    ) {
+    async fn a_voice_note_goes_up_in_three_parts_and_resumes_from_the_parts_listed(app: TestApp) {
         let w = world(&app).await;
         let cookie = w.teacher.cookie.as_str();
         let size = 2 * PART_SIZE + 100;
@@ -201,9 +199,7 @@ dual_test!(
 );
 
 dual_test!(
-    async fn parts_over_their_length_totals_past_50_mb_and_wrong_types_are_refused(
-        app: TestApp,
-    ) {
+    async fn parts_over_their_length_totals_past_50_mb_and_wrong_types_are_refused(app: TestApp) {
         let w = world(&app).await;
         let cookie = w.teacher.cookie.as_str();
 
