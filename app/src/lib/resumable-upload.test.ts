@@ -123,6 +123,16 @@ describe('uploadResumable', () => {
     expect(sent.length).toBe(1)
   })
 
+  it('gives up on a storage that keeps answering 503 after three tries, naming the file', async () => {
+    const { uploadResumable } = await import('./resumable-upload')
+    const { UploadError } = await import('./upload')
+    script = [503, 503, 503, 503]
+    const failure = await uploadResumable({ body, filename: 'a.wav', contentType: 'audio/wav', kind: 'voiceNote' }).catch((e: unknown) => e)
+    expect(failure).toBeInstanceOf(UploadError)
+    expect((failure as InstanceType<typeof UploadError>).filename).toBe('a.wav')
+    expect(sent.length).toBe(3)
+  })
+
   it('resumes from the parts the server holds', async () => {
     const { uploadResumable } = await import('./resumable-upload')
     heldParts = [

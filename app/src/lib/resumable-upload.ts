@@ -40,16 +40,24 @@ export interface ResumableUploadOptions {
 
 /** The longest wait between two tries of a part. */
 const MAX_BACKOFF_MS = 30_000
-/** Tries of one part while the browser believes it is online (offline waits do not count). */
-const MAX_TRIES = 8
+/** Tries of one step when no answer comes while the browser believes it is online (offline waits do not count). */
+const MAX_NETWORK_TRIES = 8
+/** Tries of one step the server answers with 408, 429 or 5xx: a broken store should fail in seconds. */
+const MAX_SERVER_TRIES = 3
 
-/** A failure worth another try: the network, a timeout, the server busy or broken. */
+/** A failure worth another try: no answer (`status` 0), a timeout, the server busy or broken. */
 class Transient extends Error {
   override name = 'Transient'
+  readonly status: number
+
+  constructor(status: number, message: string) {
+    super(message)
+    this.status = status
+  }
 }
 
-function aborted(signal?: AbortSignal): UploadError | null {
-  return signal?.aborted ? new UploadError('', 0, 'The upload was cancelled') : null
+function aborted(filename: string, signal?: AbortSignal): UploadError | null {
+  return signal?.aborted ? new UploadError(filename, 0, 'The upload was cancelled') : null
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -76,25 +84,33 @@ function rpcTransient(error: unknown): boolean {
   return code === undefined || ['INTERNAL_SERVER_ERROR', 'TIMEOUT', 'SERVICE_UNAVAILABLE', 'BAD_GATEWAY', 'GATEWAY_TIMEOUT', 'TOO_MANY_REQUESTS'].includes(code)
 }
 
-/** Runs `attempt` until it succeeds, retrying transient failures with backoff. */
-async function withRetry<T>(attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+/**
+ * Runs `attempt` until it succeeds, retrying transient failures with backoff (1 s doubling
+ * to 30 s); offline, it waits for `online` without counting a try. Gives up with an
+ * `UploadError` for `filename`.
+ */
+async function withRetry<T>(filename: string, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   let tries = 0
   for (;;) {
-    const stop = aborted(signal)
+    const stop = aborted(filename, signal)
     if (stop) throw stop
     try {
       return await attempt()
     } catch (error) {
       const transient = error instanceof Transient || rpcTransient(error)
       if (!transient) throw error
-      const stop = aborted(signal)
+      const stop = aborted(filename, signal)
       if (stop) throw stop
       if (typeof navigator !== 'undefined' && !navigator.onLine) {
         await whenOnline(signal)
         continue
       }
       tries += 1
-      if (tries >= MAX_TRIES) throw error
+      const answered = error instanceof Transient ? error.status > 0 : errorCode(error) !== undefined
+      if (tries >= (answered ? MAX_SERVER_TRIES : MAX_NETWORK_TRIES)) {
+        if (error instanceof Transient) throw new UploadError(filename, error.status, error.message)
+        throw error
+      }
       await sleep(Math.min(MAX_BACKOFF_MS, 500 * 2 ** tries), signal)
     }
   }
@@ -130,14 +146,14 @@ function putPart(
         return
       }
       if (xhr.status === 408 || xhr.status === 429 || xhr.status >= 500) {
-        reject(new Transient(`The storage answered ${xhr.status}`))
+        reject(new Transient(xhr.status, `The storage answered ${xhr.status}`))
         return
       }
       let sentence = ''
       try { sentence = (JSON.parse(xhr.responseText) as { error?: string }).error ?? '' } catch { sentence = '' }
       reject(new UploadError(filename, xhr.status, sentence || 'The storage refused the upload.'))
     }
-    xhr.onerror = () => { signal?.removeEventListener('abort', onAbort); reject(new Transient('The upload could not reach the storage')) }
+    xhr.onerror = () => { signal?.removeEventListener('abort', onAbort); reject(new Transient(0, 'The upload could not reach the storage')) }
     xhr.ontimeout = xhr.onerror
     xhr.onabort = () => reject(new UploadError(filename, 0, 'The upload was cancelled'))
     xhr.send(body)
@@ -145,9 +161,9 @@ function putPart(
 }
 
 /** The parts the server holds for `state`, or null when the upload is gone (finished or dropped). */
-async function heldParts(state: ResumeState, signal?: AbortSignal): Promise<ResumeState['parts'] | null> {
+async function heldParts(state: ResumeState, filename: string, signal?: AbortSignal): Promise<ResumeState['parts'] | null> {
   try {
-    const { parts } = await withRetry(() => rpcQuery('upload.listParts', { key: state.key, uploadId: state.uploadId }), signal)
+    const { parts } = await withRetry(filename, () => rpcQuery('upload.listParts', { key: state.key, uploadId: state.uploadId }), signal)
     return parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag }))
   } catch (error) {
     if (errorCode(error) === 'NOT_FOUND') return null
@@ -165,11 +181,12 @@ export async function uploadResumable(opts: ResumableUploadOptions): Promise<{ k
   const size = body.size
   let state: ResumeState | null = null
   if (opts.state && opts.state.kind === kind) {
-    const held = await heldParts(opts.state, signal)
+    const held = await heldParts(opts.state, filename, signal)
     if (held) state = { ...opts.state, parts: held }
   }
   if (!state) {
     const started = await withRetry(
+      filename,
       () => rpcMutation('upload.start', { kind, filename, contentType, size, ...(opts.taskId ? { taskId: opts.taskId } : {}) }),
       signal,
     )
@@ -190,7 +207,7 @@ export async function uploadResumable(opts: ResumableUploadOptions): Promise<{ k
     if (confirmed.has(n)) continue
     const start = (n - 1) * current.partSize
     const slice = body.slice(start, start + lengthOf(n), contentType)
-    const etag = await withRetry(async () => {
+    const etag = await withRetry(filename, async () => {
       // Signed just before sending: a URL is good for 15 minutes, an offline wait may be longer.
       const { parts } = await rpcMutation('upload.signParts', { key: current.key, uploadId: current.uploadId, partNumbers: [n] })
       const part = parts[0]
@@ -205,6 +222,7 @@ export async function uploadResumable(opts: ResumableUploadOptions): Promise<{ k
   }
 
   const completed = await withRetry(
+    filename,
     () => rpcMutation('upload.complete', { key: current.key, uploadId: current.uploadId, parts: current.parts }),
     signal,
   ).catch((error: unknown) => {
