@@ -81,7 +81,7 @@ test('files uploaded to a task are transcribed or read, with their state shown',
 
   // Hold each PUT a moment so the progress bars can be seen.
   await page.route(
-    (url) => url.pathname.startsWith('/api/uploads/'),
+    (url) => url.pathname.startsWith('/api/uploads/') || url.pathname.startsWith('/api/upload-parts/'),
     async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 800))
       await route.continue()

@@ -38,6 +38,11 @@ pub fn router(state: AppState) -> Router {
             "/uploads",
             http::uploads::routes().layer(timeout(Duration::from_secs(30 * 60))),
         )
+        // Parts of uploads in parts (local store): 5 MiB each, same generous limit.
+        .nest(
+            "/upload-parts",
+            http::upload_parts::routes().layer(timeout(Duration::from_secs(30 * 60))),
+        )
         // Reports stream while the model writes them (SSE) and downloads are built in
         // memory; the limit is on the wait for the headers, not on the stream.
         .nest("/reports", http::reports::routes().layer(timeout(Duration::from_secs(60))))

@@ -1130,6 +1130,73 @@ export interface SaveTemplateQuestionInput {
   required: boolean;
 }
 
+export interface UploadRef {
+  key: string;
+  uploadId: string;
+}
+
+export interface AbortedUpload {
+  key: string;
+}
+
+export interface CompleteUploadInput {
+  key: string;
+  uploadId: string;
+  parts: Array<CompletedPart>;
+}
+
+export interface CompletedPart {
+  partNumber: number;
+  etag: string;
+}
+
+export interface CompletedUpload {
+  key: string;
+  size: number;
+}
+
+export interface UploadedParts {
+  parts: Array<UploadedPart>;
+}
+
+export interface UploadedPart {
+  partNumber: number;
+  etag: string;
+  size: number;
+}
+
+export interface SignPartsInput {
+  key: string;
+  uploadId: string;
+  partNumbers: Array<number>;
+}
+
+export interface SignedParts {
+  parts: Array<SignedPartUrl>;
+}
+
+export interface SignedPartUrl {
+  partNumber: number;
+  url: string;
+  headers: Record<string, string>;
+  expiresAt: Date;
+}
+
+export interface StartUploadInput {
+  kind: 'voiceNote' | 'file' | 'taskFile';
+  filename: string;
+  contentType: string;
+  size: number;
+  taskId?: string | null;
+}
+
+export interface StartedUpload {
+  key: string;
+  uploadId: string;
+  partSize: number;
+  partCount: number;
+}
+
 export interface ChangePasswordInput {
   currentPassword: string;
   newPassword: string;
@@ -1378,6 +1445,11 @@ export interface RpcProcedures {
   'template.list': { kind: 'query'; input: ListTemplatesInput; output: Array<TemplateListItem> };
   'template.restore': { kind: 'mutation'; input: TemplateIdInput; output: SavedTemplate };
   'template.save': { kind: 'mutation'; input: SaveTemplateInput; output: SavedTemplate };
+  'upload.abort': { kind: 'mutation'; input: UploadRef; output: AbortedUpload };
+  'upload.complete': { kind: 'mutation'; input: CompleteUploadInput; output: CompletedUpload };
+  'upload.listParts': { kind: 'query'; input: UploadRef; output: UploadedParts };
+  'upload.signParts': { kind: 'mutation'; input: SignPartsInput; output: SignedParts };
+  'upload.start': { kind: 'mutation'; input: StartUploadInput; output: StartedUpload };
   'user.changePassword': { kind: 'mutation'; input: ChangePasswordInput; output: PasswordChanged };
   'user.createBillingPortalSession': { kind: 'mutation'; input: BillingPortalInput; output: BillingPortalOutput };
   'user.feedbackHubCount': { kind: 'query'; input: void; output: number };

@@ -419,6 +419,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    multipart_uploads (id) {
+        id -> Text,
+        file_id -> Text,
+        store_upload_id -> Text,
+        part_size -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     voice_notes (id) {
         id -> Text,
         created_at -> Timestamp,
@@ -583,6 +593,7 @@ diesel::joinable!(task_items -> task_submissions (submission_id));
 diesel::joinable!(task_items -> stored_files (file_id));
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(verification_tokens -> users (user_id));
+diesel::joinable!(multipart_uploads -> stored_files (file_id));
 diesel::joinable!(stored_files -> schools (school_id));
 diesel::joinable!(stored_files -> users (user_id));
 diesel::joinable!(stored_files -> tasks (task_id));
@@ -598,6 +609,7 @@ diesel::joinable!(reports -> schools (school_id));
 diesel::joinable!(pending_signups -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    multipart_uploads,
     erased_receipts,
     trusts,
     schools,

@@ -9,6 +9,7 @@ pub mod security_headers;
 pub mod sse;
 pub mod stripe_webhook;
 pub mod submission_files;
+pub mod upload_parts;
 pub mod uploads;
 pub mod web;
 pub mod jobs_view;

@@ -3,13 +3,14 @@
 //! with an idempotency key (`files.expire:{time}`, times rounded up to 10 minutes), when an
 //! upload is signed (for its expiry and for its one-day deadline), and by each run for the
 //! next thing due. Running twice is harmless: a file already gone counts as deleted.
+//! An upload in parts abandoned for a day has its parts dropped first (the store's abort).
 
 use chrono::{Duration, NaiveDateTime, Timelike};
 use serde::{Deserialize, Serialize};
 
 use crate::db::DbConn;
 use crate::jobs::{enqueue, BackgroundJob, Job, JobError};
-use crate::models::{now, stored_files};
+use crate::models::{multipart_uploads, now, stored_files};
 use crate::state::AppState;
 use crate::storage::FileStore;
 
@@ -54,6 +55,8 @@ pub struct Swept {
     pub deleted: usize,
     /// Pending uploads found complete in the store (S3 tells us only when asked).
     pub confirmed: usize,
+    /// Uploads in parts abandoned for a day whose parts were dropped.
+    pub aborted: usize,
 }
 
 /// Removes everything due at `at`; returns what it did. Errors from the store leave that
@@ -67,8 +70,25 @@ pub async fn sweep(state: &AppState, at: NaiveDateTime) -> Result<Swept, JobErro
             stored_files::due_for_removal(&mut pooled.db(), at, at - ABANDON_AFTER, BATCH).await?;
         drop(pooled);
         let full = due.len() as i64 == BATCH;
+        // Uploads in parts never completed: their parts go first (local: the part folder;
+        // S3: AbortMultipartUpload, which deletes the parts it holds).
+        let ids: Vec<String> = due.iter().map(|f| f.id.clone()).collect();
+        let mut pooled = state.db.conn().await?;
+        let under_way = multipart_uploads::of_files(&mut pooled.db(), &ids).await?;
+        drop(pooled);
         let mut gone = Vec::new();
         for file in due {
+            if let Some(upload) = under_way.iter().find(|u| u.file_id == file.id) {
+                if let Err(err) = state
+                    .storage
+                    .abort_multipart(&file.key, &upload.store_upload_id)
+                    .await
+                {
+                    failures.push(format!("{} (parts): {err}", file.key));
+                    continue;
+                }
+                swept.aborted += 1;
+            }
             let expired = file.expires_at.is_some_and(|e| e <= at);
             if !expired {
                 // Never confirmed: the bytes may have reached S3 without telling us.
@@ -88,6 +108,7 @@ pub async fn sweep(state: &AppState, at: NaiveDateTime) -> Result<Swept, JobErro
             }
         }
         let mut pooled = state.db.conn().await?;
+        multipart_uploads::delete_of_files(&mut pooled.db(), &gone).await?;
         swept.deleted += stored_files::delete_rows(&mut pooled.db(), &gone).await?;
         if !full || !failures.is_empty() {
             break;

@@ -12,6 +12,7 @@ pub mod hub_count;
 pub mod idempotency;
 pub mod jobs;
 pub mod mis;
+pub mod multipart_uploads;
 pub mod mis_credentials;
 pub mod mis_runs;
 pub mod notifications;

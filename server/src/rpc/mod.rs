@@ -34,6 +34,7 @@ pub mod system;
 pub mod template;
 pub mod task_content;
 pub mod task;
+pub mod upload;
 pub mod user;
 pub mod voice_note;
 

@@ -120,6 +120,7 @@ pub fn procedures() -> &'static [Procedure] {
         all.extend(crate::rpc::voice_note::procedures());
         all.extend(crate::rpc::task_content::procedures());
         all.extend(crate::rpc::organisation::procedures());
+        all.extend(crate::rpc::upload::procedures());
         all.extend(user::procedures());
         all.sort_by_key(|p| p.path);
         all

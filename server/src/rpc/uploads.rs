@@ -236,6 +236,61 @@ async fn still_valid(
     ))
 }
 
+/// Checks the declared file against the core's rules and records the caller's new file of
+/// `kind` (with the sweeps that will remove it); returns the new row. Shared by the
+/// single-PUT procedures and `upload.start` (uploads in parts).
+pub async fn record_upload(
+    ctx: &Ctx,
+    kind: FileKind,
+    declared: &Declared<'_>,
+    task_id: Option<String>,
+    expires_at: Option<NaiveDateTime>,
+) -> RpcResult<NewStoredFile> {
+    let user = ctx.require_user()?;
+    let school_id = ctx.school_id()?.to_owned();
+    let filename = check(kind, declared)?;
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let task_id = task_id.filter(|t| !t.trim().is_empty());
+    if let Some(task) = &task_id {
+        if !stored_files::task_in_school(&mut conn, &school_id, task).await? {
+            return Err(RpcError::new(ErrorCode::NotFound, "Task not found."));
+        }
+    }
+    let key = format!(
+        "{school_id}/{}/{}/{}",
+        kind.key_segment(),
+        random_segment(),
+        key_safe_name(&filename)
+    );
+    let at = now();
+    let row = NewStoredFile {
+        id: crate::ids::new_id(),
+        key: key.clone(),
+        school_id: Some(school_id),
+        user_id: Some(user.id.clone()),
+        task_id,
+        kind: kind.as_str().to_owned(),
+        filename: filename.clone(),
+        content_type: declared.content_type.to_owned(),
+        size_bytes: declared.size,
+        in_personal_folder: false,
+        expires_at,
+        created_at: at,
+        updated_at: Some(at),
+    };
+    transaction!(&mut conn, |c| {
+        stored_files::insert(c, &row).await?;
+        // The sweeps that will remove it: at its expiry, and a day on if it never arrives.
+        if let Some(expiry) = expires_at {
+            file_expiry::schedule(c, expiry).await?;
+        }
+        file_expiry::schedule(c, at + file_expiry::ABANDON_AFTER).await?;
+        Ok::<_, RpcError>(())
+    })?;
+    Ok(row)
+}
+
 /// A signed URL that plays or downloads `file` for the next hour.
 pub fn download_url(ctx: &Ctx, file: &stored_files::StoredFile) -> String {
     ctx.state.storage.sign_download(

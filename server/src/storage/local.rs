@@ -23,6 +23,11 @@ impl LocalStore {
         LocalStore::new(data_dir.join("files"))
     }
 
+    /// The folder files are kept in.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     fn path(&self, key: &str) -> Result<PathBuf, StoreError> {
         if !is_valid_key(key) {
             return Err(StoreError::InvalidKey);

@@ -6,6 +6,7 @@
 
 mod configured;
 mod local;
+pub mod multipart;
 pub mod s3;
 pub mod signed_url;
 pub mod sigv4;

@@ -92,7 +92,34 @@ impl S3Store {
         extra_headers: &[(&str, String)],
         body: Option<Vec<u8>>,
     ) -> Result<reqwest::Response, StoreError> {
-        let (url, host, path) = self.location(key);
+        self.send_with_query(method, key, &[], extra_headers, body)
+            .await
+    }
+
+    /// Sends one header-signed request with the operation's query parameters
+    /// (`uploads`, `uploadId`...), decoded name/value pairs.
+    pub(super) async fn send_with_query(
+        &self,
+        method: Method,
+        key: &str,
+        query: &[(String, String)],
+        extra_headers: &[(&str, String)],
+        body: Option<Vec<u8>>,
+    ) -> Result<reqwest::Response, StoreError> {
+        let (mut url, host, path) = self.location(key);
+        if !query.is_empty() {
+            let encoded: Vec<String> = query
+                .iter()
+                .map(|(k, v)| {
+                    format!(
+                        "{}={}",
+                        sigv4::uri_encode(k, false),
+                        sigv4::uri_encode(v, false)
+                    )
+                })
+                .collect();
+            url.set_query(Some(&encoded.join("&")));
+        }
         let at = Utc::now();
         let payload_hash = match &body {
             Some(bytes) => sigv4::sha256_hex(bytes),
@@ -114,7 +141,7 @@ impl S3Store {
         let request = sigv4::Request {
             method: method.as_str(),
             path: &path,
-            query: Vec::new(),
+            query: query.to_vec(),
             headers: headers.clone(),
             payload_hash: &payload_hash,
         };
@@ -142,7 +169,7 @@ impl S3Store {
     }
 
     /// Turns a non-success answer into an error naming the status and S3's code.
-    async fn refused(operation: &str, response: reqwest::Response) -> StoreError {
+    pub(super) async fn refused(operation: &str, response: reqwest::Response) -> StoreError {
         let status = response.status();
         let text = response.text().await.unwrap_or_default();
         let code = text

@@ -7,6 +7,8 @@ use super::sigv4::hmac_sha256;
 
 /// Where local signed URLs point (same origin as the app).
 pub const LOCAL_PREFIX: &str = "/api/uploads/";
+/// Where the local store's part URLs point (uploads in parts).
+pub const PARTS_PREFIX: &str = "/api/upload-parts/";
 
 /// Signs and checks local upload and download URLs.
 #[derive(Clone)]
@@ -29,6 +31,16 @@ pub struct PutTerms<'a> {
     pub content_type: &'a str,
     pub content_disposition: &'a str,
     pub size: Option<u64>,
+}
+
+/// What a part URL promises: which part of which upload, its exact length and type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartTerms<'a> {
+    pub upload_id: &'a str,
+    pub part_number: u32,
+    pub expires: i64,
+    pub content_type: &'a str,
+    pub length: u64,
 }
 
 /// What a GET URL serves: the stored file with its type and disposition.
@@ -74,6 +86,24 @@ impl LocalSigner {
             terms.content_type,
             terms.content_disposition,
         ])
+    }
+
+    /// Signs a part URL of an upload in parts: the part's number and exact length, and
+    /// the type every part must carry (docs/storage.md, "Uploads in parts").
+    pub fn part_signature(&self, terms: &PartTerms<'_>) -> String {
+        self.sign(&[
+            "PART",
+            terms.upload_id,
+            &terms.part_number.to_string(),
+            &terms.expires.to_string(),
+            terms.content_type,
+            &terms.length.to_string(),
+        ])
+    }
+
+    /// The URL (path and query) of part `part_number` of the local upload `upload_id`.
+    pub fn part_url(upload_id: &str, part_number: u32, expires: i64, signature: &str) -> String {
+        format!("{PARTS_PREFIX}{upload_id}/{part_number}?expires={expires}&sig={signature}")
     }
 
     /// The URL (path and query) for `key` with `signature`.

@@ -26,6 +26,7 @@ mod microsoft_import;
 mod msgraph;
 mod layering;
 mod microsoft_signin;
+mod multipart;
 mod notifications;
 mod organisations;
 mod preferences;

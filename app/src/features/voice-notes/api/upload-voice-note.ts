@@ -1,9 +1,9 @@
-//! Saving a recording as a voice note: `leader.uploadVoiceNote` (a signed URL), the PUT with
-//! progress, then `leader.transferVoiceNoteToPersonalFolder` so it is listed under Voice notes.
+//! Saving a recording as a voice note: sent in parts that resume after a cut connection
+//! (`lib/resumable-upload`, loaded on first use), then
+//! `leader.transferVoiceNoteToPersonalFolder` so it is listed under Voice notes.
 //! Offered to the dictation drawer through the shell's voice-notes context (`lib/capture.tsx`).
 
 import { rpcMutation } from '@/lib/rpc'
-import { putWithProgress } from '@/lib/upload'
 
 /**
  * Uploads `audio` as a voice note and returns the new note's id. Server field errors reject
@@ -15,12 +15,8 @@ export async function uploadVoiceNote(
   onProgress: (fraction: number) => void,
 ): Promise<{ id: string; key: string }> {
   const contentType = audio.type || 'application/octet-stream'
-  const target = await rpcMutation('leader.uploadVoiceNote', {
-    filename,
-    contentType,
-    size: audio.size,
-  })
-  await putWithProgress(target, audio, filename, onProgress)
-  const { id } = await rpcMutation('leader.transferVoiceNoteToPersonalFolder', { key: target.key })
-  return { id, key: target.key }
+  const { uploadResumable } = await import('@/lib/resumable-upload')
+  const { key } = await uploadResumable({ body: audio, filename, contentType, kind: 'voiceNote', onProgress })
+  const { id } = await rpcMutation('leader.transferVoiceNoteToPersonalFolder', { key })
+  return { id, key }
 }

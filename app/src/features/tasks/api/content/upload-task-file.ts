@@ -1,8 +1,6 @@
-//! Adding a file to a task: `leader.uploadTaskFile` (a signed URL), then the PUT with
-//! progress. The server reads the file's text once the bytes have arrived.
-
-import { rpcMutation } from '@/lib/rpc'
-import { putWithProgress } from '@/lib/upload'
+//! Adding a file to a task: sent in parts that resume after a cut connection
+//! (`lib/resumable-upload`, loaded on first use; `upload.start` with kind `taskFile` adds the
+//! item). The server reads the file's text once the bytes have arrived.
 
 /** A type the browser may not know, from the extension (the server checks the same list). */
 export function contentTypeOf(file: { name: string; type: string }): string {
@@ -29,12 +27,14 @@ export async function uploadTaskFile(
   filename: string,
   onProgress: (fraction: number) => void,
 ): Promise<{ key: string }> {
-  const target = await rpcMutation('leader.uploadTaskFile', {
-    taskId,
+  const { uploadResumable } = await import('@/lib/resumable-upload')
+  const { key } = await uploadResumable({
+    body: file,
     filename,
     contentType: contentTypeOf({ name: filename, type: file.type }),
-    size: file.size,
+    kind: 'taskFile',
+    taskId,
+    onProgress,
   })
-  await putWithProgress(target, file, filename, onProgress)
-  return { key: target.key }
+  return { key }
 }
