@@ -94,7 +94,10 @@ async fn upload_part(
         .into_data_stream()
         .map_err(std::io::Error::other)
         .boxed();
-    let etag = match store.put_part(&upload_id, part_number, stream, length).await {
+    let etag = match store
+        .put_part(&upload_id, part_number, stream, length)
+        .await
+    {
         Ok(etag) => etag,
         Err(StoreError::TooLarge { .. }) => {
             return Err(AppError::TooLarge(UPLOAD_TOO_LARGE_MESSAGE))

@@ -192,7 +192,9 @@ impl LocalStore {
                 return Err(StoreError::Service(format!("part {number} is missing")));
             };
             if strip_quotes(&part.etag) != strip_quotes(etag) {
-                return Err(StoreError::Service(format!("part {number} has another ETag")));
+                return Err(StoreError::Service(format!(
+                    "part {number} has another ETag"
+                )));
             }
             paths.push(dir.join(number.to_string()));
         }
@@ -316,7 +318,13 @@ impl S3Store {
 
     async fn abort_multipart(&self, key: &str, upload_id: &str) -> Result<(), StoreError> {
         let response = self
-            .send_with_query(Method::DELETE, key, &Self::upload_query(upload_id), &[], None)
+            .send_with_query(
+                Method::DELETE,
+                key,
+                &Self::upload_query(upload_id),
+                &[],
+                None,
+            )
             .await?;
         match response.status() {
             s if s.is_success() => Ok(()),
@@ -364,10 +372,7 @@ impl Storage {
                 SignedPart {
                     number,
                     url: LocalSigner::part_url(upload_id, number, expires, &sig),
-                    headers: BTreeMap::from([(
-                        "content-type".to_owned(),
-                        content_type.to_owned(),
-                    )]),
+                    headers: BTreeMap::from([("content-type".to_owned(), content_type.to_owned())]),
                     expires_at: DateTime::from_timestamp(expires, 0).unwrap_or(now),
                 }
             }

@@ -109,7 +109,10 @@ dual_test!(
         assert_eq!(started["partSize"], PART_SIZE);
         assert_eq!(started["partCount"], 3);
         let key = started["key"].as_str().expect("key").to_owned();
-        assert!(key.starts_with(&format!("{}/voice-notes/", w.school)), "{key}");
+        assert!(
+            key.starts_with(&format!("{}/voice-notes/", w.school)),
+            "{key}"
+        );
 
         let signed = sign(&app, cookie, &started, &[1, 2, 3]).await;
         let parts = signed.data()["parts"].as_array().expect("parts").clone();
@@ -259,7 +262,10 @@ dual_test!(
         assert_eq!(odd.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
         assert_eq!(odd.json()["error"], WRONG_TYPE);
         // A changed signature or another part's URL for this part.
-        let forged = parts[1]["url"].as_str().expect("url").replace("sig=", "sig=0");
+        let forged = parts[1]["url"]
+            .as_str()
+            .expect("url")
+            .replace("sig=", "sig=0");
         let forged = json!({"url": forged, "headers": parts[1]["headers"]});
         assert_eq!(
             put_part(&app, &forged, &[], bytes(10)).await.status,

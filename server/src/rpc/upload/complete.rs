@@ -62,7 +62,11 @@ pub async fn handler(ctx: &Ctx, input: CompleteUploadInput) -> RpcResult<Complet
         .collect();
     parts.sort_by_key(|(n, _)| *n);
     parts.dedup_by_key(|(n, _)| *n);
-    if parts.len() as u32 != count || parts.iter().enumerate().any(|(i, (n, _))| *n != i as u32 + 1)
+    if parts.len() as u32 != count
+        || parts
+            .iter()
+            .enumerate()
+            .any(|(i, (n, _))| *n != i as u32 + 1)
     {
         return Err(RpcError::bad_request(INCOMPLETE));
     }
@@ -74,9 +78,9 @@ pub async fn handler(ctx: &Ctx, input: CompleteUploadInput) -> RpcResult<Complet
         .await
         .map_err(|e| RpcError::internal(format!("listing parts: {e}")))?;
     let whole = parts.iter().all(|(n, _)| {
-        stored.iter().any(|p| {
-            p.number == *n && Some(p.size) == part_length(size, part_size(&upload), *n)
-        })
+        stored
+            .iter()
+            .any(|p| p.number == *n && Some(p.size) == part_length(size, part_size(&upload), *n))
     });
     if !whole {
         return Err(RpcError::bad_request(INCOMPLETE));

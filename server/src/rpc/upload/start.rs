@@ -69,7 +69,9 @@ pub async fn handler(ctx: &Ctx, input: StartUploadInput) -> RpcResult<StartedUpl
         }
         UploadChoice::TaskFile => {
             let Some(task_id) = input.task_id.as_deref().filter(|t| !t.trim().is_empty()) else {
-                return Err(RpcError::bad_request("Choose the task this file belongs to."));
+                return Err(RpcError::bad_request(
+                    "Choose the task this file belongs to.",
+                ));
             };
             require_task(ctx, task_id).await?;
             (FileKind::Upload, None)
