@@ -5,7 +5,7 @@
 import { rpcMutation, type MutationPath, type RpcInput } from '../rpc'
 import { saveDraft } from '../dictation-drafts'
 import { toBase64 } from '../photo-prep'
-import { putWithProgress, type SignedUpload } from '../upload'
+import type { ResumeState } from '../resumable-upload'
 import type { OutboxItem, OutboxJob } from './db'
 
 export interface SendContext {
@@ -43,7 +43,7 @@ export async function send(item: OutboxItem, ctx: SendContext): Promise<SendResu
         prompt: job.prompt,
         mode: job.mode,
         idempotencyKey: stepKey(item, 'a'),
-      } as RpcInput<'notification.analyseImage'>)
+      })
       return { answer: text }
     }
     case 'voiceNote':
@@ -51,11 +51,10 @@ export async function send(item: OutboxItem, ctx: SendContext): Promise<SendResu
   }
 }
 
+/** Where a voice note stands: its upload in parts, then (once whole) its storage key. */
 interface VoiceNoteResume {
-  target: SignedUpload & { key: string; expiresAt: string | Date }
-  /** Which start this is (a new one when the last link expired before the file arrived). */
-  round: number
-  uploaded?: boolean
+  upload?: ResumeState
+  key?: string
 }
 
 async function sendVoiceNote(
@@ -63,34 +62,26 @@ async function sendVoiceNote(
   job: Extract<OutboxJob, { type: 'voiceNote' }>,
   ctx: SendContext,
 ): Promise<SendResult> {
-  let resume = item.resume as VoiceNoteResume | undefined
-  const expired = resume && new Date(resume.target.expiresAt).getTime() - Date.now() < 60_000
-  if (!resume || (expired && !resume.uploaded)) {
-    const round = (resume?.round ?? 0) + 1
-    const contentType = job.audio.type || 'audio/wav'
-    const target = await rpcMutation('leader.uploadVoiceNote', {
+  const resume = (item.resume ?? {}) as VoiceNoteResume
+  let key = resume.key
+  if (!key) {
+    // In parts that resume: a cut connection costs at most the part in flight, and a
+    // reload carries on from the parts the server has (lib/resumable-upload.ts).
+    const { uploadResumable } = await import('../resumable-upload')
+    const done = await uploadResumable({
+      body: job.audio,
       filename: job.filename,
-      contentType,
-      size: job.audio.size,
-      idempotencyKey: stepKey(item, `s${round}`),
-    } as RpcInput<'leader.uploadVoiceNote'>)
-    resume = { target, round }
-    await ctx.saveResume(resume)
+      contentType: job.audio.type || 'audio/wav',
+      kind: 'voiceNote',
+      state: resume.upload,
+      onState: (upload) => ctx.saveResume({ upload } satisfies VoiceNoteResume),
+      onProgress: ctx.onProgress,
+      signal: ctx.signal,
+    })
+    key = done.key
+    await ctx.saveResume({ key } satisfies VoiceNoteResume)
   }
-  if (!resume.uploaded) {
-    try {
-      await putWithProgress(resume.target, job.audio, job.filename, ctx.onProgress, ctx.signal)
-    } catch (error) {
-      // 409: an earlier try's bytes did arrive (its answer was lost on the way back).
-      if (!(error && typeof error === 'object' && 'status' in error && error.status === 409)) throw error
-    }
-    resume = { ...resume, uploaded: true }
-    await ctx.saveResume(resume)
-  }
-  const { id } = await rpcMutation('leader.transferVoiceNoteToPersonalFolder', {
-    key: resume.target.key,
-    idempotencyKey: stepKey(item, 'f'),
-  } as RpcInput<'leader.transferVoiceNoteToPersonalFolder'>)
+  const { id } = await rpcMutation('leader.transferVoiceNoteToPersonalFolder', { key, idempotencyKey: stepKey(item, 'f') })
   if (job.transcript)
     saveDraft({ voiceNoteId: id, filename: job.filename, transcript: job.transcript, createdAt: new Date(item.createdAt).toISOString() })
   return { id }
