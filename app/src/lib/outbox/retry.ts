@@ -3,8 +3,6 @@
 //! the item Stuck at once; a dropped connection, a timeout or a busy server are tried again
 //! with a growing wait, never in a tight loop.
 
-import { TRPCClientError } from '@trpc/client'
-
 import { errorMessage } from '../rpc'
 import { UploadError } from '../upload'
 
@@ -17,14 +15,22 @@ const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504])
 
 export type Verdict = { retry: true } | { retry: false; reason: string }
 
+/**
+ * A tRPC client error, told by its name rather than `instanceof`, so that the outbox (in the
+ * first page's code) does not pull the tRPC client into it.
+ */
+function isTrpcError(error: unknown): error is Error & { data?: { httpStatus?: number; code?: string } } {
+  return error instanceof Error && error.name === 'TRPCClientError'
+}
+
 /** What to do after `error` (thrown by a sender). */
 export function verdict(error: unknown): Verdict {
   if (error instanceof UploadError) {
     if (error.status === 0 || RETRYABLE_STATUS.has(error.status)) return { retry: true }
     return { retry: false, reason: error.message }
   }
-  if (error instanceof TRPCClientError) {
-    const data = error.data as { httpStatus?: number; code?: string } | undefined
+  if (isTrpcError(error)) {
+    const data = error.data
     // No answer at all: the request never reached the server (or its answer never came back).
     if (!data?.httpStatus) return { retry: true }
     if (RETRYABLE_STATUS.has(data.httpStatus)) {
@@ -48,6 +54,6 @@ export function backoffMs(attempts: number, jitter = Math.random()): number {
 /** Whether the server (or the storage) answered at all, rather than the connection failing. */
 export function serverAnswered(error: unknown): boolean {
   if (error instanceof UploadError) return error.status !== 0
-  if (error instanceof TRPCClientError) return Boolean((error.data as { httpStatus?: number } | undefined)?.httpStatus)
+  if (isTrpcError(error)) return Boolean(error.data?.httpStatus)
   return false
 }
