@@ -12,7 +12,8 @@
 # a debug build reads the app/dist of the checkout it was built in, a release build
 # carries it inside). Build the app first: bash scripts/build-web.sh.
 # Environment: RUNS (default 1; with more, each figure is the run with the median LCP),
-# ROUTES (comma-separated), EMAIL (the signed-in user).
+# ROUTES (comma-separated), EMAIL (the signed-in user), CPU_SLOWDOWN (default Lighthouse's
+# 4; 1 to see the network's share alone on a busy machine: a diagnosis, not the figure).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 here="$root/bench/lighthouse"
@@ -47,4 +48,4 @@ start "sqlite://$work/lighthouse.db" "$port"
 
 cd "$here"
 node run.mjs --base "http://127.0.0.1:$port" --out "$here/reports" --runs "${RUNS:-1}" \
-  ${ROUTES:+--routes "$ROUTES"} ${EMAIL:+--email "$EMAIL"}
+  ${ROUTES:+--routes "$ROUTES"} ${EMAIL:+--email "$EMAIL"} ${CPU_SLOWDOWN:+--cpu-slowdown "$CPU_SLOWDOWN"}
