@@ -6,13 +6,12 @@ import { createRoot } from 'react-dom/client'
 import { App } from './app/app'
 import { startFirstScreen } from './app/first-screen'
 import { queryClient } from './app/providers'
-import { routes } from './app/router'
 import './index.css'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 
-startFirstScreen(queryClient, routes, window.location.pathname)
+startFirstScreen(queryClient)
 
 createRoot(root).render(
   <StrictMode>

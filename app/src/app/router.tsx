@@ -8,7 +8,6 @@ import { LoginPage } from '@/features/auth/components/login-page'
 import type { UserRole } from '@/lib/auth-client'
 import { SessionProvider } from '@/lib/session'
 
-import { SIGNED_IN_ROUTE_ID } from './first-screen'
 import { ProtectedShell, RequireRole } from './guards'
 import { RequireOrganisation } from './require-organisation'
 import { AppLayout } from './layout'
@@ -91,7 +90,6 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        id: SIGNED_IN_ROUTE_ID,
         element: <ProtectedShell />,
         // A superadmin sees a school's pages once an organisation is chosen.
         children: withOrganisation([

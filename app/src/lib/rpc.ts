@@ -17,7 +17,7 @@ let clientModule: Promise<typeof import('./rpc-client')> | undefined
 /**
  * The tRPC client's module, loaded once. Calls made together still go out in one batch: they
  * all wait for the same promise and reach the client in the same task.
- * `app/first-screen.ts` starts it with the entry on a signed-in page.
+ * The shell's chunk imports `rpc-client.ts` too, so on a signed-in page it loads beside the shell.
  */
 export function loadRpcClient() {
   clientModule ??= import('./rpc-client')
