@@ -23,22 +23,6 @@ export default defineConfig({
     target: 'es2022',
     outDir: 'dist',
     emptyOutDir: true,
-    rolldownOptions: {
-      output: {
-        // The icons and the Radix parts come as one file each, not one small file per icon or
-        // package: a signed-in page's second wave was 23 files, now 15 (docs/performance.md,
-        // "Lighthouse"). Only these modules, not what they import (React), so the entry
-        // does not import the groups; react-slot and react-compose-refs stay in the entry,
-        // where the buttons use them.
-        codeSplitting: {
-          includeDependenciesRecursively: false,
-          groups: [
-            { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ },
-            { name: 'radix', test: /node_modules[\\/]@radix-ui[\\/](?!react-slot|react-compose-refs)/ },
-          ],
-        },
-      },
-    },
   },
   server: {
     proxy: { '/api': apiTarget },
