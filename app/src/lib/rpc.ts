@@ -1,12 +1,9 @@
 //! The tRPC client (`/api/trpc`, batched, superjson) behind a small typed API keyed by
 //! procedure path (types from the server's generated `src/generated/rpc-types.ts`), plus TanStack Query hooks and the per-field errors of BAD_REQUEST answers.
+//! The client itself (`rpc-client.ts`) loads with the first call: the entry stays without it.
 
 import { useMutation, useQuery, type QueryClient, type UseMutationOptions, type UseQueryOptions } from '@tanstack/react-query'
-import { createTRPCUntypedClient, httpBatchLink, TRPCClientError } from '@trpc/client'
-import type { AnyRouter } from '@trpc/server'
-import superjson from 'superjson'
 
-import { MAX_BATCH_CALLS } from '@/generated/limits'
 import type { RpcInput, RpcOutput, RpcPath, RpcProcedures } from '@/generated/rpc-types'
 
 export type { RpcInput, RpcOutput, RpcPath }
@@ -15,18 +12,27 @@ export type MutationPath = {
   [P in RpcPath]: RpcProcedures[P]['kind'] extends 'mutation' ? P : never
 }[RpcPath]
 
-const client = createTRPCUntypedClient<AnyRouter>({
-  // The server refuses a batch of more than MAX_BATCH_CALLS calls; the link splits larger ones.
-  links: [httpBatchLink({ url: '/api/trpc', transformer: superjson, maxItems: MAX_BATCH_CALLS })],
-})
+let clientModule: Promise<typeof import('./rpc-client')> | undefined
+
+/**
+ * The tRPC client's module, loaded once. Calls made together still go out in one batch: they
+ * all wait for the same promise and reach the client in the same task.
+ * The shell's chunk imports `rpc-client.ts` too, so on a signed-in page it loads beside the shell.
+ */
+export function loadRpcClient() {
+  clientModule ??= import('./rpc-client')
+  return clientModule
+}
 
 /** Runs the query at `path`. */
-export function rpcQuery<P extends QueryPath>(path: P, input?: RpcInput<P>): Promise<RpcOutput<P>> {
+export async function rpcQuery<P extends QueryPath>(path: P, input?: RpcInput<P>): Promise<RpcOutput<P>> {
+  const { client } = await loadRpcClient()
   return client.query(path, input) as Promise<RpcOutput<P>>
 }
 
 /** Runs the mutation at `path`. */
-export function rpcMutation<P extends MutationPath>(path: P, input: RpcInput<P>): Promise<RpcOutput<P>> {
+export async function rpcMutation<P extends MutationPath>(path: P, input: RpcInput<P>): Promise<RpcOutput<P>> {
+  const { client } = await loadRpcClient()
   return client.mutation(path, input) as Promise<RpcOutput<P>>
 }
 
@@ -94,9 +100,12 @@ export function errorCode(error: unknown): string | undefined {
   return errorData(error)?.code
 }
 
+/** The `data` of a `TRPCClientError` (or any error that carries one); read by shape, so this
+ * module needs no `@trpc/client` at run time. */
 function errorData(error: unknown): ErrorData | undefined {
-  if (error instanceof TRPCClientError) return (error.data ?? undefined) as ErrorData | undefined
-  if (error && typeof error === 'object' && 'data' in error) return (error as { data: ErrorData }).data
+  if (error && typeof error === 'object' && 'data' in error) {
+    return ((error as { data?: ErrorData | null }).data ?? undefined) as ErrorData | undefined
+  }
   return undefined
 }
 

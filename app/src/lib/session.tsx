@@ -36,6 +36,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     networkMode: 'always',
     staleTime: 0,
     retry: 1,
+    // The entry asked for it already (app/first-screen.ts): no second request on mount.
+    // Later checks come from the path, the tab and the interval below.
+    refetchOnMount: false,
     // The server's interval (0: none); only while signed in and the tab is in view.
     refetchInterval: (current) => sessionPollMs(current.state.data),
     refetchIntervalInBackground: false,

@@ -14,12 +14,14 @@ export const FALLBACK_LIMITS: CoreLimits = {
   toastLimit: 5,
 }
 
-export function useCoreLimits(): CoreLimits {
+/** `enabled: false` waits (with the fallback values) until the caller really needs them. */
+export function useCoreLimits({ enabled = true }: { enabled?: boolean } = {}): CoreLimits {
   const { data } = useQuery({
     queryKey: ['core', 'limits'],
     queryFn: () => getCore().limits(),
     staleTime: Infinity,
     gcTime: Infinity,
+    enabled,
   })
   return data ?? FALLBACK_LIMITS
 }

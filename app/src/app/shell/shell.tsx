@@ -17,6 +17,9 @@ import { VoiceNoteRecorderProvider } from '@/features/voice-notes/voice-note-rec
 import type { SessionUser } from '@/lib/auth-client'
 import { isLeadersPath } from '@/lib/callback-url'
 import { isPro } from '@/lib/session'
+// The tRPC client loads with the shell, in the same wave of files, rather than after the
+// page's first query asks for it (lib/rpc.ts loads it on demand for pages outside the shell).
+import '@/lib/rpc-client'
 import { canChangePlan, UpgradeProvider } from '@/lib/upgrade'
 
 import { pageWidthClass, paletteShortcutHint } from './frame'

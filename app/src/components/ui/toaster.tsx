@@ -34,9 +34,11 @@ export function withNewToast<T>(list: T[], entry: T, limit: number): T[] {
 }
 
 export function Toaster({ children }: { children: ReactNode }) {
-  const { toastDurationMs, toastLimit } = useCoreLimits()
   const [toasts, setToasts] = useState<ToastEntry[]>([])
   const [used, setUsed] = useState(false)
+  // Asked of the core with the first toast (spec section 9's values until it answers), so
+  // a page that shows none does not start the core's worker for it.
+  const { toastDurationMs, toastLimit } = useCoreLimits({ enabled: used })
 
   const toast = useCallback(
     (input: ToastInput) => {
