@@ -125,7 +125,7 @@ mod tests {
             declared.push(kind.to_owned());
         }
         declared.sort();
-        assert_eq!(declared.len(), 14, "job types found: {declared:?}");
+        assert_eq!(declared.len(), 15, "job types found: {declared:?}");
         assert_eq!(Registry::standard().kinds(), declared);
     }
 
