@@ -2,12 +2,12 @@
 //! as they arrive (anti-aliased resampling to 16 kHz inside the core). Each chunk gives 16-bit
 //! PCM for the speech socket, posted to the page, which owns the WebSocket (so the connection
 //! state and transcript live with the UI). Every second the WAV bytes so far move out of wasm
-//! memory into IndexedDB (lib/outbox/recordings.ts: a closed tab loses at most a second, and
-//! the browser keeps the bytes on disk rather than in memory), or into a Blob part when the
-//! device cannot store them; at the end the core's final header is put in front of the
-//! stored parts, so the WAV is ready at once.
+//! memory into a Blob part and on to IndexedDB (lib/outbox/recordings.ts: a closed tab loses
+//! at most a second); once written, the part is swapped for the device's copy, which the
+//! browser keeps on disk, so memory stays about a second of audio. At the end the core's
+//! final header is put in front of the parts, so the WAV is ready at once.
 
-import { recordingParts, writeRecordingPart } from '../lib/outbox/recordings'
+import { writeRecordingPart } from '../lib/outbox/recordings'
 import init, { DictationRecorder } from '../wasm/core_wasm_media.js'
 import wasmUrl from '../wasm/core_wasm_media_bg.wasm?url'
 import {
@@ -25,7 +25,10 @@ const scope = self as unknown as {
 let wasmMemory: WebAssembly.Memory | null = null
 let recorder: DictationRecorder | null = null
 let audio: MessagePort | null = null
+/** Every part so far, in order: in memory until the device has it, then the device's copy. */
 let parts: Blob[] = []
+/** Bytes of `parts` still held in memory (for the stats). */
+let memoryBytes = 0
 let takenAt = 0
 let full = false
 /** Where parts go on the device, while that works. */
@@ -53,31 +56,35 @@ function onSamples(samples: Float32Array) {
   }
 }
 
-/** Keeps one part: on the device (in order), or in memory once the device has failed. */
+/**
+ * Keeps one part: in memory at first, then, once the device has written it, its copy there
+ * (which the browser keeps on disk), so memory holds about the last second or two. Where the
+ * device refuses (storage full), this and later parts stay in memory.
+ */
 function keepPart(part: Blob) {
+  const seq = parts.length
+  const held = parts
+  held.push(part)
+  memoryBytes += part.size
   const target = stored
-  if (!target) {
-    parts.push(part)
-    return
-  }
-  const seq = target.next++
+  if (!target) return
   target.writes = target.writes.then(async () => {
-    if (stored !== target) {
-      parts.push(part)
-      return
-    }
+    if (stored !== target) return
     try {
-      await writeRecordingPart(target.id, target.userId, seq, part)
+      const onDisk = await writeRecordingPart(target.id, target.userId, seq, part)
       storedBytes += part.size
+      if (held[seq] === part && onDisk) {
+        held[seq] = onDisk
+        memoryBytes -= part.size
+      }
     } catch {
-      // The device's storage is full or refused: keep this and the rest in memory.
       stored = null
-      parts.push(part)
     }
   })
 }
 
-async function finish() {
+/** The WAV at once: the header, then every part where it is now (on the device or in memory). */
+function finish() {
   if (!recorder) return
   audio?.close()
   audio = null
@@ -87,16 +94,10 @@ async function finish() {
   recorder.free()
   recorder = null
   keepPart(rest)
-  let body: Blob[] = parts
-  const target = stored
-  if (target) {
-    await target.writes
-    // Parts read back from the device are kept on disk by the browser, not in memory.
-    body = stored === target ? await recordingParts(target.id) : [...(await recordingParts(target.id)), ...parts]
-  }
-  const wav = new Blob([header as Uint8Array<ArrayBuffer>, ...body], { type: 'audio/wav' })
+  const wav = new Blob([header as Uint8Array<ArrayBuffer>, ...parts], { type: 'audio/wav' })
+  // Writes still queued carry on, so the device's copy is whole if the tab closes now.
   parts = []
-  stored = null
+  memoryBytes = 0
   scope.postMessage({ type: 'done', wav, seconds })
 }
 
@@ -108,6 +109,7 @@ scope.addEventListener('message', async (event) => {
       recorder?.free()
       recorder = new DictationRecorder(message.sampleRate, message.maxSeconds)
       parts = []
+      memoryBytes = 0
       takenAt = 0
       full = false
       storedBytes = 0
@@ -116,16 +118,16 @@ scope.addEventListener('message', async (event) => {
       audio.onmessage = (chunk: MessageEvent<Float32Array | { type: 'end' }>) => {
         try {
           if (chunk.data instanceof Float32Array) onSamples(chunk.data)
-          else if (chunk.data.type === 'end') void finish().catch((error: unknown) => scope.postMessage({ type: 'error', message: describe(error) }))
+          else if (chunk.data.type === 'end') finish()
         } catch (error) {
           scope.postMessage({ type: 'error', message: describe(error) })
         }
       }
       scope.postMessage({ type: 'ready' })
     } else if (message.type === 'stop') {
-      await finish()
+      finish()
     } else if (message.type === 'stats') {
-      const blobBytes = parts.reduce((sum, part) => sum + part.size, 0)
+      const blobBytes = memoryBytes
       scope.postMessage({ type: 'stats', wasmBytes: wasmMemory?.buffer.byteLength ?? 0, blobBytes, storedBytes })
     }
   } catch (error) {

@@ -24,9 +24,14 @@ export async function keepTranscript(id: string, transcript: string): Promise<vo
   if (head) await d.put('recordings', { ...head, transcript, updatedAt: Date.now() })
 }
 
-/** Writes one part of the WAV data (called by the dictation worker). */
-export async function writeRecordingPart(recordingId: string, userId: string, seq: number, data: Blob): Promise<void> {
-  await (await db()).put('chunks', { recordingId, userId, seq, data })
+/**
+ * Writes one part of the WAV data (called by the dictation worker) and answers the stored
+ * copy, which the browser keeps on disk rather than in memory.
+ */
+export async function writeRecordingPart(recordingId: string, userId: string, seq: number, data: Blob): Promise<Blob | undefined> {
+  const d = await db()
+  await d.put('chunks', { recordingId, userId, seq, data })
+  return (await d.get('chunks', [recordingId, seq]))?.data
 }
 
 /** The recording's data parts, in order (Blobs the browser keeps on disk). */
@@ -54,6 +59,10 @@ export interface Recovered extends RecordingHead {
 export async function recordingsToRecover(userId: string): Promise<Recovered[]> {
   const d = await db()
   const heads = await d.getAllFromIndex('recordings', 'byUser', userId)
+  // Parts written after their recording was closed (a write still queued then) are let go.
+  const known = new Set(heads.map((head) => head.id))
+  for (const key of await d.getAllKeysFromIndex('chunks', 'byUser', userId))
+    if (!known.has(key[0])) await d.delete('chunks', key)
   const found: Recovered[] = []
   for (const head of heads) {
     if (!(await lockIsFree(recordingLock(head.id)))) continue
