@@ -22,6 +22,8 @@ export interface AnalyserTarget {
    * content's 'notes' mode reads handwritten notes as text).
    */
   prompt?: string
+  /** Pictures to analyse instead of the camera's (a pupil's handed-in photos): opens on Review. */
+  photos?: { url: string; name: string }[]
 }
 
 export interface PhotoAnalyserApi {

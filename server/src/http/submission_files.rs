@@ -9,7 +9,7 @@
 //! keeps nothing. Answers 201 with the stored file.
 
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -178,9 +178,28 @@ async fn upload(
     }
 }
 
+/// `?inline=1`: the Feedback Hub shows a picture, a PDF or a recording in the page.
+#[derive(serde::Deserialize)]
+struct DownloadQuery {
+    #[serde(default)]
+    inline: Option<String>,
+}
+
+/// Whether a stored type may be shown in the page when asked (`?inline=1`): pictures the
+/// browser decodes itself, PDFs (the browser's own viewer) and audio. Anything else, and
+/// SVG or HTML above all, is always a download.
+pub fn shown_inline(content_type: &str) -> bool {
+    let essence = core_wasm::uploads::essence(content_type);
+    matches!(
+        essence.as_str(),
+        "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "application/pdf"
+    ) || essence.starts_with("audio/")
+}
+
 async fn download(
     State(state): State<AppState>,
     Path((id, token, file_id)): Path<(String, String, String)>,
+    Query(query): Query<DownloadQuery>,
 ) -> Result<Response, AppError> {
     let mut pooled = state.db.conn().await?;
     let submission = by_link(&mut pooled.db(), &id, &token).await?;
@@ -196,8 +215,14 @@ async fn download(
         Err(StoreError::NotFound) => return Err(AppError::NotFound),
         Err(err) => return Err(AppError::from_store("submission file", err)),
     };
-    // Always a download, never rendered in our origin (uploaded HTML or SVG cannot run).
-    let disposition = content_disposition(&file.filename);
+    // A download unless the page asks to show a picture, a PDF or a recording: uploaded HTML
+    // or SVG is never rendered in our origin.
+    let inline = query.inline.as_deref() == Some("1") && shown_inline(&file.content_type);
+    let disposition = if inline {
+        content_disposition(&file.filename).replacen("attachment", "inline", 1)
+    } else {
+        content_disposition(&file.filename)
+    };
     let mut response = Body::from(bytes).into_response();
     let headers = response.headers_mut();
     if let Ok(value) = HeaderValue::from_str(&file.content_type) {
@@ -210,5 +235,42 @@ async fn download(
         header::CACHE_CONTROL,
         HeaderValue::from_static("private, no-store"),
     );
+    if inline {
+        if core_wasm::uploads::essence(&file.content_type) == "application/pdf" {
+            // The Hub's PDF viewer is a frame of our own page (the browser's viewer refuses a
+            // sandboxed PDF); every other answer keeps the app's `DENY`.
+            headers.insert(
+                header::X_FRAME_OPTIONS,
+                HeaderValue::from_static("SAMEORIGIN"),
+            );
+        } else {
+            // A picture or recording opened on its own runs nothing.
+            headers.insert(
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static("sandbox"),
+            );
+        }
+    }
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_inline;
+
+    #[test]
+    fn only_pictures_pdfs_and_audio_are_shown_in_the_page() {
+        for shown in ["image/jpeg", "image/PNG", "application/pdf", "audio/webm;codecs=opus", "audio/wav"] {
+            assert!(shown_inline(shown), "{shown}");
+        }
+        for download in [
+            "image/svg+xml",
+            "text/html",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            "text/plain",
+            "",
+        ] {
+            assert!(!shown_inline(download), "{download}");
+        }
+    }
 }

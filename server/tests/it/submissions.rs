@@ -464,6 +464,17 @@ dual_test!(
             .header("content-disposition")
             .unwrap_or("")
             .starts_with("attachment"));
+        assert_eq!(download.header("x-frame-options"), Some("DENY"));
+        // The Feedback Hub shows a PDF in the page when it asks, in a frame of its own origin.
+        let shown = app
+            .get(&format!("{}?inline=1", files[0]["url"].as_str().expect("url")))
+            .await;
+        assert_eq!(shown.status, StatusCode::OK);
+        assert!(shown
+            .header("content-disposition")
+            .unwrap_or("")
+            .starts_with("inline"));
+        assert_eq!(shown.header("x-frame-options"), Some("SAMEORIGIN"));
 
         // A file with files only (no text) may be handed in.
         assert!(hand_in(&app, link, "").await.data()["receivedAt"].is_string());

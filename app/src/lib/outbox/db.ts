@@ -31,7 +31,7 @@ export interface OutboxItem {
   nextAttemptAt: number
   /** Why the server refused it (Stuck), in its own words. */
   reason?: string
-  /** What to send; gone (null) once the server has it. */
+  /** What to send; once the server has it, gone (null) but for a small change (`mutation`). */
   job: OutboxJob | null
   /** Query prefixes to refresh once it is sent (`feedback.`, `student.comments`). */
   refresh: string[]

@@ -209,7 +209,9 @@ export class Outbox {
   private async markSent(id: string, answer: string | undefined) {
     const item = this.items.find((i) => i.id === id)
     if (!item) return
-    // The captured data has reached the server: keep only what the panel shows.
+    // The captured data has reached the server: keep only what the panel shows, and a small
+    // change's input, by which pages keep hiding what was sent (the Hub's marked submission)
+    // until their own lists have been fetched again.
     const sent: OutboxItem = {
       ...item,
       state: 'sent',
@@ -217,7 +219,7 @@ export class Outbox {
       progress: undefined,
       reason: undefined,
       resume: undefined,
-      job: null,
+      job: item.job?.type === 'mutation' ? item.job : null,
       answer,
     }
     await (await db()).put('outbox', sent)

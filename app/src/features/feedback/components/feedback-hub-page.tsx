@@ -1,175 +1,138 @@
 //! `/feedback`: the Feedback Hub — work handed in and waiting for feedback, oldest first,
-//! filtered by assignment or class — and the marking panel (feedback, sentiment, Mark).
+//! filtered by assignment or class — with the marking panel beside the list. Marking flows
+//! from the keyboard (lib/hub-keys.ts): J / K move, 1 2 3 choose the sentiment, Ctrl+Enter
+//! marks and puts the focus in the next submission's feedback box. Choosing several
+//! submissions (checkboxes, Shift-click for a range) gives them one comment at once.
 
-import { MessageSquareText } from 'lucide-react'
-import { useEffect, useId, useState } from 'react'
-import { zodResolver } from '@hookform/resolvers/zod'
-import { useForm } from 'react-hook-form'
+import { Keyboard, MessageSquareText } from 'lucide-react'
+import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Link } from 'react-router'
 
 import { EmptyState } from '@/components/empty-state'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import { FormField } from '@/components/ui/form-field'
 import { Label, Select } from '@/components/ui/input'
-import { useToast } from '@/components/ui/toaster'
-import type { HubItem } from '@/generated/rpc-types'
-import { useDictation, usePhotoAnalyser } from '@/lib/capture'
-import { formatDate, isoDate } from '@/lib/format-date'
-import { failureToast, setServerErrors } from '@/lib/form-errors'
+import { formatDate } from '@/lib/format-date'
 import { errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
 import { useFeedbackHub, type HubFilters } from '../api/list-feedback'
-import { markSchema, useMarkSubmission, useMarksOnTheirWay, type MarkValues } from '../api/mark-submission'
-
-const SENTIMENTS = [
-  ['NEUTRAL', 'Neutral'],
-  ['POSITIVE', 'Positive'],
-  ['NEGATIVE', 'Negative'],
-] as const
-
-function MarkingPanel({ item, onMarked }: { item: HubItem; onMarked: () => void }) {
-  const { toast } = useToast()
-  const mark = useMarkSubmission()
-  const photoAnalyser = usePhotoAnalyser()
-  const dictation = useDictation()
-  const sentimentId = useId()
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    setValue,
-    getValues,
-    formState: { errors, isSubmitting },
-  } = useForm<MarkValues>({ resolver: zodResolver(markSchema), defaultValues: { feedback: '', sentiment: 'NEUTRAL' } })
-  useEffect(() => reset({ feedback: '', sentiment: 'NEUTRAL' }), [item.submissionId, reset])
-
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      const sent = await mark(item.submissionId, `${item.studentForename} ${item.studentSurname}`, values)
-      if (sent) toast({ title: 'Feedback saved.', tone: 'success' })
-      else
-        toast({
-          title: 'Feedback kept on this device.',
-          description: 'It will be sent when Voicemark can be reached. The Outbox shows it.',
-          tone: 'success',
-        })
-      onMarked()
-    } catch (error) {
-      if (!setServerErrors(error, setError, ['feedback', 'sentiment'])) toast(failureToast(error))
-    }
-  })
-
-  const name = `${item.studentForename} ${item.studentSurname}`
-  return (
-    <section aria-labelledby="marking-heading" className="space-y-4 rounded-lg border border-border p-5">
-      <div className="space-y-1">
-        <h2 id="marking-heading" className="text-lg font-semibold">
-          {name}: {item.notificationTitle}
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          Handed in <time dateTime={isoDate(item.receivedAt)}>{formatDate(item.receivedAt, true)}</time>
-          {item.late ? ' (late)' : ''}
-        </p>
-        <Link to={`/students/${item.studentId}`} className="text-sm text-primary underline-offset-4 hover:underline">
-          View {name}'s profile
-        </Link>
-      </div>
-      <div className="space-y-2">
-        <h3 className="text-sm font-medium">Their work</h3>
-        {item.content ? (
-          <p className="max-h-72 overflow-auto rounded-md bg-muted p-3 text-sm whitespace-pre-wrap">{item.content}</p>
-        ) : (
-          <p className="text-sm text-muted-foreground">No written answer.</p>
-        )}
-        {item.files.length > 0 && (
-          <ul className="space-y-1 text-sm" aria-label="Files handed in">
-            {item.files.map((file) => (
-              <li key={file.id}>
-                <a href={file.url} className="text-primary underline-offset-4 hover:underline">
-                  {file.filename}
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
-        <FormField label="Feedback" error={errors.feedback?.message}>
-          <textarea
-            rows={6}
-            className="w-full rounded-md border border-border bg-background px-3 py-2 text-sm outline-none focus-visible:ring-3 focus-visible:ring-ring aria-invalid:border-destructive"
-            {...register('feedback')}
-          />
-        </FormField>
-        <fieldset className="space-y-2" aria-describedby={errors.sentiment ? `${sentimentId}-error` : undefined}>
-          <legend className="text-sm font-medium">Sentiment</legend>
-          <div className="flex flex-wrap gap-4">
-            {SENTIMENTS.map(([value, label]) => (
-              <label key={value} className="flex items-center gap-2 text-sm">
-                <input type="radio" value={value} className="size-4 accent-primary" {...register('sentiment')} />
-                {label}
-              </label>
-            ))}
-          </div>
-          {errors.sentiment && (
-            <p id={`${sentimentId}-error`} className="text-sm text-destructive">
-              {errors.sentiment.message}
-            </p>
-          )}
-        </fieldset>
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={isSubmitting}>
-            Mark
-          </Button>
-          <Button
-            type="button"
-            variant="outline"
-            onClick={() =>
-              photoAnalyser.open({
-                label: 'Use as feedback',
-                use: (text) => setValue('feedback', text, { shouldDirty: true, shouldValidate: true }),
-              })
-            }
-          >
-            Analyse photos
-          </Button>
-          <Button
-            type="button"
-            variant="outline"
-            onClick={() =>
-              dictation.open((text) => {
-                const current = getValues('feedback').trimEnd()
-                setValue('feedback', current ? `${current} ${text}` : text, { shouldDirty: true, shouldValidate: true })
-              })
-            }
-          >
-            Dictate
-          </Button>
-        </div>
-      </form>
-    </section>
-  )
-}
+import { useMarksOnTheirWay } from '../api/mark-submission'
+import { hubKeyAction, range, step } from '../lib/hub-keys'
+import { BulkPanel } from './bulk-panel'
+import { KeysDialog } from './keys-dialog'
+import { MarkingPanel, type PanelControls } from './marking-panel'
 
 export function FeedbackHubPage() {
   const [filters, setFilters] = useState<HubFilters>({ notificationId: null, classId: null })
   const [selected, setSelected] = useState<string | null>(null)
+  const [focusFeedback, setFocusFeedback] = useState(false)
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set())
+  const anchor = useRef<string | null>(null)
+  const [showKeys, setShowKeys] = useState(false)
   const hub = useFeedbackHub(filters)
   const onTheirWay = useMarksOnTheirWay()
   const items = (hub.data?.items ?? []).filter((item) => !onTheirWay.has(item.submissionId))
+  const ids = items.map((item) => item.submissionId)
   const current = items.find((item) => item.submissionId === selected) ?? items[0]
+  const bulk = items.filter((item) => chosen.has(item.submissionId))
+  const panel = useRef<PanelControls>(null)
+  const list = useRef<HTMLUListElement>(null)
   const notificationFilter = useId()
   const classFilter = useId()
 
+  const focusItem = useCallback((id: string | undefined) => {
+    if (!id) return
+    // After React has drawn the new selection.
+    requestAnimationFrame(() =>
+      list.current?.querySelector<HTMLElement>(`[data-submission="${CSS.escape(id)}"]`)?.focus(),
+    )
+  }, [])
+
+  const open = (id: string) => {
+    if (id === current?.submissionId) panel.current?.focusFeedback()
+    else {
+      setSelected(id)
+      setFocusFeedback(true)
+    }
+  }
+
+  const toggle = (id: string, on: boolean, shift: boolean) => {
+    const span = shift && anchor.current ? range(ids, anchor.current, id) : [id]
+    anchor.current = id
+    setChosen((before) => {
+      const next = new Set(before)
+      for (const each of span) {
+        if (on) next.add(each)
+        else next.delete(each)
+      }
+      return next
+    })
+  }
+
+  const onMarked = () => {
+    const at = current ? ids.indexOf(current.submissionId) : -1
+    setSelected(ids[at + 1] ?? ids[at - 1] ?? null)
+    setFocusFeedback(true)
+  }
+
+  // The Hub's keys, read on the whole page (not while a dialog is open: its keys are its own).
+  const keys = useRef<(event: KeyboardEvent) => void>(() => undefined)
+  keys.current = (event) => {
+    if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return
+    const inList = list.current?.contains(document.activeElement) ?? false
+    const action = hubKeyAction(event, inList)
+    if (!action || (!current && action !== 'help')) return
+    if (bulk.length > 0 && action !== 'help') return
+    event.preventDefault()
+    switch (action) {
+      case 'next':
+      case 'previous': {
+        const next = step(ids, current?.submissionId, action === 'next' ? 1 : -1)
+        setSelected(next ?? null)
+        setFocusFeedback(false)
+        focusItem(next)
+        break
+      }
+      case 'neutral':
+        panel.current?.setSentiment('NEUTRAL')
+        break
+      case 'positive':
+        panel.current?.setSentiment('POSITIVE')
+        break
+      case 'negative':
+        panel.current?.setSentiment('NEGATIVE')
+        break
+      case 'mark':
+        panel.current?.mark()
+        break
+      case 'dictate':
+        panel.current?.dictate()
+        break
+      case 'help':
+        setShowKeys(true)
+        break
+    }
+  }
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => keys.current(event)
+    document.addEventListener('keydown', listener)
+    return () => document.removeEventListener('keydown', listener)
+  }, [])
+
   return (
     <div className="space-y-6">
-      <div className="space-y-2">
-        <h1 className="text-3xl font-bold tracking-tight">Feedback Hub</h1>
-        <p className="text-muted-foreground">Work handed in and waiting for your feedback, oldest first.</p>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="space-y-2">
+          <h1 className="text-3xl font-bold tracking-tight">Feedback Hub</h1>
+          <p className="text-muted-foreground">Work handed in and waiting for your feedback, oldest first.</p>
+        </div>
+        <Button variant="outline" size="sm" onClick={() => setShowKeys(true)} aria-keyshortcuts="?">
+          <Keyboard aria-hidden="true" className="size-4" />
+          Keyboard shortcuts
+        </Button>
       </div>
+      <KeysDialog open={showKeys} onOpenChange={setShowKeys} />
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="space-y-1.5">
           <Label htmlFor={notificationFilter}>Assignment</Label>
@@ -236,23 +199,37 @@ export function FeedbackHubPage() {
             <h2 id="waiting-heading" className="text-lg font-semibold">
               Waiting ({items.length})
             </h2>
-            <ul className="space-y-2" aria-label="Submissions waiting for feedback">
+            <p className="text-sm text-muted-foreground">
+              Tick several to give them the same feedback; Shift-click ticks a range.
+            </p>
+            <ul ref={list} className="space-y-2" aria-label="Submissions waiting for feedback">
               {items.map((item) => {
                 const active = item.submissionId === current.submissionId
+                const name = `${item.studentForename} ${item.studentSurname}`
                 return (
-                  <li key={item.submissionId}>
+                  <li key={item.submissionId} className="flex items-stretch gap-2">
+                    <label className="flex items-center rounded-md px-1 hover:bg-muted">
+                      <input
+                        type="checkbox"
+                        className="size-4 accent-primary"
+                        aria-label={`Choose ${name}, ${item.notificationTitle}`}
+                        checked={chosen.has(item.submissionId)}
+                        onChange={(event) =>
+                          toggle(item.submissionId, event.target.checked, (event.nativeEvent as MouseEvent).shiftKey)
+                        }
+                      />
+                    </label>
                     <button
                       type="button"
-                      aria-pressed={active}
-                      onClick={() => setSelected(item.submissionId)}
+                      data-submission={item.submissionId}
+                      aria-current={active ? 'true' : undefined}
+                      onClick={() => open(item.submissionId)}
                       className={cn(
-                        'w-full rounded-md border border-border px-4 py-3 text-left text-sm hover:bg-muted focus-visible:ring-3 focus-visible:ring-ring focus-visible:outline-none',
+                        'min-w-0 flex-1 rounded-md border border-border px-4 py-3 text-left text-sm hover:bg-muted focus-visible:ring-3 focus-visible:ring-ring focus-visible:outline-none',
                         active && 'border-primary bg-muted',
                       )}
                     >
-                      <span className="block font-medium">
-                        {item.studentForename} {item.studentSurname}
-                      </span>
+                      <span className="block font-medium">{name}</span>
                       <span className="block text-muted-foreground">{item.notificationTitle}</span>
                       <span className="block text-muted-foreground">
                         Handed in {formatDate(item.receivedAt, true)}
@@ -264,7 +241,17 @@ export function FeedbackHubPage() {
               })}
             </ul>
           </section>
-          <MarkingPanel item={current} onMarked={() => setSelected(null)} />
+          {bulk.length > 0 ? (
+            <BulkPanel items={bulk} onDone={() => setChosen(new Set())} onClear={() => setChosen(new Set())} />
+          ) : (
+            <MarkingPanel
+              item={current}
+              controls={panel}
+              focusOnOpen={focusFeedback}
+              onMarked={onMarked}
+              onLeaveFeedback={() => focusItem(current.submissionId)}
+            />
+          )}
         </div>
       )}
     </div>

@@ -138,6 +138,26 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
     setTab('camera')
   }
 
+  // Photos handed to the analyser (a pupil's pictures in the Feedback Hub) open on Review.
+  const given = useRef(target?.photos)
+  useEffect(() => {
+    const photos = given.current
+    given.current = undefined
+    if (!photos?.length) return
+    setTab('review')
+    void Promise.all(
+      photos.map(async ({ url, name }) => {
+        const answer = await fetch(url, { credentials: 'same-origin' })
+        if (!answer.ok) throw new Error(`${name} could not be opened.`)
+        return { blob: await answer.blob(), name }
+      }),
+    )
+      .then((chosen) => alive.current && addPhotos(chosen))
+      .catch((error: unknown) => alive.current && setPhotoProblem(errorMessage(error)))
+    // Once, when the dialog opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
   // The camera panel says 'Unable to access camera' inside the dialog (an alert). No toast as
   // well: a toast is a layer of its own above the dialog, so the first Escape would close
   // the toast instead of the dialog.
@@ -235,6 +255,7 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
       )}
       {tab === 'review' && (
         <TabPanel value="review" ids={ids}>
+          {photoProblem && <Alert>This photo could not be used. {photoProblem}</Alert>}
           {photos.length >= max && (
             <p role="status" className="text-sm font-medium text-destructive">
               {limitMessage}
