@@ -9,11 +9,17 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
 import { expect, test } from '../fixtures/auth'
+import { VISION_URL } from '../fixtures/ports'
 import { mailServersForFile } from '../fixtures/smtp'
 
 test.describe.configure({ mode: 'serial' })
 
-const servers = mailServersForFile(test)
+// The photo analyser reads the pictures handed in through the stub vision server.
+const servers = mailServersForFile(test, {
+  VOICEMARK_VISION_BASE_URL: `${VISION_URL}/v1`,
+  VOICEMARK_VISION_MODEL: 'stub-vision',
+  VOICEMARK_VISION_API_KEY: 'stub-vision-key',
+})
 const SUBJECT = 'Feedback on Persuasive letter'
 
 test.beforeAll(async () => {
@@ -208,7 +214,14 @@ test('the work handed in shows in the Hub: a picture, a PDF and a recording', as
   await expect.poll(() => player.evaluate((audio: HTMLAudioElement) => audio.duration)).toBeCloseTo(0.1, 2)
   for (const name of ['Download letter photo.png', 'Download letter.pdf', 'Download reading.wav'])
     await expect(files.getByRole('link', { name })).toBeVisible()
-  await expect(page.getByRole('button', { name: 'Analyse this photo' })).toBeVisible()
+  // The analyser opens on Review with the pupil's picture, and its answer becomes the feedback.
+  await page.getByRole('button', { name: 'Analyse this photo' }).click()
+  const analyser = page.getByRole('dialog', { name: 'Analyse photos' })
+  await expect(analyser.getByRole('list', { name: 'Photos to analyse' }).getByRole('img')).toHaveCount(1)
+  await analyser.getByRole('button', { name: 'Confirm' }).click()
+  await analyser.getByRole('button', { name: 'Use as feedback' }).click()
+  await expect(analyser).toHaveCount(0)
+  await expect(page.getByLabel('Feedback', { exact: true })).toHaveValue(/^Feedback on 1 photo: /)
   // The download link stays a download; the page's own copy is shown in place.
   const pdf = await request.get(`${server.baseURL}/api/submissions/${id}/${token}/files/${
     (await files.getByRole('link', { name: 'Download letter.pdf' }).getAttribute('href'))?.split('/').pop()
