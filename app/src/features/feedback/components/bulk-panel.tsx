@@ -3,7 +3,6 @@
 //! e-mail), with `{name}` filled with that pupil's first name.
 
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useId } from 'react'
 import { useForm } from 'react-hook-form'
 
 import { Button } from '@/components/ui/button'
@@ -14,14 +13,14 @@ import { fillName } from '@/lib/fill-name'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 
 import { markSchema, useMarkSubmission, type MarkValues } from '../api/mark-submission'
-import { SENTIMENTS, textareaClass } from './marking-panel'
+import { textareaClass } from './marking-panel'
+import { SentimentField } from './sentiment-field'
 
 const pupils = (n: number) => `${n} pupil${n === 1 ? '' : 's'}`
 
 export function BulkPanel({ items, onDone, onClear }: { items: HubItem[]; onDone: () => void; onClear: () => void }) {
   const { toast } = useToast()
   const mark = useMarkSubmission()
-  const sentimentId = useId()
   const {
     register,
     handleSubmit,
@@ -81,22 +80,7 @@ export function BulkPanel({ items, onDone, onClear }: { items: HubItem[]; onDone
         <FormField label="Feedback for each" error={errors.feedback?.message}>
           <textarea rows={5} className={textareaClass} {...register('feedback')} />
         </FormField>
-        <fieldset className="space-y-2" aria-describedby={errors.sentiment ? `${sentimentId}-error` : undefined}>
-          <legend className="text-sm font-medium">Sentiment</legend>
-          <div className="flex flex-wrap gap-4">
-            {SENTIMENTS.map(([value, label]) => (
-              <label key={value} className="flex items-center gap-2 text-sm">
-                <input type="radio" value={value} className="size-4 accent-primary" {...register('sentiment')} />
-                {label}
-              </label>
-            ))}
-          </div>
-          {errors.sentiment && (
-            <p id={`${sentimentId}-error`} className="text-sm text-destructive">
-              {errors.sentiment.message}
-            </p>
-          )}
-        </fieldset>
+        <SentimentField field={register('sentiment')} error={errors.sentiment?.message} />
         <div className="flex flex-wrap gap-2">
           <Button type="submit" disabled={isSubmitting}>
             Mark {items.length}

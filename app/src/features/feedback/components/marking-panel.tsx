@@ -3,7 +3,7 @@
 //! the feedback box when a teacher moves on from a mark.
 
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useEffect, useId, useImperativeHandle, useRef, type Ref } from 'react'
+import { useEffect, useImperativeHandle, useRef, type Ref } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link } from 'react-router'
 
@@ -16,13 +16,8 @@ import { formatDate, isoDate } from '@/lib/format-date'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 
 import { markSchema, useMarkSubmission, type MarkValues } from '../api/mark-submission'
+import { SentimentField } from './sentiment-field'
 import { SubmissionWork } from './submission-work'
-
-export const SENTIMENTS = [
-  ['NEUTRAL', 'Neutral'],
-  ['POSITIVE', 'Positive'],
-  ['NEGATIVE', 'Negative'],
-] as const
 
 export type Sentiment = MarkValues['sentiment']
 
@@ -56,7 +51,6 @@ export function MarkingPanel({
   const mark = useMarkSubmission()
   const photoAnalyser = usePhotoAnalyser()
   const dictation = useDictation()
-  const sentimentId = useId()
   const feedbackBox = useRef<HTMLTextAreaElement | null>(null)
   const {
     register,
@@ -149,22 +143,7 @@ export function MarkingPanel({
             }}
           />
         </FormField>
-        <fieldset className="space-y-2" aria-describedby={errors.sentiment ? `${sentimentId}-error` : undefined}>
-          <legend className="text-sm font-medium">Sentiment</legend>
-          <div className="flex flex-wrap gap-4">
-            {SENTIMENTS.map(([value, label]) => (
-              <label key={value} className="flex items-center gap-2 text-sm">
-                <input type="radio" value={value} className="size-4 accent-primary" {...register('sentiment')} />
-                {label}
-              </label>
-            ))}
-          </div>
-          {errors.sentiment && (
-            <p id={`${sentimentId}-error`} className="text-sm text-destructive">
-              {errors.sentiment.message}
-            </p>
-          )}
-        </fieldset>
+        <SentimentField field={register('sentiment')} error={errors.sentiment?.message} />
         <div className="flex flex-wrap gap-2">
           <Button type="submit" disabled={isSubmitting}>
             Mark
