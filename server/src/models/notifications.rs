@@ -62,8 +62,12 @@ pub async fn insert_submission(
     submission: &NewSubmission,
 ) -> QueryResult<()> {
     crate::models::hub_count::forget();
+    // A row written already marked (demo data) was released when it was marked.
     with_conn!(conn, |c| diesel::insert_into(submissions::table)
-        .values(submission)
+        .values((
+            submission,
+            submissions::feedback_released_at.eq(submission.marked_at),
+        ))
         .execute(c)
         .await)?;
     Ok(())
@@ -117,6 +121,92 @@ mod authoring {
         pub filters: String,
         pub sender_id: String,
         pub school_id: String,
+        /// WHEN_MARKED, ON_DATE or BY_HAND ([`FeedbackRelease`]).
+        pub feedback_release: String,
+        pub feedback_release_at: Option<NaiveDateTime>,
+    }
+
+    impl NotificationRow {
+        /// When this notification's feedback reaches pupils and parents.
+        pub fn release(&self) -> FeedbackRelease {
+            FeedbackRelease::from_stored(&self.feedback_release)
+        }
+    }
+
+    /// When a mark's feedback is released to the pupil and parents (docs/feedback-release.md):
+    /// at once (as before), at `feedback_release_at`, or when the teacher says.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    pub enum FeedbackRelease {
+        WhenMarked,
+        OnDate,
+        ByHand,
+    }
+
+    impl FeedbackRelease {
+        pub const ALL: [FeedbackRelease; 3] = [
+            FeedbackRelease::WhenMarked,
+            FeedbackRelease::OnDate,
+            FeedbackRelease::ByHand,
+        ];
+
+        pub fn as_str(self) -> &'static str {
+            match self {
+                FeedbackRelease::WhenMarked => "WHEN_MARKED",
+                FeedbackRelease::OnDate => "ON_DATE",
+                FeedbackRelease::ByHand => "BY_HAND",
+            }
+        }
+
+        pub fn parse(text: &str) -> Option<FeedbackRelease> {
+            FeedbackRelease::ALL.into_iter().find(|r| r.as_str() == text)
+        }
+
+        /// The stored value; anything unknown reads as WHEN_MARKED (the column's default).
+        pub fn from_stored(text: &str) -> FeedbackRelease {
+            FeedbackRelease::parse(text).unwrap_or(FeedbackRelease::WhenMarked)
+        }
+
+        /// Whether a mark made at `at` goes out at once: when marked, or on a date that has
+        /// come.
+        pub fn released_at_marking(self, release_at: Option<NaiveDateTime>, at: NaiveDateTime) -> bool {
+            match self {
+                FeedbackRelease::WhenMarked => true,
+                FeedbackRelease::OnDate => release_at.is_none_or(|d| d <= at),
+                FeedbackRelease::ByHand => false,
+            }
+        }
+    }
+
+    /// How notification `id` releases its feedback: (setting, date); `None` when it is gone.
+    pub async fn feedback_release_of(
+        conn: &mut DbConn<'_>,
+        id: &str,
+    ) -> QueryResult<Option<(FeedbackRelease, Option<NaiveDateTime>)>> {
+        let row: Option<(String, Option<NaiveDateTime>)> = with_conn!(conn, |c| notifications::table
+            .find(id)
+            .select((notifications::feedback_release, notifications::feedback_release_at))
+            .first(c)
+            .await
+            .optional())?;
+        Ok(row.map(|(release, at)| (FeedbackRelease::from_stored(&release), at)))
+    }
+
+    /// Sets how notification `id` releases its feedback (its other fields stay).
+    pub async fn set_feedback_release(
+        conn: &mut DbConn<'_>,
+        id: &str,
+        release: FeedbackRelease,
+        release_at: Option<NaiveDateTime>,
+    ) -> QueryResult<()> {
+        with_conn!(conn, |c| diesel::update(notifications::table.find(id))
+            .set((
+                notifications::feedback_release.eq(release.as_str()),
+                notifications::feedback_release_at.eq(release_at),
+            ))
+            .execute(c)
+            .await)?;
+        Ok(())
     }
 
     /// What an edit may change (everything but type, sender and school).
@@ -261,6 +351,8 @@ mod authoring {
         pub receipts: i64,
         pub submissions: i64,
         pub marked: i64,
+        /// Marks whose feedback is held (docs/feedback-release.md).
+        pub held: i64,
     }
 
     /// The counts and status of each of `rows`, in order.
@@ -296,6 +388,15 @@ mod authoring {
             .select((submissions::notification_id, diesel::dsl::count_star()))
             .load(c)
             .await)?;
+        let held: Vec<(String, i64)> = with_conn!(conn, |c| submissions::table
+            .filter(submissions::notification_id.eq_any(&ids))
+            .filter(submissions::marked_at.is_not_null())
+            .filter(submissions::feedback_released_at.is_null())
+            .group_by(submissions::notification_id)
+            .select((submissions::notification_id, diesel::dsl::count_star()))
+            .load(c)
+            .await)?;
+        let held: HashMap<String, i64> = held.into_iter().collect();
         let keys: Vec<String> = rows
             .iter()
             .map(|(r, _)| send_job_key(&r.id, r.updated_at))
@@ -323,6 +424,7 @@ mod authoring {
                     receipts: sent,
                     submissions: received.get(&notification.id).copied().unwrap_or(0),
                     marked: marked.get(&notification.id).copied().unwrap_or(0),
+                    held: held.get(&notification.id).copied().unwrap_or(0),
                     status,
                     sender_name,
                     notification,
