@@ -51,7 +51,7 @@ test('an assignment released by hand keeps feedback from pupils until Release fe
   await page.getByRole('button', { name: 'Send assignment' }).click()
   await expect(page).toHaveURL(/\/notifications\/[^/]+\/details$/)
   const notificationId = /\/notifications\/([^/]+)\/details$/.exec(page.url())![1]
-  await expect(page.getByText('By hand', { exact: true })).toBeVisible()
+  await expect(page.getByRole('definition').filter({ hasText: /^By hand$/ })).toBeVisible()
 
   // The assignment reaches the 20 pupils; three hand in through their links.
   const assignmentMails = () => mail.messages.filter((m) => m.subject === `Assignment: ${title}` && PUPIL.test(m.to[0]))
