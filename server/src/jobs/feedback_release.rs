@@ -15,7 +15,7 @@ use crate::db::DbConn;
 use crate::jobs::feedback_send::SendFeedback;
 use crate::jobs::{enqueue, BackgroundJob, Job, JobError};
 use crate::models::notifications::FeedbackRelease;
-use crate::models::{jobs as job_rows, now, submissions};
+use crate::models::{jobs as job_rows, marks, now};
 use crate::state::AppState;
 use crate::transaction;
 
@@ -66,7 +66,7 @@ pub async fn release_now(
     notification_id: &str,
     at: NaiveDateTime,
 ) -> QueryResult<usize> {
-    let released = submissions::release_held(conn, notification_id, at).await?;
+    let released = marks::release_held(conn, notification_id, at).await?;
     for (submission_id, marked_at) in &released {
         SendFeedback::schedule(conn, submission_id, *marked_at).await?;
     }
@@ -82,7 +82,7 @@ impl BackgroundJob for ReleaseFeedback {
         let id = &self.notification_id;
         let released: usize = transaction!(&mut conn, |c| {
             let Some((release, release_at)) =
-                crate::models::notifications::feedback_release_of(c, id).await?
+                marks::feedback_release_of(c, id).await?
             else {
                 return Ok::<_, diesel::result::Error>(0); // deleted meanwhile
             };

@@ -98,6 +98,7 @@ mod authoring {
     use diesel_async::RunQueryDsl;
 
     use crate::db::schema::{notification_receipts, notifications, students, submissions, users};
+    pub use crate::models::marks::FeedbackRelease;
     use crate::db::DbConn;
     use crate::db::{like_pattern, lower};
     use crate::with_conn;
@@ -131,82 +132,6 @@ mod authoring {
         pub fn release(&self) -> FeedbackRelease {
             FeedbackRelease::from_stored(&self.feedback_release)
         }
-    }
-
-    /// When a mark's feedback is released to the pupil and parents (docs/feedback-release.md):
-    /// at once (as before), at `feedback_release_at`, or when the teacher says.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-    pub enum FeedbackRelease {
-        WhenMarked,
-        OnDate,
-        ByHand,
-    }
-
-    impl FeedbackRelease {
-        pub const ALL: [FeedbackRelease; 3] = [
-            FeedbackRelease::WhenMarked,
-            FeedbackRelease::OnDate,
-            FeedbackRelease::ByHand,
-        ];
-
-        pub fn as_str(self) -> &'static str {
-            match self {
-                FeedbackRelease::WhenMarked => "WHEN_MARKED",
-                FeedbackRelease::OnDate => "ON_DATE",
-                FeedbackRelease::ByHand => "BY_HAND",
-            }
-        }
-
-        pub fn parse(text: &str) -> Option<FeedbackRelease> {
-            FeedbackRelease::ALL.into_iter().find(|r| r.as_str() == text)
-        }
-
-        /// The stored value; anything unknown reads as WHEN_MARKED (the column's default).
-        pub fn from_stored(text: &str) -> FeedbackRelease {
-            FeedbackRelease::parse(text).unwrap_or(FeedbackRelease::WhenMarked)
-        }
-
-        /// Whether a mark made at `at` goes out at once: when marked, or on a date that has
-        /// come.
-        pub fn released_at_marking(self, release_at: Option<NaiveDateTime>, at: NaiveDateTime) -> bool {
-            match self {
-                FeedbackRelease::WhenMarked => true,
-                FeedbackRelease::OnDate => release_at.is_none_or(|d| d <= at),
-                FeedbackRelease::ByHand => false,
-            }
-        }
-    }
-
-    /// How notification `id` releases its feedback: (setting, date); `None` when it is gone.
-    pub async fn feedback_release_of(
-        conn: &mut DbConn<'_>,
-        id: &str,
-    ) -> QueryResult<Option<(FeedbackRelease, Option<NaiveDateTime>)>> {
-        let row: Option<(String, Option<NaiveDateTime>)> = with_conn!(conn, |c| notifications::table
-            .find(id)
-            .select((notifications::feedback_release, notifications::feedback_release_at))
-            .first(c)
-            .await
-            .optional())?;
-        Ok(row.map(|(release, at)| (FeedbackRelease::from_stored(&release), at)))
-    }
-
-    /// Sets how notification `id` releases its feedback (its other fields stay).
-    pub async fn set_feedback_release(
-        conn: &mut DbConn<'_>,
-        id: &str,
-        release: FeedbackRelease,
-        release_at: Option<NaiveDateTime>,
-    ) -> QueryResult<()> {
-        with_conn!(conn, |c| diesel::update(notifications::table.find(id))
-            .set((
-                notifications::feedback_release.eq(release.as_str()),
-                notifications::feedback_release_at.eq(release_at),
-            ))
-            .execute(c)
-            .await)?;
-        Ok(())
     }
 
     /// What an edit may change (everything but type, sender and school).

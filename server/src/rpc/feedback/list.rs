@@ -4,7 +4,7 @@
 //! held marks (docs/feedback-release.md).
 
 use crate::db::DbConn;
-use crate::models::{stored_files, submissions};
+use crate::models::{marks, stored_files, submissions};
 use crate::models::notifications::FeedbackRelease;
 use crate::rpc::feedback::{scope, SentimentName};
 use crate::rpc::superjson::JsDate;
@@ -177,14 +177,14 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
         items.push(hub_item(&mut conn, row).await?);
     }
     let marked_rows =
-        submissions::marked(&mut conn, &scope, notification_id, class_id, MAX_MARKED).await?;
+        marks::marked(&mut conn, &scope, notification_id, class_id, MAX_MARKED).await?;
     let mut marked = Vec::with_capacity(marked_rows.len());
     for row in marked_rows {
         marked.push(marked_item(&mut conn, row).await?);
     }
     let marked_count =
-        submissions::marked_count(&mut conn, &scope, notification_id, class_id).await?;
-    let held = submissions::held_groups(&mut conn, &scope)
+        marks::marked_count(&mut conn, &scope, notification_id, class_id).await?;
+    let held = marks::held_groups(&mut conn, &scope)
         .await?
         .into_iter()
         .map(|(notification_id, title, count, release, release_at)| {
@@ -254,7 +254,7 @@ async fn hub_item(conn: &mut DbConn<'_>, row: submissions::HubRow) -> RpcResult<
     })
 }
 
-async fn marked_item(conn: &mut DbConn<'_>, row: submissions::MarkedRow) -> RpcResult<MarkedItem> {
+async fn marked_item(conn: &mut DbConn<'_>, row: marks::MarkedRow) -> RpcResult<MarkedItem> {
     let release = if row.feedback_released_at.is_some() {
         ReleaseState::Released
     } else {

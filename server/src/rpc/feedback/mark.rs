@@ -6,7 +6,7 @@
 //! is refused with [`RELEASED`].
 
 use crate::models::audit::{self, AuditAction};
-use crate::models::{now, submissions};
+use crate::models::{marks, now};
 use crate::rpc::feedback::{scope, SentimentName};
 use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::superjson::JsDate;
@@ -77,7 +77,7 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
         if let Some(first) = once.claim(c).await? {
             return Ok(first);
         }
-        let found = submissions::find_markable(c, &scope, &id).await?;
+        let found = marks::find_markable(c, &scope, &id).await?;
         let Some(found) = found else {
             return Err(RpcError::new(ErrorCode::NotFound, "Submission not found"));
         };
@@ -94,9 +94,9 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
             .released_at_marking(found.release_at, marked_at)
             .then_some(marked_at);
         let stored = if found.marked_at.is_some() {
-            submissions::edit_held(c, &id, &feedback, sentiment, marked_at, released_at).await?
+            marks::edit_held(c, &id, &feedback, sentiment, marked_at, released_at).await?
         } else {
-            submissions::mark(c, &id, &feedback, sentiment, marked_at, released_at).await?
+            marks::mark(c, &id, &feedback, sentiment, marked_at, released_at).await?
         };
         if !stored {
             // Released (or withdrawn) between the read and the write.

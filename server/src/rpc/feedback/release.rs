@@ -7,7 +7,7 @@
 
 use crate::jobs::feedback_release::release_now;
 use crate::models::audit::{self, AuditAction};
-use crate::models::{now, submissions};
+use crate::models::{marks, now};
 use crate::rpc::feedback::scope;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
@@ -33,7 +33,7 @@ pub async fn handler(ctx: &Ctx, input: ReleaseInput) -> RpcResult<ReleasedFeedba
     let mut pooled = ctx.conn().await?;
     let id = input.notification_id;
     transaction!(&mut pooled.db(), |c| {
-        if submissions::markable_notification(c, &scope, &id)
+        if marks::markable_notification(c, &scope, &id)
             .await?
             .is_none()
         {

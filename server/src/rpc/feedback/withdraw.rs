@@ -3,7 +3,7 @@
 //! an audit row. A released mark is refused with [`RELEASED`]: pupils may have seen it.
 
 use crate::models::audit::{self, AuditAction};
-use crate::models::{now, submissions};
+use crate::models::{marks, now};
 use crate::rpc::feedback::mark::RELEASED;
 use crate::rpc::feedback::scope;
 use crate::rpc::idempotent::{IdempotencyKey, Once};
@@ -41,7 +41,7 @@ pub async fn handler(ctx: &Ctx, input: WithdrawInput) -> RpcResult<WithdrawnMark
         if let Some(first) = once.claim(c).await? {
             return Ok(first);
         }
-        let Some(found) = submissions::find_markable(c, &scope, &id).await? else {
+        let Some(found) = marks::find_markable(c, &scope, &id).await? else {
             return Err(RpcError::new(ErrorCode::NotFound, "Submission not found"));
         };
         if found.marked_at.is_none() {
@@ -50,7 +50,7 @@ pub async fn handler(ctx: &Ctx, input: WithdrawInput) -> RpcResult<WithdrawnMark
             ));
         }
         if found.feedback_released_at.is_some()
-            || !submissions::withdraw_held(c, &id, now()).await?
+            || !marks::withdraw_held(c, &id, now()).await?
         {
             return Err(RpcError::bad_request(RELEASED));
         }

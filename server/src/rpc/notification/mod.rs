@@ -227,7 +227,7 @@ pub async fn apply_release(
     if old == new {
         return Ok(());
     }
-    crate::models::notifications::set_feedback_release(conn, id, new.release, new.at).await?;
+    crate::models::marks::set_feedback_release(conn, id, new.release, new.at).await?;
     if let (FeedbackRelease::OnDate, Some(at)) = (old.release, old.at) {
         ReleaseFeedback::unschedule(conn, id, at).await?;
     }

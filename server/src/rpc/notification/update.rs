@@ -4,7 +4,8 @@
 //! BAD_REQUEST "This notification has already been sent."
 //!
 //! The one exception: an assignment's 'Feedback release' may change after sending (that is
-//! when marks are held), when every other field is sent back as it is stored. The change
+//! when marks are held): the input names a release and every other field is sent back as
+//! it is stored. The change
 //! applies to the marks still held: When marked releases them at once through the job
 //! queue, a new date moves the scheduled release (docs/feedback-release.md).
 
@@ -103,6 +104,7 @@ pub async fn handler(ctx: &Ctx, input: UpdateNotification) -> RpcResult<Notifica
         let current = stored_release(&row);
         if !scheduled {
             if row.kind != core_wasm::NotificationType::Assignment
+                || sent_edit.feedback_release.0.is_none()
                 || !only_release_changes(&row, &sent_edit)
             {
                 return Err(RpcError::bad_request(ALREADY_SENT));
