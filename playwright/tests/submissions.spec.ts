@@ -48,6 +48,7 @@ test.describe('the pupil page on a phone (390 px)', () => {
       markedAt: null,
       feedback: null,
       feedbackSentiment: null,
+      feedbackPending: false,
     }
     const answer = () => ({
       result: { data: { json: view, ...(view.receivedAt ? { meta: { values: { receivedAt: ['Date'] } } } : {}) } },

@@ -278,6 +278,9 @@ export interface FeedbackListInput {
 
 export interface FeedbackHub {
   items: Array<HubItem>;
+  marked: Array<MarkedItem>;
+  markedCount: number;
+  held: Array<HeldGroup>;
   notifications: Array<FilterOption>;
   classes: Array<FilterOption>;
 }
@@ -302,6 +305,33 @@ export interface HubFile {
   url: string;
 }
 
+export interface MarkedItem {
+  submissionId: string;
+  studentId: string;
+  studentForename: string;
+  studentSurname: string;
+  notificationId: string;
+  notificationTitle: string;
+  receivedAt: Date;
+  late: boolean;
+  content: string | null;
+  files: Array<HubFile>;
+  markedAt: Date;
+  feedback: string;
+  feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE';
+  releasedAt: Date | null;
+  releaseAt: Date | null;
+  release: 'RELEASED' | 'ON_DATE' | 'BY_HAND';
+}
+
+export interface HeldGroup {
+  notificationId: string;
+  title: string;
+  count: number;
+  release: 'ON_DATE' | 'BY_HAND';
+  releaseAt: Date | null;
+}
+
 export interface FilterOption {
   id: string;
   name: string;
@@ -319,6 +349,24 @@ export interface MarkedSubmission {
   markedAt: Date;
   feedback: string;
   feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE';
+  releasedAt: Date | null;
+}
+
+export interface ReleaseInput {
+  notificationId: string;
+}
+
+export interface ReleasedFeedback {
+  released: number;
+}
+
+export interface WithdrawInput {
+  submissionId: string;
+  idempotencyKey?: string | null;
+}
+
+export interface WithdrawnMark {
+  submissionId: string;
 }
 
 export interface CustomerSessionOutput {
@@ -458,6 +506,8 @@ export interface CreateNotification {
   sendToPupil: boolean;
   sendToParent: boolean;
   filters: NotificationFilters;
+  feedbackRelease?: 'WHEN_MARKED' | 'ON_DATE' | 'BY_HAND' | null;
+  feedbackReleaseAt?: Date | null;
   idempotencyKey?: string | null;
 }
 
@@ -480,6 +530,9 @@ export interface NotificationDetail {
   submissions: number;
   marked: number;
   editable: boolean;
+  feedbackRelease: 'WHEN_MARKED' | 'ON_DATE' | 'BY_HAND';
+  feedbackReleaseAt: Date | null;
+  held: number;
 }
 
 export interface FilterOptions {
@@ -532,6 +585,7 @@ export interface ActivityItem {
   recipients: number;
   submissions: number;
   marked: number;
+  held: number;
 }
 
 export interface NotificationRecipient {
@@ -562,6 +616,8 @@ export interface UpdateNotification {
   sendToPupil: boolean;
   sendToParent: boolean;
   filters: NotificationFilters;
+  feedbackRelease?: 'WHEN_MARKED' | 'ON_DATE' | 'BY_HAND' | null;
+  feedbackReleaseAt?: Date | null;
 }
 
 export interface AdminOrganisation {
@@ -766,6 +822,7 @@ export interface TimelineEntry {
   markedAt: Date | null;
   feedback: string | null;
   feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE' | null;
+  feedbackHeld: boolean;
 }
 
 export interface DeepgramKey {
@@ -791,6 +848,7 @@ export interface PublicSubmissionView {
   markedAt: Date | null;
   feedback: string | null;
   feedbackSentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE' | null;
+  feedbackPending: boolean;
 }
 
 export interface PublicAssignment {
@@ -1375,6 +1433,8 @@ export interface RpcProcedures {
   'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
+  'feedback.release': { kind: 'mutation'; input: ReleaseInput; output: ReleasedFeedback };
+  'feedback.withdraw': { kind: 'mutation'; input: WithdrawInput; output: WithdrawnMark };
   'leader.createCustomerSession': { kind: 'mutation'; input: void; output: CustomerSessionOutput };
   'leader.getSeatInfo': { kind: 'query'; input: void; output: SeatInfo };
   'leader.listTaskFiles': { kind: 'query'; input: TaskIdInput; output: Array<TaskContentItem> };

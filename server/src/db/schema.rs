@@ -196,6 +196,8 @@ diesel::table! {
         filters -> Text,
         sender_id -> Text,
         school_id -> Text,
+        feedback_release -> Text,
+        feedback_release_at -> Nullable<Timestamp>,
     }
 }
 
@@ -221,6 +223,7 @@ diesel::table! {
         token -> Text,
         notification_id -> Text,
         student_id -> Text,
+        feedback_released_at -> Nullable<Timestamp>,
     }
 }
 

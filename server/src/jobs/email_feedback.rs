@@ -56,7 +56,8 @@ impl BackgroundJob for FeedbackEmail {
         else {
             return Ok(());
         };
-        if marked.marked_at.is_none() {
+        // Withdrawn, or held (never e-mailed before its release).
+        if marked.marked_at.is_none() || marked.feedback_released_at.is_none() {
             return Ok(());
         }
         let kind = marked.notification.kind;

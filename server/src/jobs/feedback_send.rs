@@ -1,4 +1,5 @@
-//! `feedback.email` (payload `{"submissionId"}`, queued when a submission is marked): queues
+//! `feedback.email` (payload `{"submissionId"}`, queued when a submission's feedback is
+//! released: at marking, or by `feedback.release`): queues
 //! one `email.feedback` job to the pupil, and one to the parent when `jobs::audience` allows
 //! it. One job per message keeps the exactly-once argument of `email_notification`.
 
@@ -64,6 +65,10 @@ async fn queue_feedback(
     let Some(marked_at) = marked.marked_at else {
         return Ok(0);
     };
+    // Held feedback is never e-mailed; its release queues this job again.
+    if marked.feedback_released_at.is_none() {
+        return Ok(0);
+    }
     let n = &marked.notification;
     let rules = audience::school_rules(conn, &n.school_id).await?;
     let targets = audience::feedback_targets(&marked, rules.as_ref());

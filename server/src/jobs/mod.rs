@@ -15,6 +15,7 @@
 //! | `email.notification` | [`email_notification::NotificationEmail`] | `email_notification.rs` |
 //! | `email.digest` | [`email_digest::DigestEmail`] | `email_digest.rs` |
 //! | `feedback.email` | [`feedback_send::SendFeedback`] | `feedback_send.rs` |
+//! | `feedback.release_held` | [`feedback_release::ReleaseFeedback`] | `feedback_release.rs` |
 //! | `email.feedback` | [`email_feedback::FeedbackEmail`] | `email_feedback.rs` |
 //! | `files.expire` | [`file_expiry::ExpireFiles`] | `file_expiry.rs` |
 //! | `idempotency.sweep` | [`idempotency_sweep::SweepIdempotencyKeys`] | `idempotency_sweep.rs` |
@@ -37,6 +38,7 @@ pub mod email_feedback;
 pub mod email_invite;
 pub mod email_notification;
 pub mod email_support;
+pub mod feedback_release;
 pub mod feedback_send;
 pub mod file_expiry;
 pub mod idempotency_sweep;

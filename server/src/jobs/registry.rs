@@ -13,6 +13,7 @@ use super::email_feedback::FeedbackEmail;
 use super::email_invite::InviteEmail;
 use super::email_notification::NotificationEmail;
 use super::email_support::SupportEmail;
+use super::feedback_release::ReleaseFeedback;
 use super::feedback_send::SendFeedback;
 use super::file_expiry::ExpireFiles;
 use super::idempotency_sweep::SweepIdempotencyKeys;
@@ -58,6 +59,7 @@ impl Registry {
             .register::<NotificationEmail>()
             .register::<DigestEmail>()
             .register::<SendFeedback>()
+            .register::<ReleaseFeedback>()
             .register::<FeedbackEmail>()
             .register::<ExpireFiles>()
             .register::<SweepIdempotencyKeys>()
@@ -125,7 +127,7 @@ mod tests {
             declared.push(kind.to_owned());
         }
         declared.sort();
-        assert_eq!(declared.len(), 15, "job types found: {declared:?}");
+        assert_eq!(declared.len(), 16, "job types found: {declared:?}");
         assert_eq!(Registry::standard().kinds(), declared);
     }
 

@@ -11,6 +11,7 @@ pub mod groups;
 pub mod hub_count;
 pub mod idempotency;
 pub mod jobs;
+pub mod marks;
 pub mod mis;
 pub mod multipart_uploads;
 pub mod mis_credentials;

@@ -62,8 +62,12 @@ pub async fn insert_submission(
     submission: &NewSubmission,
 ) -> QueryResult<()> {
     crate::models::hub_count::forget();
+    // A row written already marked (demo data) was released when it was marked.
     with_conn!(conn, |c| diesel::insert_into(submissions::table)
-        .values(submission)
+        .values((
+            submission,
+            submissions::feedback_released_at.eq(submission.marked_at),
+        ))
         .execute(c)
         .await)?;
     Ok(())
@@ -94,6 +98,7 @@ mod authoring {
     use diesel_async::RunQueryDsl;
 
     use crate::db::schema::{notification_receipts, notifications, students, submissions, users};
+    pub use crate::models::marks::FeedbackRelease;
     use crate::db::DbConn;
     use crate::db::{like_pattern, lower};
     use crate::with_conn;
@@ -117,6 +122,16 @@ mod authoring {
         pub filters: String,
         pub sender_id: String,
         pub school_id: String,
+        /// WHEN_MARKED, ON_DATE or BY_HAND ([`FeedbackRelease`]).
+        pub feedback_release: String,
+        pub feedback_release_at: Option<NaiveDateTime>,
+    }
+
+    impl NotificationRow {
+        /// When this notification's feedback reaches pupils and parents.
+        pub fn release(&self) -> FeedbackRelease {
+            FeedbackRelease::from_stored(&self.feedback_release)
+        }
     }
 
     /// What an edit may change (everything but type, sender and school).
@@ -261,6 +276,8 @@ mod authoring {
         pub receipts: i64,
         pub submissions: i64,
         pub marked: i64,
+        /// Marks whose feedback is held (docs/feedback-release.md).
+        pub held: i64,
     }
 
     /// The counts and status of each of `rows`, in order.
@@ -296,6 +313,15 @@ mod authoring {
             .select((submissions::notification_id, diesel::dsl::count_star()))
             .load(c)
             .await)?;
+        let held: Vec<(String, i64)> = with_conn!(conn, |c| submissions::table
+            .filter(submissions::notification_id.eq_any(&ids))
+            .filter(submissions::marked_at.is_not_null())
+            .filter(submissions::feedback_released_at.is_null())
+            .group_by(submissions::notification_id)
+            .select((submissions::notification_id, diesel::dsl::count_star()))
+            .load(c)
+            .await)?;
+        let held: HashMap<String, i64> = held.into_iter().collect();
         let keys: Vec<String> = rows
             .iter()
             .map(|(r, _)| send_job_key(&r.id, r.updated_at))
@@ -323,6 +349,7 @@ mod authoring {
                     receipts: sent,
                     submissions: received.get(&notification.id).copied().unwrap_or(0),
                     marked: marked.get(&notification.id).copied().unwrap_or(0),
+                    held: held.get(&notification.id).copied().unwrap_or(0),
                     status,
                     sender_name,
                     notification,

@@ -48,6 +48,9 @@ pub struct PublicSubmission {
     pub token: String,
     pub received_at: Option<NaiveDateTime>,
     pub marked_at: Option<NaiveDateTime>,
+    /// NULL while the mark is held (docs/feedback-release.md): then pupils and parents see
+    /// no feedback.
+    pub feedback_released_at: Option<NaiveDateTime>,
     pub content: Option<String>,
     pub feedback: Option<String>,
     pub feedback_sentiment: Option<FeedbackSentiment>,
@@ -69,6 +72,7 @@ type PublicRow = (
         Option<String>,
         Option<String>,
         Option<FeedbackSentiment>,
+        Option<NaiveDateTime>,
     ),
     (String, Option<String>, String, Option<NaiveDateTime>),
     (String, String),
@@ -90,6 +94,7 @@ pub async fn find_public(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Option<
                 submissions::content,
                 submissions::feedback,
                 submissions::feedback_sentiment,
+                submissions::feedback_released_at,
             ),
             (
                 notifications::title,
@@ -105,7 +110,16 @@ pub async fn find_public(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Option<
         .optional())?;
     Ok(row.map(
         |(
-            (id, token, received_at, marked_at, content, feedback, feedback_sentiment),
+            (
+                id,
+                token,
+                received_at,
+                marked_at,
+                content,
+                feedback,
+                feedback_sentiment,
+                feedback_released_at,
+            ),
             (title, custom_title, body, submission_due_date),
             (school_id, school_name),
             student_forename,
@@ -114,6 +128,7 @@ pub async fn find_public(conn: &mut DbConn<'_>, id: &str) -> QueryResult<Option<
             token,
             received_at,
             marked_at,
+            feedback_released_at,
             content,
             feedback,
             feedback_sentiment,
@@ -285,59 +300,6 @@ pub async fn waiting(
         .collect())
 }
 
-/// The submission `id` if `scope` may mark it: (received_at, marked_at, student_id).
-pub async fn find_markable(
-    conn: &mut DbConn<'_>,
-    scope: &MarkerScope,
-    id: &str,
-) -> QueryResult<Option<(Option<NaiveDateTime>, Option<NaiveDateTime>, String)>> {
-    with_conn!(conn, |c| {
-        let mut query = submissions::table
-            .inner_join(notifications::table)
-            .filter(submissions::id.eq(id))
-            .filter(notifications::school_id.eq(&scope.school_id))
-            .into_boxed();
-        if let Some(sender) = &scope.sender_id {
-            query = query.filter(notifications::sender_id.eq(sender));
-        }
-        query
-            .select((
-                submissions::received_at,
-                submissions::marked_at,
-                submissions::student_id,
-            ))
-            .first(c)
-            .await
-            .optional()
-    })
-}
-
-/// Records feedback on a received, unmarked submission. Returns whether it changed.
-pub async fn mark(
-    conn: &mut DbConn<'_>,
-    id: &str,
-    feedback: &str,
-    sentiment: FeedbackSentiment,
-    at: NaiveDateTime,
-) -> QueryResult<bool> {
-    crate::models::hub_count::forget();
-    let changed = with_conn!(conn, |c| diesel::update(
-        submissions::table
-            .filter(submissions::id.eq(id))
-            .filter(submissions::received_at.is_not_null())
-            .filter(submissions::marked_at.is_null())
-    )
-    .set((
-        submissions::feedback.eq(Some(feedback)),
-        submissions::feedback_sentiment.eq(Some(sentiment)),
-        submissions::marked_at.eq(Some(at)),
-        submissions::updated_at.eq(at),
-    ))
-    .execute(c)
-    .await)?;
-    Ok(changed == 1)
-}
-
 /// One entry of a pupil's timeline.
 #[derive(Debug, Clone)]
 pub struct TimelineRow {
@@ -347,6 +309,8 @@ pub struct TimelineRow {
     pub marked_at: Option<NaiveDateTime>,
     pub feedback: Option<String>,
     pub feedback_sentiment: Option<FeedbackSentiment>,
+    /// NULL while the mark is held.
+    pub feedback_released_at: Option<NaiveDateTime>,
     pub notification_id: String,
     pub notification_title: String,
     pub send_date: Option<NaiveDateTime>,
@@ -361,6 +325,7 @@ type TimelineTuple = (
         Option<NaiveDateTime>,
         Option<String>,
         Option<FeedbackSentiment>,
+        Option<NaiveDateTime>,
     ),
     (String, String, Option<NaiveDateTime>, Option<NaiveDateTime>),
 );
@@ -384,6 +349,7 @@ pub async fn timeline(
                 submissions::marked_at,
                 submissions::feedback,
                 submissions::feedback_sentiment,
+                submissions::feedback_released_at,
             ),
             (
                 notifications::id,
@@ -398,9 +364,18 @@ pub async fn timeline(
         .into_iter()
         .map(
             |(
-                (submission_id, created_at, received_at, marked_at, feedback, feedback_sentiment),
+                (
+                    submission_id,
+                    created_at,
+                    received_at,
+                    marked_at,
+                    feedback,
+                    feedback_sentiment,
+                    feedback_released_at,
+                ),
                 (notification_id, notification_title, send_date, submission_due_date),
             )| TimelineRow {
+                feedback_released_at,
                 submission_id,
                 created_at,
                 received_at,
@@ -540,6 +515,8 @@ pub struct FeedbackForEmail {
     pub forename: String,
     pub pupil_email: Option<String>,
     pub parent_email: Option<String>,
+    /// NULL while the mark is held: then nothing is e-mailed.
+    pub feedback_released_at: Option<NaiveDateTime>,
 }
 
 pub async fn find_feedback_for_email(
@@ -559,6 +536,7 @@ pub async fn find_feedback_for_email(
             students::forename,
             students::email,
             students::parent_email,
+            submissions::feedback_released_at,
         ))
         .first(c)
         .await

@@ -82,6 +82,8 @@ pub fn procedures() -> &'static [Procedure] {
             procedure!(Query "dashboard.summary" => dashboard::summary),
             procedure!(Query "feedback.list" => feedback::list),
             procedure!(Mutation "feedback.mark" => feedback::mark),
+            procedure!(Mutation "feedback.release" => feedback::release),
+            procedure!(Mutation "feedback.withdraw" => feedback::withdraw),
             procedure!(Query "school.admins" => school::admins),
             procedure!(Query "school.listStudents" => school::list_students),
             procedure!(Mutation "student.addComment" => student::add_comment),

@@ -92,7 +92,7 @@ dual_test! {
         let ann = submission_of(&app, &first, &pupils[0]).await;
         {
             let mut pooled = app.db.conn().await.expect("connection");
-            assert!(submissions::mark(&mut pooled.db(), &ann, "Well done.", FeedbackSentiment::Positive, now()).await.expect("mark"));
+            assert!(voicemark::models::marks::mark(&mut pooled.db(), &ann, "Well done.", FeedbackSentiment::Positive, now(), None).await.expect("mark"));
         }
         agrees(&app, &cookie, &scope, 2, "marking").await;
 

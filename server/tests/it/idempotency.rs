@@ -265,9 +265,10 @@ dual_test!(
         // One audit row and one e-mail job per marking.
         assert_eq!(count!(app, audit_log::table.filter(audit_log::entity.eq("submission"))), 2);
         assert_eq!(jobs_of_kind(&app, "feedback.email").await, 2);
-        // Another key is another request: refused as before.
+        // Another key is another request: refused as before (released at marking, so it
+        // can no longer change: docs/feedback-release.md).
         let again = call(&app.router, cookie, "feedback.mark", &keyed(&mark(&w.submissions[0].0, "A clear letter."), &key()), &[]).await;
-        assert_eq!(refusal(&again), ("BAD_REQUEST".to_owned(), "This submission has already been marked.".to_owned()));
+        assert_eq!(refusal(&again), ("BAD_REQUEST".to_owned(), "This feedback has been released and can no longer be changed.".to_owned()));
         // The same key for other feedback is refused.
         let other = keyed(&mark(&w.submissions[0].0, "Another view."), &first_key);
         let refused = call(&app.router, cookie, "feedback.mark", &other, &[]).await;

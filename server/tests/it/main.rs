@@ -13,6 +13,7 @@ mod data;
 mod double_submits;
 mod faults;
 mod feedback;
+mod feedback_release;
 mod fuzz;
 mod hardening_auth;
 mod health;

@@ -755,6 +755,7 @@ dual_test!(
         .set((
             submissions::received_at.eq(Some(at)),
             submissions::marked_at.eq(Some(at)),
+            submissions::feedback_released_at.eq(Some(at)),
             submissions::feedback.eq(Some("Lovely lava flow.")),
             submissions::feedback_sentiment.eq(Some(FeedbackSentiment::Positive)),
         ))

@@ -315,6 +315,7 @@ dual_test!(
             .set((
                 submissions::feedback.eq(Some("Lovely diagram, label the crater.")),
                 submissions::marked_at.eq(Some(now())),
+                submissions::feedback_released_at.eq(Some(now())),
             ))
             .execute(c)
             .await)

@@ -1,15 +1,77 @@
 //! `feedback.list`: the Feedback Hub — submissions received and not marked that the
-//! caller may mark, oldest received first, optionally of one notification or class.
+//! caller may mark, oldest received first, optionally of one notification or class; the
+//! marked ones, newest marked first, with their release state; and the assignments with
+//! held marks (docs/feedback-release.md).
 
 use crate::db::DbConn;
-use crate::models::{stored_files, submissions};
-use crate::rpc::feedback::scope;
+use crate::models::{marks, stored_files, submissions};
+use crate::models::notifications::FeedbackRelease;
+use crate::rpc::feedback::{scope, SentimentName};
 use crate::rpc::superjson::JsDate;
-use crate::rpc::typescript::rpc_type;
+use crate::rpc::typescript::{rpc_type, Ts, TsGen};
 use crate::rpc::{Ctx, RpcResult};
 
 /// The Hub lists at most this many at once (oldest first); the count says how many wait.
 const MAX_ITEMS: i64 = 500;
+
+/// The Marked list shows at most this many (newest marked first); `markedCount` says how
+/// many there are.
+pub const MAX_MARKED: i64 = 200;
+
+/// Where a mark's feedback is: with the pupil, or held until a date or by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ReleaseState {
+    Released,
+    OnDate,
+    ByHand,
+}
+
+impl ReleaseState {
+    const ALL: [ReleaseState; 3] = [
+        ReleaseState::Released,
+        ReleaseState::OnDate,
+        ReleaseState::ByHand,
+    ];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            ReleaseState::Released => "RELEASED",
+            ReleaseState::OnDate => "ON_DATE",
+            ReleaseState::ByHand => "BY_HAND",
+        }
+    }
+
+    /// A held mark's state under its assignment's setting (WHEN_MARKED only holds a mark
+    /// whose release is queued: shown as due now, like a date that has come).
+    fn held(release: FeedbackRelease) -> ReleaseState {
+        match release {
+            FeedbackRelease::ByHand => ReleaseState::ByHand,
+            FeedbackRelease::OnDate | FeedbackRelease::WhenMarked => ReleaseState::OnDate,
+        }
+    }
+}
+
+impl Ts for ReleaseState {
+    fn ts(_: &mut TsGen) -> String {
+        ReleaseState::ALL
+            .iter()
+            .map(|s| format!("'{}'", s.as_str()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
+
+/// A held group's state: `'ON_DATE' | 'BY_HAND'`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct HeldState(pub ReleaseState);
+
+impl Ts for HeldState {
+    fn ts(_: &mut TsGen) -> String {
+        "'ON_DATE' | 'BY_HAND'".to_owned()
+    }
+}
 
 rpc_type! {
     pub struct FeedbackListInput {
@@ -44,6 +106,41 @@ rpc_type! {
 }
 
 rpc_type! {
+    /// A marked submission: every field of [`HubItem`] and its feedback and release state.
+    pub struct MarkedItem {
+        pub submission_id: String,
+        pub student_id: String,
+        pub student_forename: String,
+        pub student_surname: String,
+        pub notification_id: String,
+        pub notification_title: String,
+        pub received_at: JsDate,
+        pub late: bool,
+        pub content: Option<String>,
+        pub files: Vec<HubFile>,
+        pub marked_at: JsDate,
+        pub feedback: String,
+        pub feedback_sentiment: SentimentName,
+        /// When pupils and parents got it; `null` while held.
+        pub released_at: Option<JsDate>,
+        /// The scheduled release of a mark held ON_DATE.
+        pub release_at: Option<JsDate>,
+        pub release: ReleaseState,
+    }
+}
+
+rpc_type! {
+    /// An assignment with held marks (whatever the filters).
+    pub struct HeldGroup {
+        pub notification_id: String,
+        pub title: String,
+        pub count: i64,
+        pub release: HeldState,
+        pub release_at: Option<JsDate>,
+    }
+}
+
+rpc_type! {
     /// A choice for a filter.
     pub struct FilterOption {
         pub id: String,
@@ -54,6 +151,11 @@ rpc_type! {
 rpc_type! {
     pub struct FeedbackHub {
         pub items: Vec<HubItem>,
+        /// Marked submissions, newest marked first, same filters; at most 200.
+        pub marked: Vec<MarkedItem>,
+        /// Every marked submission the filters match (the list may stop at 200).
+        pub marked_count: i64,
+        pub held: Vec<HeldGroup>,
         /// The notifications with work waiting (unfiltered), for the filter.
         pub notifications: Vec<FilterOption>,
         /// The school's classes, for the filter.
@@ -74,6 +176,30 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
     for row in rows {
         items.push(hub_item(&mut conn, row).await?);
     }
+    let marked_rows =
+        marks::marked(&mut conn, &scope, notification_id, class_id, MAX_MARKED).await?;
+    let mut marked = Vec::with_capacity(marked_rows.len());
+    for row in marked_rows {
+        marked.push(marked_item(&mut conn, row).await?);
+    }
+    let marked_count =
+        marks::marked_count(&mut conn, &scope, notification_id, class_id).await?;
+    let held = marks::held_groups(&mut conn, &scope)
+        .await?
+        .into_iter()
+        .map(|(notification_id, title, count, release, release_at)| {
+            let release = ReleaseState::held(FeedbackRelease::from_stored(&release));
+            HeldGroup {
+                notification_id,
+                title,
+                count,
+                release: HeldState(release),
+                release_at: release_at
+                    .filter(|_| release == ReleaseState::OnDate)
+                    .map(JsDate::from),
+            }
+        })
+        .collect();
     let mut notifications: Vec<FilterOption> = Vec::new();
     for row in submissions::waiting(&mut conn, &scope, None, None, MAX_ITEMS).await? {
         if !notifications.iter().any(|n| n.id == row.notification_id) {
@@ -91,6 +217,9 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
         .collect();
     Ok(FeedbackHub {
         items,
+        marked,
+        marked_count,
+        held,
         notifications,
         classes,
     })
@@ -122,5 +251,36 @@ async fn hub_item(conn: &mut DbConn<'_>, row: submissions::HubRow) -> RpcResult<
         notification_title: row.notification_title,
         received_at: row.received_at.into(),
         content: row.content,
+    })
+}
+
+async fn marked_item(conn: &mut DbConn<'_>, row: marks::MarkedRow) -> RpcResult<MarkedItem> {
+    let release = if row.feedback_released_at.is_some() {
+        ReleaseState::Released
+    } else {
+        ReleaseState::held(row.release)
+    };
+    let release_at = row
+        .release_at
+        .filter(|_| release == ReleaseState::OnDate)
+        .map(JsDate::from);
+    let hub = hub_item(conn, row.hub).await?;
+    Ok(MarkedItem {
+        submission_id: hub.submission_id,
+        student_id: hub.student_id,
+        student_forename: hub.student_forename,
+        student_surname: hub.student_surname,
+        notification_id: hub.notification_id,
+        notification_title: hub.notification_title,
+        received_at: hub.received_at,
+        late: hub.late,
+        content: hub.content,
+        files: hub.files,
+        marked_at: row.marked_at.into(),
+        feedback: row.feedback,
+        feedback_sentiment: SentimentName(row.feedback_sentiment),
+        released_at: row.feedback_released_at.map(JsDate::from),
+        release_at,
+        release,
     })
 }

@@ -1,15 +1,21 @@
 //! `feedback.mark`: records feedback and its sentiment on a received submission, sets
-//! `markedAt`, writes the audit row and queues the `feedback.email` job, in one
-//! transaction.
+//! `markedAt`, writes the audit row and, when the assignment releases feedback now, sets
+//! `feedbackReleasedAt` and queues the `feedback.email` job, in one transaction. Otherwise
+//! the mark is held (docs/feedback-release.md): no e-mail, and marking it again edits it
+//! (new text and sentiment, `markedAt` moved to now) until it is released; a released mark
+//! is refused with [`RELEASED`].
 
 use crate::models::audit::{self, AuditAction};
-use crate::models::{now, submissions};
+use crate::models::{marks, now};
 use crate::rpc::feedback::{scope, SentimentName};
 use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, ErrorCode, FieldErrors, RpcError, RpcResult};
 use crate::transaction;
+
+/// The answer to changing or withdrawing feedback that pupils may already have seen.
+pub const RELEASED: &str = "This feedback has been released and can no longer be changed.";
 
 /// The longest feedback, in characters.
 pub const MAX_FEEDBACK: usize = core_wasm::limits::MAX_FEEDBACK_CHARS;
@@ -31,6 +37,8 @@ rpc_type! {
         pub marked_at: JsDate,
         pub feedback: String,
         pub feedback_sentiment: SentimentName,
+        /// `null` while the feedback is held.
+        pub released_at: Option<JsDate>,
     }
 }
 
@@ -69,24 +77,30 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
         if let Some(first) = once.claim(c).await? {
             return Ok(first);
         }
-        let found = submissions::find_markable(c, &scope, &id).await?;
-        let Some((received_at, marked, _student)) = found else {
+        let found = marks::find_markable(c, &scope, &id).await?;
+        let Some(found) = found else {
             return Err(RpcError::new(ErrorCode::NotFound, "Submission not found"));
         };
-        if marked.is_some() {
-            return Err(RpcError::bad_request(
-                "This submission has already been marked.",
-            ));
+        if found.marked_at.is_some() && found.feedback_released_at.is_some() {
+            return Err(RpcError::bad_request(RELEASED));
         }
-        if received_at.is_none() {
+        if found.received_at.is_none() {
             return Err(RpcError::bad_request(
                 "This submission has not been handed in yet.",
             ));
         }
-        if !submissions::mark(c, &id, &feedback, sentiment, marked_at).await? {
-            return Err(RpcError::bad_request(
-                "This submission has already been marked.",
-            ));
+        let released_at = found
+            .release
+            .released_at_marking(found.release_at, marked_at)
+            .then_some(marked_at);
+        let stored = if found.marked_at.is_some() {
+            marks::edit_held(c, &id, &feedback, sentiment, marked_at, released_at).await?
+        } else {
+            marks::mark(c, &id, &feedback, sentiment, marked_at, released_at).await?
+        };
+        if !stored {
+            // Released (or withdrawn) between the read and the write.
+            return Err(RpcError::bad_request(RELEASED));
         }
         audit::record(
             c,
@@ -97,12 +111,15 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
             &id,
         )
         .await?;
-        crate::jobs::feedback_send::SendFeedback::schedule(c, &id, marked_at).await?;
+        if released_at.is_some() {
+            crate::jobs::feedback_send::SendFeedback::schedule(c, &id, marked_at).await?;
+        }
         let marked = MarkedSubmission {
             submission_id: id.clone(),
             marked_at: marked_at.into(),
             feedback: feedback.clone(),
             feedback_sentiment: SentimentName(sentiment),
+            released_at: released_at.map(JsDate::from),
         };
         once.store(c, &marked).await?;
         Ok(marked)

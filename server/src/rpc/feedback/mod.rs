@@ -1,4 +1,5 @@
-//! `feedback.*`: the Feedback Hub — submissions waiting for marking — and marking.
+//! `feedback.*`: the Feedback Hub — submissions waiting for marking and marked ones — marking,
+//! and when feedback reaches pupils (held marks: withdraw, release; docs/feedback-release.md).
 //!
 //! Who sees and marks what (`models::submissions::MarkerScope`): a teacher, the
 //! submissions on notifications they sent; an admin, those on every notification of their
@@ -7,6 +8,8 @@
 
 pub mod list;
 pub mod mark;
+pub mod release;
+pub mod withdraw;
 
 use core_wasm::FeedbackSentiment;
 use serde::{Deserialize, Serialize};

@@ -6,7 +6,10 @@ use core_wasm::NotificationType;
 use serde::Deserialize;
 
 use super::get::{load_detail, NotificationDetail};
-use super::{check_draft, notification_type_ts, scope, DraftInput};
+use super::{
+    apply_release, check_draft, notification_type_ts, scope, DraftInput, ReleaseChoice,
+    ReleaseDate, ReleaseSetting,
+};
 use crate::ids::new_id;
 use crate::models::notifications::{self, NewNotification};
 use crate::models::now;
@@ -34,6 +37,12 @@ pub struct CreateNotification {
     pub send_to_pupil: bool,
     pub send_to_parent: bool,
     pub filters: Filters,
+    /// Assignments: 'Feedback release' (absent: When marked).
+    #[serde(default)]
+    pub feedback_release: ReleaseChoice,
+    /// With ON_DATE: when (in the future).
+    #[serde(default)]
+    pub feedback_release_at: ReleaseDate,
     /// The outbox's key: a replay answers as the first call did.
     #[serde(default)]
     pub idempotency_key: IdempotencyKey,
@@ -52,6 +61,8 @@ impl Ts for CreateNotification {
                 ("sendToPupil".into(), bool::ts(gen)),
                 ("sendToParent".into(), bool::ts(gen)),
                 ("filters".into(), Filters::ts(gen)),
+                ("feedbackRelease?".into(), ReleaseChoice::ts(gen)),
+                ("feedbackReleaseAt?".into(), ReleaseDate::ts(gen)),
                 ("idempotencyKey?".into(), IdempotencyKey::ts(gen)),
             ]
         });
@@ -82,10 +93,14 @@ pub async fn handler(ctx: &Ctx, input: CreateNotification) -> RpcResult<Notifica
             send_to_pupil: input.send_to_pupil,
             send_to_parent: input.send_to_parent,
             filters: input.filters,
+            feedback_release: input.feedback_release,
+            feedback_release_at: input.feedback_release_at,
+            current_release: None,
         },
         at,
     )
     .await?;
+    let release = draft.release;
     let notification = NewNotification {
         id: new_id(),
         created_at: at,
@@ -107,6 +122,7 @@ pub async fn handler(ctx: &Ctx, input: CreateNotification) -> RpcResult<Notifica
             return Ok(first);
         }
         notifications::insert(c, &notification).await?;
+        apply_release(c, &notification.id, ReleaseSetting::WHEN_MARKED, release, at).await?;
         crate::jobs::notification_send::SendNotification::schedule(
             c,
             &notification.id,

@@ -4,7 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{not_found, notification_type_ts, scope};
 use crate::db::DbConn;
-use crate::models::notifications::{self, with_activity, NotificationScope, NotificationStatus};
+use crate::models::notifications::{
+    self, with_activity, FeedbackRelease, NotificationScope, NotificationStatus,
+};
 use crate::models::now;
 use crate::models::recipients::{count_recipients, Filters};
 use crate::rpc::superjson::JsDate;
@@ -46,6 +48,12 @@ pub struct NotificationDetail {
     pub marked: i64,
     /// Only a scheduled notification may be changed.
     pub editable: bool,
+    /// Assignments: when marks reach pupils and parents (docs/feedback-release.md).
+    pub feedback_release: FeedbackRelease,
+    /// With ON_DATE: when.
+    pub feedback_release_at: Option<JsDate>,
+    /// Marks whose feedback is held.
+    pub held: i64,
 }
 
 impl Ts for NotificationDetail {
@@ -70,6 +78,9 @@ impl Ts for NotificationDetail {
                 ("submissions".into(), i64::ts(gen)),
                 ("marked".into(), i64::ts(gen)),
                 ("editable".into(), bool::ts(gen)),
+                ("feedbackRelease".into(), FeedbackRelease::ts(gen)),
+                ("feedbackReleaseAt".into(), Option::<JsDate>::ts(gen)),
+                ("held".into(), i64::ts(gen)),
             ]
         });
         "NotificationDetail".into()
@@ -97,7 +108,14 @@ pub async fn load_detail(
     } else {
         count_recipients(conn, &row.school_id, &filters).await?
     };
+    let feedback_release = row.release();
     Ok(NotificationDetail {
+        feedback_release,
+        feedback_release_at: row
+            .feedback_release_at
+            .filter(|_| feedback_release == FeedbackRelease::OnDate)
+            .map(JsDate::from),
+        held: activity.held,
         id: row.id,
         kind: row.kind,
         title: row.title,

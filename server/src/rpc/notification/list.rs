@@ -1,6 +1,6 @@
 //! `notification.list`: Activity — the notifications the caller may see (teachers: those
 //! they sent; admins: all of their school's), newest first, searchable by title, 20 a page,
-//! each with its status and counts of recipients, submissions and marked.
+//! each with its status and counts of recipients, submissions, marked and held.
 
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +44,8 @@ pub struct ActivityItem {
     pub recipients: i64,
     pub submissions: i64,
     pub marked: i64,
+    /// Marks whose feedback is held (docs/feedback-release.md).
+    pub held: i64,
 }
 
 impl Ts for ActivityItem {
@@ -62,6 +64,7 @@ impl Ts for ActivityItem {
                 ("recipients".into(), i64::ts(gen)),
                 ("submissions".into(), i64::ts(gen)),
                 ("marked".into(), i64::ts(gen)),
+                ("held".into(), i64::ts(gen)),
             ]
         });
         "ActivityItem".into()
@@ -116,6 +119,7 @@ pub async fn handler(ctx: &Ctx, input: ListNotifications) -> RpcResult<ActivityP
             recipients,
             submissions: row.submissions,
             marked: row.marked,
+            held: row.held,
         });
     }
     Ok(ActivityPage {

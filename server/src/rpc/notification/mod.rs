@@ -19,7 +19,7 @@ use core_wasm::roles::has_role;
 use core_wasm::{NotificationType, UserRole};
 
 use crate::db::DbConn;
-use crate::models::notifications::{NotificationScope, NotificationStatus};
+use crate::models::notifications::{FeedbackRelease, NotificationScope, NotificationStatus};
 use crate::models::recipients::{count_recipients as count_audience, Filters};
 use crate::rpc::input::check_length;
 use crate::rpc::registry::{procedure, Procedure};
@@ -103,6 +103,146 @@ impl Ts for NotificationStatus {
     }
 }
 
+impl Ts for FeedbackRelease {
+    fn ts(_: &mut TsGen) -> String {
+        FeedbackRelease::ALL
+            .iter()
+            .map(|r| format!("'{}'", r.as_str()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
+
+/// The editor's optional 'Feedback release' choice on the wire: `'WHEN_MARKED' | 'ON_DATE'
+/// | 'BY_HAND'`, or absent (When marked on create; unchanged on update). Read as text so a
+/// wrong value gets a field error, not a decoding failure.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct ReleaseChoice(pub Option<String>);
+
+impl Ts for ReleaseChoice {
+    const OPTIONAL: bool = true;
+    fn ts(gen: &mut TsGen) -> String {
+        format!("{} | null", FeedbackRelease::ts(gen))
+    }
+}
+
+/// The optional release date (ON_DATE) on the wire: a `Date`, or absent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct ReleaseDate(pub Option<JsDate>);
+
+impl Ts for ReleaseDate {
+    const OPTIONAL: bool = true;
+    fn ts(gen: &mut TsGen) -> String {
+        Option::<JsDate>::ts(gen)
+    }
+}
+
+/// A checked 'Feedback release' setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReleaseSetting {
+    pub release: FeedbackRelease,
+    /// Set only for ON_DATE.
+    pub at: Option<NaiveDateTime>,
+}
+
+impl ReleaseSetting {
+    pub const WHEN_MARKED: ReleaseSetting = ReleaseSetting {
+        release: FeedbackRelease::WhenMarked,
+        at: None,
+    };
+}
+
+/// Checks the 'Feedback release' choice of a notification of `kind` at `now`. `current` is
+/// the stored setting of an edited notification (absent choice: unchanged; its own date
+/// may have passed). Only assignments hold feedback; ON_DATE needs a date in the future.
+pub fn check_release(
+    errors: &mut FieldErrors,
+    kind: NotificationType,
+    choice: &ReleaseChoice,
+    at: &ReleaseDate,
+    current: Option<ReleaseSetting>,
+    now: NaiveDateTime,
+) -> ReleaseSetting {
+    let fallback = current.unwrap_or(ReleaseSetting::WHEN_MARKED);
+    let Some(text) = choice.0.as_deref() else {
+        return fallback;
+    };
+    let Some(release) = FeedbackRelease::parse(text) else {
+        errors.add(
+            "feedbackRelease",
+            "Choose When marked, On a date or By hand.",
+        );
+        return fallback;
+    };
+    if kind != NotificationType::Assignment {
+        if release != FeedbackRelease::WhenMarked {
+            errors.add("feedbackRelease", "Only assignments can hold feedback.");
+        }
+        return ReleaseSetting::WHEN_MARKED;
+    }
+    if release != FeedbackRelease::OnDate {
+        return ReleaseSetting { release, at: None };
+    }
+    let date = at.0.map(|d| d.0.naive_utc());
+    let Some(date) = date else {
+        errors.add("feedbackReleaseAt", "Choose when the feedback is released.");
+        return fallback;
+    };
+    // The date already stored may have passed; any other must be ahead.
+    let unchanged = current.is_some_and(|c| {
+        c.release == FeedbackRelease::OnDate
+            && c.at.is_some_and(|a| {
+                a.and_utc().timestamp_millis() == date.and_utc().timestamp_millis()
+            })
+    });
+    if unchanged {
+        return fallback;
+    }
+    if date <= now {
+        errors.add(
+            "feedbackReleaseAt",
+            "The release date must be in the future.",
+        );
+        return fallback;
+    }
+    ReleaseSetting {
+        release,
+        at: Some(date),
+    }
+}
+
+/// Stores `new` on notification `id` (was `old`) and moves its queued release: the old
+/// date's job is taken off the queue, a new date gets its own, and switching to When
+/// marked queues a release of the held marks at once. In the caller's transaction.
+pub async fn apply_release(
+    conn: &mut DbConn<'_>,
+    id: &str,
+    old: ReleaseSetting,
+    new: ReleaseSetting,
+    now: NaiveDateTime,
+) -> RpcResult<()> {
+    use crate::jobs::feedback_release::ReleaseFeedback;
+    if old == new {
+        return Ok(());
+    }
+    crate::models::marks::set_feedback_release(conn, id, new.release, new.at).await?;
+    if let (FeedbackRelease::OnDate, Some(at)) = (old.release, old.at) {
+        ReleaseFeedback::unschedule(conn, id, at).await?;
+    }
+    match (new.release, new.at) {
+        (FeedbackRelease::OnDate, Some(at)) => {
+            ReleaseFeedback::schedule(conn, id, at).await?;
+        }
+        (FeedbackRelease::WhenMarked, _) => {
+            ReleaseFeedback::schedule(conn, id, now).await?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// `'GENERAL' | 'ASSIGNMENT'`, for the hand-written wire types with a `type` field.
 pub fn notification_type_ts() -> String {
     NotificationType::ALL
@@ -123,6 +263,10 @@ pub struct DraftInput {
     pub send_to_pupil: bool,
     pub send_to_parent: bool,
     pub filters: Filters,
+    pub feedback_release: ReleaseChoice,
+    pub feedback_release_at: ReleaseDate,
+    /// The stored setting, when editing.
+    pub current_release: Option<ReleaseSetting>,
 }
 
 /// A checked draft, ready to store.
@@ -137,6 +281,7 @@ pub struct Draft {
     pub send_to_pupil: bool,
     pub send_to_parent: bool,
     pub filters: Filters,
+    pub release: ReleaseSetting,
 }
 
 /// How far in the past a send date may be (the time spent filling the form) before it is
@@ -200,6 +345,14 @@ pub async fn check_draft(
     if !input.send_to_pupil && !input.send_to_parent {
         errors.add("sendToPupil", "Choose pupils, parents or both.");
     }
+    let release = check_release(
+        &mut errors,
+        kind,
+        &input.feedback_release,
+        &input.feedback_release_at,
+        input.current_release,
+        now,
+    );
     let mut filters = input.filters;
     for list in [
         &mut filters.classes,
@@ -230,6 +383,7 @@ pub async fn check_draft(
         send_to_pupil: input.send_to_pupil,
         send_to_parent: input.send_to_parent,
         filters,
+        release,
     })
 }
 

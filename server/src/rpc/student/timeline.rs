@@ -1,5 +1,8 @@
 //! `student.timeline`: a pupil's submissions with their assignment, dates, feedback and
-//! sentiment, newest first (every notification of the school, whoever sent it).
+//! sentiment, newest first (every notification of the school, whoever sent it). Held
+//! feedback (docs/feedback-release.md) is left out until it is released: the profile is
+//! read by staff who did not mark it and shown beside the pupil; `feedbackHeld` says a mark
+//! is waiting.
 
 use crate::models::submissions;
 use crate::rpc::feedback::SentimentName;
@@ -20,6 +23,8 @@ rpc_type! {
         pub marked_at: Option<JsDate>,
         pub feedback: Option<String>,
         pub feedback_sentiment: Option<SentimentName>,
+        /// Marked, with the feedback held until its teacher releases it.
+        pub feedback_held: bool,
     }
 }
 
@@ -30,7 +35,9 @@ pub async fn handler(ctx: &Ctx, input: StudentIdInput) -> RpcResult<Vec<Timeline
     let rows = submissions::timeline(&mut conn, &school_id, &input.id).await?;
     Ok(rows
         .into_iter()
-        .map(|row| TimelineEntry {
+        .map(|row| {
+            let held = row.marked_at.is_some() && row.feedback_released_at.is_none();
+            TimelineEntry {
             late: matches!((row.received_at, row.submission_due_date), (Some(r), Some(d)) if r > d),
             submission_id: row.submission_id,
             notification_id: row.notification_id,
@@ -39,8 +46,9 @@ pub async fn handler(ctx: &Ctx, input: StudentIdInput) -> RpcResult<Vec<Timeline
             submission_due_date: row.submission_due_date.map(JsDate::from),
             received_at: row.received_at.map(JsDate::from),
             marked_at: row.marked_at.map(JsDate::from),
-            feedback: row.feedback,
-            feedback_sentiment: row.feedback_sentiment.map(SentimentName),
-        })
+            feedback: row.feedback.filter(|_| !held),
+            feedback_sentiment: row.feedback_sentiment.filter(|_| !held).map(SentimentName),
+            feedback_held: held,
+        }})
         .collect())
 }

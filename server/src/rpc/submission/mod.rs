@@ -2,7 +2,7 @@
 //! the link's token is the credential) and handing work in.
 //!
 //! Decisions (docs/submissions.md): work may be handed in again, replacing the text,
-//! until it is marked; each hand-in sets `receivedAt` to its time. After the due date it
+//! until it is marked (held feedback included); each hand-in sets `receivedAt` to its time. After the due date it
 //! is still accepted and shown as late. A wrong, garbled or revoked link (the submission
 //! or its notification deleted) is NOT_FOUND with one message, whatever was wrong.
 
@@ -67,9 +67,13 @@ rpc_type! {
         pub received_at: Option<JsDate>,
         /// Handed in after the due date.
         pub late: bool,
+        /// When it was marked, once the feedback is released (`null` while it is held).
         pub marked_at: Option<JsDate>,
         pub feedback: Option<String>,
         pub feedback_sentiment: Option<SentimentName>,
+        /// Marked, with the feedback held until the teacher releases it: the work can no
+        /// longer change, and the page says the feedback will come.
+        pub feedback_pending: bool,
     }
 }
 
@@ -84,7 +88,9 @@ pub async fn view(
     token: &str,
 ) -> RpcResult<PublicSubmissionView> {
     let files = stored_files::of_submission(conn, &submission.id).await?;
-    let marked = submission.marked_at.is_some();
+    // Held feedback (docs/feedback-release.md) is not the pupil's or parents' to see yet.
+    let marked = submission.marked_at.is_some() && submission.feedback_released_at.is_some();
+    let feedback_pending = submission.marked_at.is_some() && !marked;
     Ok(PublicSubmissionView {
         files: files
             .into_iter()
@@ -108,8 +114,9 @@ pub async fn view(
         pupil_forename: submission.student_forename,
         content: submission.content,
         received_at: submission.received_at.map(JsDate::from),
-        marked_at: submission.marked_at.map(JsDate::from),
-        // Feedback shows only once marked.
+        marked_at: submission.marked_at.filter(|_| marked).map(JsDate::from),
+        feedback_pending,
+        // Feedback shows only once marked and released.
         feedback: submission.feedback.filter(|_| marked),
         feedback_sentiment: submission
             .feedback_sentiment

@@ -31,8 +31,13 @@ pub async fn handler(ctx: &Ctx, input: SubmitInput) -> RpcResult<PublicSubmissio
         .await?
         .ok_or_else(link_invalid)?;
     if submission.marked_at.is_some() {
+        // A held mark says nothing about the feedback (docs/feedback-release.md).
         return Err(RpcError::bad_request(
-            "This work has already been marked, so it cannot be changed.",
+            if submission.feedback_released_at.is_some() {
+                "This work has already been marked, so it cannot be changed."
+            } else {
+                "Your teacher is marking this work, so it cannot be changed."
+            },
         ));
     }
     if content.is_empty()

@@ -15,7 +15,8 @@ export type NotificationKind = 'GENERAL' | 'ASSIGNMENT'
 
 /** The editor's fields; dates are `datetime-local` text in the viewer's zone (empty = none). */
 export function notificationEditorSchema(kind: NotificationKind) {
-  return z.object({
+  return z
+    .object({
     title: requiredText('Enter a title.', MAX_TITLE_CHARS),
     customTitle: optionalText(MAX_TITLE_CHARS),
     body: z.string(),
@@ -26,13 +27,27 @@ export function notificationEditorSchema(kind: NotificationKind) {
     sendToParent: z.boolean(),
     // Checkbox groups as react-hook-form gives them; the server checks the ids.
     filters: z.custom<NotificationFilters>(),
+    /** Assignments: 'Feedback release' (docs/feedback-release.md). */
+    feedbackRelease: z.enum(['WHEN_MARKED', 'ON_DATE', 'BY_HAND']),
+    /** With ON_DATE: `datetime-local` text. */
+    feedbackReleaseAt: z.string(),
+    /** The stored release date of an edited notification (it may have passed). */
+    storedReleaseAt: z.string(),
   })
+    .superRefine((values, ctx) => {
+      if (kind !== 'ASSIGNMENT' || values.feedbackRelease !== 'ON_DATE') return
+      if (!values.feedbackReleaseAt) {
+        ctx.addIssue({ code: 'custom', path: ['feedbackReleaseAt'], message: 'Choose when the feedback is released.' })
+      } else if (values.feedbackReleaseAt !== values.storedReleaseAt && new Date(values.feedbackReleaseAt).getTime() <= Date.now()) {
+        ctx.addIssue({ code: 'custom', path: ['feedbackReleaseAt'], message: 'The release date must be in the future.' })
+      }
+    })
 }
 
 export type EditorValues = z.infer<ReturnType<typeof notificationEditorSchema>>
 
 /** The editor's fields the server may answer with a message. */
-export const EDITOR_FIELDS = ['title', 'customTitle', 'body', 'sendDate', 'submissionDueDate', 'sendToPupil', 'filters'] as const
+export const EDITOR_FIELDS = ['title', 'customTitle', 'body', 'sendDate', 'submissionDueDate', 'sendToPupil', 'filters', 'feedbackRelease', 'feedbackReleaseAt'] as const
 
 /**
  * Creates a message or assignment through the outbox (lib/outbox): kept on the device first,

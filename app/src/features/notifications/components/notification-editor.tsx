@@ -36,6 +36,13 @@ export type { EditorValues }
 
 type Kind = NotificationKind
 
+/** The 'Feedback release' choices (docs/feedback-release.md). */
+const RELEASE_CHOICES = [
+  ['WHEN_MARKED', 'When marked'],
+  ['ON_DATE', 'On a date'],
+  ['BY_HAND', 'By hand'],
+] as const
+
 function toLocalInput(date: Date | null): string {
   if (!date) return ''
   const pad = (n: number) => String(n).padStart(2, '0')
@@ -58,6 +65,9 @@ function defaults(existing?: NotificationDetail): EditorValues {
     sendToPupil: existing?.sendToPupil ?? true,
     sendToParent: existing?.sendToParent ?? true,
     filters: existing?.filters ?? { classes: [], yearGroups: [], formGroups: [], students: [] },
+    feedbackRelease: existing?.feedbackRelease ?? 'WHEN_MARKED',
+    feedbackReleaseAt: toLocalInput(existing?.feedbackReleaseAt ?? null),
+    storedReleaseAt: toLocalInput(existing?.feedbackReleaseAt ?? null),
   }
 }
 
@@ -95,6 +105,8 @@ function EditorForm({ kind, existing, draft }: { kind: Kind; existing?: Notifica
   })
   const { field: body } = useController({ control, name: 'body' })
   const filters = useWatch({ control, name: 'filters' })
+  const feedbackRelease = useWatch({ control, name: 'feedbackRelease' })
+  const releaseErrorId = useId()
   const assignment = kind === 'ASSIGNMENT'
 
   const onSubmit = handleSubmit(async (values) => {
@@ -107,6 +119,12 @@ function EditorForm({ kind, existing, draft }: { kind: Kind; existing?: Notifica
       sendToPupil: values.sendToPupil,
       sendToParent: values.sendToParent,
       filters: values.filters,
+      ...(assignment
+        ? {
+            feedbackRelease: values.feedbackRelease,
+            feedbackReleaseAt: values.feedbackRelease === 'ON_DATE' ? fromLocalInput(values.feedbackReleaseAt) : null,
+          }
+        : {}),
     }
     try {
       const saved = existing
@@ -200,6 +218,27 @@ function EditorForm({ kind, existing, draft }: { kind: Kind; existing?: Notifica
             </p>
           )}
         </fieldset>
+        {assignment && (
+          <fieldset className="space-y-2" aria-describedby={errors.feedbackRelease ? releaseErrorId : undefined}>
+            <legend className="text-sm font-medium">Feedback release</legend>
+            {RELEASE_CHOICES.map(([value, label]) => (
+              <label key={value} className="flex items-center gap-2 text-sm">
+                <input type="radio" value={value} className="size-4 accent-primary" {...register('feedbackRelease')} />
+                {label}
+              </label>
+            ))}
+            {errors.feedbackRelease && (
+              <p id={releaseErrorId} className="text-sm text-destructive">
+                {errors.feedbackRelease.message}
+              </p>
+            )}
+            {feedbackRelease === 'ON_DATE' && (
+              <FormField label="Release date" error={errors.feedbackReleaseAt?.message} hint={`Marks are kept from ${word.many} and parents until then.`}>
+                <Input type="datetime-local" {...register('feedbackReleaseAt')} />
+              </FormField>
+            )}
+          </fieldset>
+        )}
       </Section>
       <AudiencePicker register={register} filters={filters} error={errors.filters?.message ?? errors.filters?.root?.message} />
       <div className="flex gap-2">

@@ -1,17 +1,25 @@
 //! /notifications/{id}/{activeTab}: one notification — details, recipients (with delivery
 //! state) and submissions.
 
+import { useId, useState } from 'react'
 import { Link, NavLink, useParams } from 'react-router'
 
 import { Cell, DataTable } from '@/components/data-table'
 import { DateText } from '@/components/date-text'
+import { ReleaseFeedback } from '@/components/release-feedback'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
+import { FormField } from '@/components/ui/form-field'
+import { Input } from '@/components/ui/input'
+import { useToast } from '@/components/ui/toaster'
 import type { NotificationDetail } from '@/generated/rpc-types'
-import { errorMessage } from '@/lib/rpc'
+import { failureToast } from '@/lib/form-errors'
+import { formatDate } from '@/lib/format-date'
+import { errorMessage, fieldErrors } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 import { usePupilWord } from '@/lib/pupil-word'
 
+import { useChangeRelease } from '../api/change-release'
 import { useNotification } from '../api/get-notification'
 import { useRecipients } from '../api/list-recipients'
 import { useSubmissions } from '../api/list-submissions'
@@ -41,6 +49,98 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   )
 }
 
+const RELEASE_LABELS: Record<NotificationDetail['feedbackRelease'], string> = {
+  WHEN_MARKED: 'When marked',
+  ON_DATE: 'On a date',
+  BY_HAND: 'By hand',
+}
+
+function releaseText(n: NotificationDetail): string {
+  if (n.feedbackRelease === 'ON_DATE' && n.feedbackReleaseAt) return `On a date: ${formatDate(n.feedbackReleaseAt, true)}`
+  return RELEASE_LABELS[n.feedbackRelease]
+}
+
+function toLocalInput(date: Date | null): string {
+  if (!date) return ''
+  const pad = (v: number) => String(v).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
+}
+
+/** A sent assignment's 'Feedback release', changed for the marks still held. */
+function ChangeRelease({ n }: { n: NotificationDetail }) {
+  const { toast } = useToast()
+  const { change, isPending } = useChangeRelease()
+  const [release, setRelease] = useState(n.feedbackRelease)
+  const [at, setAt] = useState(toLocalInput(n.feedbackReleaseAt))
+  const [error, setError] = useState<string | null>(null)
+  const errorId = useId()
+  const save = async (event: React.FormEvent) => {
+    event.preventDefault()
+    setError(null)
+    const date = at ? new Date(at) : null
+    if (release === 'ON_DATE' && (!date || Number.isNaN(date.getTime()))) {
+      setError('Choose when the feedback is released.')
+      return
+    }
+    try {
+      await change(n, release, release === 'ON_DATE' ? date : null)
+      toast({ title: 'Feedback release saved.', tone: 'success' })
+    } catch (failure) {
+      const fields = fieldErrors(failure)
+      const message = fields.feedbackReleaseAt ?? fields.feedbackRelease
+      if (message) setError(message)
+      else toast(failureToast(failure))
+    }
+  }
+  return (
+    <form onSubmit={save} noValidate className="space-y-3">
+      <fieldset className="space-y-2" aria-describedby={error ? errorId : undefined}>
+        <legend className="text-sm font-medium">Feedback release</legend>
+        {(Object.keys(RELEASE_LABELS) as NotificationDetail['feedbackRelease'][]).map((value) => (
+          <label key={value} className="flex items-center gap-2 text-sm">
+            <input type="radio" name="feedback-release" value={value} checked={release === value} onChange={() => setRelease(value)} className="size-4 accent-primary" />
+            {RELEASE_LABELS[value]}
+          </label>
+        ))}
+      </fieldset>
+      {release === 'ON_DATE' && (
+        <FormField label="Release date">
+          <Input type="datetime-local" value={at} onChange={(event) => setAt(event.target.value)} />
+        </FormField>
+      )}
+      {error && (
+        <p id={errorId} className="text-sm text-destructive">
+          {error}
+        </p>
+      )}
+      <Button type="submit" variant="outline" disabled={isPending}>
+        Save feedback release
+      </Button>
+    </form>
+  )
+}
+
+/** An assignment's held marks and their release (docs/feedback-release.md). */
+function HeldFeedback({ n }: { n: NotificationDetail }) {
+  return (
+    <section aria-labelledby="held-heading" className="space-y-4 rounded-md border border-border p-4">
+      <h2 id="held-heading" className="text-lg font-semibold">
+        Feedback release
+      </h2>
+      {n.held > 0 && (
+        <ReleaseFeedback
+          notificationId={n.id}
+          title={n.title}
+          count={n.held}
+          release={n.feedbackRelease}
+          releaseAt={n.feedbackReleaseAt}
+        />
+      )}
+      {!n.editable && <ChangeRelease key={`${n.feedbackRelease}:${String(n.feedbackReleaseAt)}`} n={n} />}
+    </section>
+  )
+}
+
 function Details({ n }: { n: NotificationDetail }) {
   const word = usePupilWord()
   const audience = [n.sendToPupil && word.Many, n.sendToParent && 'Parents'].filter(Boolean).join(' and ')
@@ -62,10 +162,12 @@ function Details({ n }: { n: NotificationDetail }) {
         )}
         <Row label="Send to">{audience}</Row>
         <Row label="Recipients">{n.recipients}</Row>
+        {n.type === 'ASSIGNMENT' && <Row label="Feedback release">{releaseText(n)}</Row>}
         <Row label="Submissions">
-          {n.submissions} ({n.marked} marked)
+          {n.submissions} ({n.marked} marked{n.held > 0 ? `, ${n.held} held` : ''})
         </Row>
       </dl>
+      {n.type === 'ASSIGNMENT' && (n.held > 0 || !n.editable) && <HeldFeedback n={n} />}
       <section aria-labelledby="body-heading" className="space-y-2">
         <h2 id="body-heading" className="text-lg font-semibold">
           Message

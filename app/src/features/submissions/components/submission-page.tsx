@@ -210,6 +210,18 @@ export function SubmissionPage() {
             <FileList files={view.files} />
           </section>
         </>
+      ) : view.feedbackPending ? (
+        // Marked, with the feedback held by the teacher (docs/feedback-release.md).
+        <>
+          <Alert tone="info">Your teacher has your work. Their feedback will appear here.</Alert>
+          <section aria-labelledby="work-heading" className="space-y-2">
+            <h2 id="work-heading" className="text-lg font-semibold">
+              Your work
+            </h2>
+            {view.content && <p className="whitespace-pre-wrap">{view.content}</p>}
+            <FileList files={view.files} />
+          </section>
+        </>
       ) : (
         <HandInForm view={view} id={id} token={token} />
       )}
