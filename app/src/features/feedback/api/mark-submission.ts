@@ -42,12 +42,18 @@ export function useMarkSubmission() {
   )
 }
 
-/** Submissions whose mark is in the outbox (waiting, sending or sent) and not stuck. */
-export function useMarksOnTheirWay(): Set<string> {
+/**
+ * Submissions whose mark is in the outbox and not stuck: waiting or sending, or sent after
+ * `listedAt` (when the page's list was fetched), so a list fetched before the server had the
+ * mark does not show it again. A mark sent before the list was fetched is the list's to show
+ * (it may have been withdrawn since).
+ */
+export function useMarksOnTheirWay(listedAt: number): Set<string> {
   const items = useOutboxItems()
   const ids = new Set<string>()
   for (const item of items) {
     if (item.state === 'stuck' || item.job?.type !== 'mutation' || item.job.path !== 'feedback.mark') continue
+    if (item.state === 'sent' && (item.sentAt ?? 0) <= listedAt) continue
     const id = item.job.input.submissionId
     if (typeof id === 'string') ids.add(id)
   }

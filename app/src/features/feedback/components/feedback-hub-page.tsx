@@ -20,22 +20,30 @@ import { useFeedbackHub, type HubFilters } from '../api/list-feedback'
 import { useMarksOnTheirWay } from '../api/mark-submission'
 import { hubKeyAction, range, step } from '../lib/hub-keys'
 import { BulkPanel } from './bulk-panel'
+import { HeldFeedback } from './held-feedback'
 import { KeysDialog } from './keys-dialog'
+import { MarkedPanel } from './marked-panel'
 import { MarkingPanel, type PanelControls } from './marking-panel'
+import { releaseText, SENTIMENT_LABEL } from './release-text'
 
 export function FeedbackHubPage() {
   const [filters, setFilters] = useState<HubFilters>({ notificationId: null, classId: null })
   const [selected, setSelected] = useState<string | null>(null)
+  /** A marked submission opened from 'Marked (N)' (the panel shows it instead of marking). */
+  const [openMarked, setOpenMarked] = useState<string | null>(null)
   const [focusFeedback, setFocusFeedback] = useState(false)
   const [chosen, setChosen] = useState<Set<string>>(() => new Set())
   const anchor = useRef<string | null>(null)
   const [showKeys, setShowKeys] = useState(false)
   const hub = useFeedbackHub(filters)
-  const onTheirWay = useMarksOnTheirWay()
+  const onTheirWay = useMarksOnTheirWay(hub.dataUpdatedAt)
   const items = (hub.data?.items ?? []).filter((item) => !onTheirWay.has(item.submissionId))
   const ids = items.map((item) => item.submissionId)
   const current = items.find((item) => item.submissionId === selected) ?? items[0]
   const bulk = items.filter((item) => chosen.has(item.submissionId))
+  const marked = hub.data?.marked ?? []
+  const markedCount = hub.data?.markedCount ?? 0
+  const shownMarked = marked.find((item) => item.submissionId === openMarked)
   const panel = useRef<PanelControls>(null)
   const list = useRef<HTMLUListElement>(null)
   const notificationFilter = useId()
@@ -50,7 +58,8 @@ export function FeedbackHubPage() {
   }, [])
 
   const open = (id: string) => {
-    if (id === current?.submissionId) panel.current?.focusFeedback()
+    setOpenMarked(null)
+    if (id === current?.submissionId && !shownMarked) panel.current?.focusFeedback()
     else {
       setSelected(id)
       setFocusFeedback(true)
@@ -84,10 +93,12 @@ export function FeedbackHubPage() {
     const action = hubKeyAction(event, inList)
     if (!action || (!current && action !== 'help')) return
     if (bulk.length > 0 && action !== 'help') return
+    if (shownMarked && action !== 'help' && action !== 'next' && action !== 'previous') return
     event.preventDefault()
     switch (action) {
       case 'next':
       case 'previous': {
+        setOpenMarked(null)
         const next = step(ids, current?.submissionId, action === 'next' ? 1 : -1)
         setSelected(next ?? null)
         setFocusFeedback(false)
@@ -167,7 +178,8 @@ export function FeedbackHubPage() {
       </div>
       {hub.isError && <Alert>The Feedback Hub could not be loaded: {errorMessage(hub.error)}</Alert>}
       {hub.isPending && <p role="status">Loading…</p>}
-      {hub.data && items.length === 0 &&
+      {hub.data && <HeldFeedback groups={hub.data.held} />}
+      {hub.data && items.length === 0 && marked.length === 0 &&
         (filters.notificationId || filters.classId ? (
           <EmptyState
             icon={MessageSquareText}
@@ -193,18 +205,23 @@ export function FeedbackHubPage() {
             Work pupils hand in for your assignments comes here, oldest first.
           </EmptyState>
         ))}
-      {items.length > 0 && current && (
+      {(items.length > 0 || marked.length > 0) && (
         <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+          <div className="space-y-6">
           <section aria-labelledby="waiting-heading" className="space-y-2">
             <h2 id="waiting-heading" className="text-lg font-semibold">
               Waiting ({items.length})
             </h2>
-            <p className="text-sm text-muted-foreground">
-              Tick several to give them the same feedback; Shift-click ticks a range.
-            </p>
+            {items.length === 0 ? (
+              <p className="text-sm text-muted-foreground">Nothing is waiting for feedback.</p>
+            ) : (
+              <p className="text-sm text-muted-foreground">
+                Tick several to give them the same feedback; Shift-click ticks a range.
+              </p>
+            )}
             <ul ref={list} className="space-y-2" aria-label="Submissions waiting for feedback">
               {items.map((item) => {
-                const active = item.submissionId === current.submissionId
+                const active = !shownMarked && item.submissionId === current?.submissionId
                 const name = `${item.studentForename} ${item.studentSurname}`
                 return (
                   <li key={item.submissionId} className="flex items-stretch gap-2">
@@ -241,9 +258,49 @@ export function FeedbackHubPage() {
               })}
             </ul>
           </section>
-          {bulk.length > 0 ? (
+          {marked.length > 0 && (
+            <section aria-labelledby="marked-list-heading" className="space-y-2">
+              <h2 id="marked-list-heading" className="text-lg font-semibold">
+                Marked ({markedCount})
+              </h2>
+              {markedCount > marked.length && (
+                <p className="text-sm text-muted-foreground">The {marked.length} marked most recently.</p>
+              )}
+              <ul className="space-y-2" aria-label="Marked submissions">
+                {marked.map((item) => {
+                  const active = item.submissionId === shownMarked?.submissionId
+                  return (
+                    <li key={item.submissionId}>
+                      <button
+                        type="button"
+                        aria-current={active ? 'true' : undefined}
+                        onClick={() => setOpenMarked(item.submissionId)}
+                        className={cn(
+                          'w-full rounded-md border border-border px-4 py-3 text-left text-sm hover:bg-muted focus-visible:ring-3 focus-visible:ring-ring focus-visible:outline-none',
+                          active && 'border-primary bg-muted',
+                        )}
+                      >
+                        <span className="block font-medium">
+                          {item.studentForename} {item.studentSurname}
+                        </span>
+                        <span className="block text-muted-foreground">{item.notificationTitle}</span>
+                        <span className="block text-muted-foreground">
+                          Marked {formatDate(item.markedAt, true)} · {SENTIMENT_LABEL[item.feedbackSentiment]}
+                        </span>
+                        <span className="block text-muted-foreground">{releaseText(item.release, item.releaseAt)}</span>
+                      </button>
+                    </li>
+                  )
+                })}
+              </ul>
+            </section>
+          )}
+          </div>
+          {shownMarked ? (
+            <MarkedPanel item={shownMarked} onWithdrawn={() => setOpenMarked(null)} />
+          ) : bulk.length > 0 ? (
             <BulkPanel items={bulk} onDone={() => setChosen(new Set())} onClear={() => setChosen(new Set())} />
-          ) : (
+          ) : current ? (
             <MarkingPanel
               item={current}
               controls={panel}
@@ -251,7 +308,7 @@ export function FeedbackHubPage() {
               onMarked={onMarked}
               onLeaveFeedback={() => focusItem(current.submissionId)}
             />
-          )}
+          ) : null}
         </div>
       )}
     </div>

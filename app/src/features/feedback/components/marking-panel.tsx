@@ -5,7 +5,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react'
 import { useForm } from 'react-hook-form'
-import { Link } from 'react-router'
 
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -17,6 +16,7 @@ import { failureToast, setServerErrors } from '@/lib/form-errors'
 
 import { markSchema, useMarkSubmission, type MarkValues } from '../api/mark-submission'
 import { SentimentField } from './sentiment-field'
+import { SubmissionPanel } from './submission-panel'
 import { SubmissionWork } from './submission-work'
 
 export type Sentiment = MarkValues['sentiment']
@@ -100,19 +100,18 @@ export function MarkingPanel({
 
   const feedbackField = register('feedback')
   return (
-    <section aria-labelledby="marking-heading" className="space-y-4 rounded-lg border border-border p-4 sm:p-5">
-      <div className="space-y-1">
-        <h2 id="marking-heading" className="text-lg font-semibold">
-          {name}: {item.notificationTitle}
-        </h2>
-        <p className="text-sm text-muted-foreground">
+    <SubmissionPanel
+      headingId="marking-heading"
+      pupil={name}
+      studentId={item.studentId}
+      title={item.notificationTitle}
+      about={
+        <>
           Handed in <time dateTime={isoDate(item.receivedAt)}>{formatDate(item.receivedAt, true)}</time>
           {item.late ? ' (late)' : ''}
-        </p>
-        <Link to={`/students/${item.studentId}`} className="text-sm text-primary underline-offset-4 hover:underline">
-          View {name}'s profile
-        </Link>
-      </div>
+        </>
+      }
+    >
       <SubmissionWork
         content={item.content}
         files={item.files}
@@ -165,6 +164,6 @@ export function MarkingPanel({
           </Button>
         </div>
       </form>
-    </section>
+    </SubmissionPanel>
   )
 }
