@@ -3,6 +3,7 @@
 //! transaction.
 
 use crate::models::audit::{self, AuditAction};
+use crate::models::comment_bank;
 use crate::models::{now, submissions};
 use crate::rpc::feedback::{scope, SentimentName};
 use crate::rpc::idempotent::{IdempotencyKey, Once};
@@ -97,6 +98,7 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
             &id,
         )
         .await?;
+        comment_bank::record_phrases(c, &school_id, &user.id, &feedback, marked_at).await?;
         crate::jobs::feedback_send::SendFeedback::schedule(c, &id, marked_at).await?;
         let marked = MarkedSubmission {
             submission_id: id.clone(),
