@@ -102,7 +102,7 @@ test('a teacher adds, searches, edits, deletes, exports and imports comments', a
     mimeType: 'text/csv',
     buffer: Buffer.from(`text,sentiment,tags\nA strong ending ${run}.,POSITIVE,English\n"Paragraphs, please ${run}.",,\n`),
   })
-  await expect(page.getByText('Imported 2 comments.')).toBeVisible()
+  await expect(page.getByText('Imported 2 comments.').first()).toBeVisible()
   await expect(comments(page).getByRole('listitem')).toHaveCount(4)
   await expect(comments(page)).toContainText(`Paragraphs, please ${run}.`)
 
@@ -136,7 +136,7 @@ test("a teacher's proposal joins the school's bank once an admin approves it", a
   await teacher.goto('/feedback/comment-bank')
   await addComment(teacher, `Shared wisdom for all ${run}.`, 'Neutral')
   await comments(teacher).getByRole('button', { name: `Propose to school Shared wisdom` }).click()
-  await expect(teacher.getByText('Proposed to your school. An administrator will review it.')).toBeVisible()
+  await expect(teacher.getByText('Proposed to your school. An administrator will review it.').first()).toBeVisible()
 
   const adminContext = await browser.newContext()
   const admin = await adminContext.newPage()
@@ -147,7 +147,7 @@ test("a teacher's proposal joins the school's bank once an admin approves it", a
   await expect(proposal.getByText(/proposed by/)).toBeVisible()
   expect(await seriousViolations(admin)).toEqual([])
   await proposal.getByRole('button', { name: /^Approve/ }).click()
-  await expect(admin.getByText('Comment approved.')).toBeVisible()
+  await expect(admin.getByText('Comment approved.').first()).toBeVisible()
 
   await teacher.getByRole('tab', { name: 'School' }).click()
   await expect(comments(teacher)).toContainText(`Shared wisdom for all ${run}.`)
