@@ -255,7 +255,10 @@ mod tests {
         let a = normalise_phrase("Great  use of EVIDENCE!");
         assert_eq!(a, "great use of evidence");
         assert_eq!(normalise_phrase(" great use, of evidence. "), a);
-        assert_eq!(normalise_phrase("Don't forget — the ‘title’"), "dont forget the title");
+        assert_eq!(
+            normalise_phrase("Don't forget — the ‘title’"),
+            "dont forget the title"
+        );
         assert_eq!(normalise_phrase("Émile’s ÉTUDE"), "émiles étude");
         assert_eq!(normalise_phrase("?!"), "");
         assert_ne!(normalise_phrase("use of evidence"), a);
@@ -269,15 +272,23 @@ mod tests {
         assert_eq!(
             phrases,
             vec![
-                ("great use of evidence".to_owned(), "Great use of evidence!".to_owned()),
-                ("check your spelling please".to_owned(), "Check your spelling please.".to_owned()),
+                (
+                    "great use of evidence".to_owned(),
+                    "Great use of evidence!".to_owned()
+                ),
+                (
+                    "check your spelling please".to_owned(),
+                    "Check your spelling please.".to_owned()
+                ),
             ]
         );
         assert!(countable_phrases("Well done you").len() == 1);
         assert!(countable_phrases("Well done").is_empty());
         let long = "word ".repeat(80);
         assert!(countable_phrases(&long).is_empty(), "over 300 characters");
-        let many: String = (0..80).map(|i| format!("Phrase number {i} here. ")).collect();
+        let many: String = (0..80)
+            .map(|i| format!("Phrase number {i} here. "))
+            .collect();
         assert_eq!(countable_phrases(&many).len(), MAX_PHRASES_PER_FEEDBACK);
     }
 
@@ -308,6 +319,9 @@ mod tests {
             parse_tags(&"x".repeat(51)),
             Err("Use at most 50 characters for each tag.".to_owned())
         );
-        assert_eq!(join_tags(&["English".into(), "Year 7".into()]), "English; Year 7");
+        assert_eq!(
+            join_tags(&["English".into(), "Year 7".into()]),
+            "English; Year 7"
+        );
     }
 }

@@ -87,9 +87,11 @@ macro_rules! usable {
         bank_comments::table
             .filter(bank_comments::school_id.eq($owner.school_id))
             .filter(
-                bank_comments::user_id.eq($owner.user_id).or(bank_comments::user_id
-                    .is_null()
-                    .and(bank_comments::status.eq(ACTIVE))),
+                bank_comments::user_id
+                    .eq($owner.user_id)
+                    .or(bank_comments::user_id
+                        .is_null()
+                        .and(bank_comments::status.eq(ACTIVE))),
             )
     };
 }
@@ -406,9 +408,16 @@ pub async fn pending_suggestions(
                 )
                 .select(bank_comments::normalised)
         )))
-        .order((phrase_counts::count.desc(), phrase_counts::updated_at.desc()))
+        .order((
+            phrase_counts::count.desc(),
+            phrase_counts::updated_at.desc()
+        ))
         .limit(limit)
-        .select((phrase_counts::id, phrase_counts::sample, phrase_counts::count))
+        .select((
+            phrase_counts::id,
+            phrase_counts::sample,
+            phrase_counts::count
+        ))
         .load(c)
         .await)
 }

@@ -172,7 +172,9 @@ fn check_file(text: &str) -> Result<Vec<Row>, Vec<String>> {
         return Err(problems);
     }
     if rows.is_empty() {
-        return Err(vec!["The file has no comments after its header line.".into()]);
+        return Err(vec![
+            "The file has no comments after its header line.".into()
+        ]);
     }
     Ok(rows)
 }
@@ -193,7 +195,10 @@ pub async fn handler(ctx: &Ctx, input: ImportBankInput) -> RpcResult<ImportedBan
                 errors.add("csv", problem);
             }
             if total > MAX_REPORTED {
-                errors.add("csv", format!("…and {} more problems.", total - MAX_REPORTED));
+                errors.add(
+                    "csv",
+                    format!("…and {} more problems.", total - MAX_REPORTED),
+                );
             }
             errors.into_result()?;
             return Err(file_error("The file could not be read."));

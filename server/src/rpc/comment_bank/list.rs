@@ -90,7 +90,10 @@ pub async fn handler(ctx: &Ctx, input: ListBankInput) -> RpcResult<BankListing> 
     let items = rows
         .into_iter()
         .map(|row| {
-            let by = row.proposed_by.as_ref().and_then(|id| names.get(id).cloned());
+            let by = row
+                .proposed_by
+                .as_ref()
+                .and_then(|id| names.get(id).cloned());
             BankCommentView::of(&caller, row, by)
         })
         .collect();
