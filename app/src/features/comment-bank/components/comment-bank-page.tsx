@@ -315,63 +315,63 @@ export function CommentBankPage() {
             </TabsTrigger>
           )}
         </TabsList>
-      <TabsContent value={shelf} className="space-y-6">
-      <div className="flex flex-wrap items-end gap-3">
-        <div className="min-w-48 flex-1 space-y-1.5">
-          <Label htmlFor="comment-bank-search">Search comments</Label>
-          <Input
-            id="comment-bank-search"
-            type="search"
-            autoComplete="off"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="comment-bank-sort">Sort by</Label>
-          <Select id="comment-bank-sort" value={sort} onChange={(event) => setSort(event.target.value as Sort)}>
-            <option value="USE">Most used</option>
-            <option value="NEWEST">Newest</option>
-          </Select>
-        </div>
-      </div>
-      <div className="flex flex-wrap items-start gap-2">
-        {canAdd && <Button onClick={() => setAdding(true)}>Add comment</Button>}
-        {shelf === 'MINE' && <ImportCsv onImported={() => setSearch('')} />}
-        {shelf !== 'PROPOSED' && (
-          <Button variant="outline" onClick={exportCsv}>
-            Export CSV
-          </Button>
-        )}
-      </div>
-      {bank.isError && <Alert>The comment bank could not be loaded: {errorMessage(bank.error)}</Alert>}
-      {bank.isPending && <p role="status">Loading…</p>}
-      {bank.data && items.length === 0 && (
-        <EmptyState icon={MessageSquareText} title={search ? 'No comments match' : 'No comments yet'}>
-          {search
-            ? 'Try other words.'
-            : shelf === 'MINE'
-              ? 'Add a comment, import a CSV file, or save one from your feedback.'
-              : shelf === 'SCHOOL'
-                ? "Your school's shared comments appear here once an administrator approves them."
-                : 'Comments teachers propose for the school appear here.'}
-        </EmptyState>
-      )}
-      {items.length > 0 && (
-        <>
-          {total > items.length && (
-            <p className="text-sm text-muted-foreground">
-              Showing {items.length} of {total} comments. Search to narrow the list.
-            </p>
+        <TabsContent value={shelf} className="space-y-6">
+          <div className="flex flex-wrap items-end gap-3">
+            <div className="min-w-48 flex-1 space-y-1.5">
+              <Label htmlFor="comment-bank-search">Search comments</Label>
+              <Input
+                id="comment-bank-search"
+                type="search"
+                autoComplete="off"
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+              />
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor="comment-bank-sort">Sort by</Label>
+              <Select id="comment-bank-sort" value={sort} onChange={(event) => setSort(event.target.value as Sort)}>
+                <option value="USE">Most used</option>
+                <option value="NEWEST">Newest</option>
+              </Select>
+            </div>
+          </div>
+          <div className="flex flex-wrap items-start gap-2">
+            {canAdd && <Button onClick={() => setAdding(true)}>Add comment</Button>}
+            {shelf === 'MINE' && <ImportCsv onImported={() => setSearch('')} />}
+            {shelf !== 'PROPOSED' && (
+              <Button variant="outline" onClick={exportCsv}>
+                Export CSV
+              </Button>
+            )}
+          </div>
+          {bank.isError && <Alert>The comment bank could not be loaded: {errorMessage(bank.error)}</Alert>}
+          {bank.isPending && <p role="status">Loading…</p>}
+          {bank.data && items.length === 0 && (
+            <EmptyState icon={MessageSquareText} title={search ? 'No comments match' : 'No comments yet'}>
+              {search
+                ? 'Try other words.'
+                : shelf === 'MINE'
+                  ? 'Add a comment, import a CSV file, or save one from your feedback.'
+                  : shelf === 'SCHOOL'
+                    ? "Your school's shared comments appear here once an administrator approves them."
+                    : 'Comments teachers propose for the school appear here.'}
+            </EmptyState>
           )}
-          <ul className="space-y-3" aria-label="Comments">
-            {items.map((comment) => (
-              <CommentItem key={comment.id} comment={comment} onEdit={setEditing} onDelete={setDeleting} />
-            ))}
-          </ul>
-        </>
-      )}
-      </TabsContent>
+          {items.length > 0 && (
+            <>
+              {total > items.length && (
+                <p className="text-sm text-muted-foreground">
+                  Showing {items.length} of {total} comments. Search to narrow the list.
+                </p>
+              )}
+              <ul className="space-y-3" aria-label="Comments">
+                {items.map((comment) => (
+                  <CommentItem key={comment.id} comment={comment} onEdit={setEditing} onDelete={setDeleting} />
+                ))}
+              </ul>
+            </>
+          )}
+        </TabsContent>
       </Tabs>
       <Dialog
         open={adding || editing !== null}
