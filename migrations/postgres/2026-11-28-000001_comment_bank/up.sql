@@ -19,7 +19,9 @@ CREATE TABLE bank_comments (
     created_at TIMESTAMP NOT NULL,
     updated_at TIMESTAMP NOT NULL
 );
-CREATE INDEX idx_bank_comments_owner ON bank_comments (school_id, user_id);
+-- One personal comment per wording (a double submit of 'Add' cannot make two; the school's
+-- rows, user_id NULL, are kept unique by the procedures).
+CREATE UNIQUE INDEX uq_bank_comments_personal ON bank_comments (school_id, user_id, normalised);
 CREATE INDEX idx_bank_comments_status ON bank_comments (school_id, status);
 CREATE INDEX idx_bank_comments_user_id ON bank_comments (user_id);
 CREATE INDEX idx_bank_comments_proposed_by ON bank_comments (proposed_by);
