@@ -5,6 +5,7 @@
 //! crate; the browser loads it as WebAssembly through the thin layer in `bindings.rs`,
 //! the only file that knows about wasm.
 
+pub mod comment_bank;
 pub mod dates;
 pub mod email;
 pub mod enums;

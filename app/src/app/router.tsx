@@ -111,6 +111,12 @@ export const routes: RouteObject[] = [
             path: '/feedback',
             lazy: async () => ({ Component: (await import('@/features/feedback/components/feedback-hub-page')).FeedbackHubPage }),
           },
+          {
+            path: '/feedback/comment-bank',
+            lazy: async () => ({
+              Component: (await import('@/features/comment-bank/components/comment-bank-page')).CommentBankPage,
+            }),
+          },
           { path: '/voice-notes', lazy: voiceNotes },
           {
             element: <RequireRole roles={ADMIN} title="Manage School" />,

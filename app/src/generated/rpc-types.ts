@@ -241,6 +241,111 @@ export interface AssistantHistoryItem {
   context: string | null;
 }
 
+export interface AcceptSuggestionInput {
+  id: string;
+  sentiment: string | null;
+}
+
+export interface BankCommentView {
+  id: string;
+  text: string;
+  sentiment: 'NEUTRAL' | 'POSITIVE' | 'NEGATIVE';
+  tags: Array<string>;
+  useCount: number;
+  lastUsedAt: Date | null;
+  createdAt: Date;
+  shelf: 'MINE' | 'SCHOOL' | 'PROPOSED';
+  proposedBy: string | null;
+  canChange: boolean;
+}
+
+export interface AddBankCommentInput {
+  text: string;
+  sentiment: string;
+  tags: Array<string>;
+  school: boolean;
+}
+
+export interface DeleteBankCommentInput {
+  id: string;
+}
+
+export interface SuggestionInput {
+  id: string;
+}
+
+export interface ExportBankInput {
+  shelf: 'MINE' | 'SCHOOL' | 'PROPOSED';
+}
+
+export interface ExportedBank {
+  filename: string;
+  csv: string;
+  rows: number;
+}
+
+export interface ImportBankInput {
+  csv: string;
+}
+
+export interface ImportedBank {
+  imported: number;
+  skipped: number;
+}
+
+export interface ListBankInput {
+  shelf: 'MINE' | 'SCHOOL' | 'PROPOSED';
+  search: string;
+  sort: 'USE' | 'NEWEST';
+}
+
+export interface BankListing {
+  items: Array<BankCommentView>;
+  total: number;
+  canReview: boolean;
+  proposedCount: number;
+}
+
+export interface ProposeBankCommentInput {
+  id: string;
+}
+
+export interface ReviewBankCommentInput {
+  id: string;
+  approve: boolean;
+}
+
+export interface ReviewedBankComment {
+  id: string;
+  approved: boolean;
+}
+
+export interface SearchBankInput {
+  query: string;
+}
+
+export interface PhraseSuggestionView {
+  id: string;
+  text: string;
+  count: number;
+}
+
+export interface UpdateBankCommentInput {
+  id: string;
+  text: string;
+  sentiment: string;
+  tags: Array<string>;
+}
+
+export interface UseBankCommentInput {
+  id: string;
+}
+
+export interface UsedBankComment {
+  id: string;
+  useCount: number;
+}
+
 export interface DashboardSummary {
   toMark: number;
   oldestToMark: Array<WaitingSubmission>;
@@ -1430,6 +1535,19 @@ export interface RpcProcedures {
   'ai.formatAnswer': { kind: 'mutation'; input: FormatAnswerInput; output: FormattedAnswer };
   'assistant.deleteQuery': { kind: 'mutation'; input: AssistantQueryId; output: Done };
   'assistant.history': { kind: 'query'; input: void; output: AssistantHistory };
+  'commentBank.acceptSuggestion': { kind: 'mutation'; input: AcceptSuggestionInput; output: BankCommentView };
+  'commentBank.add': { kind: 'mutation'; input: AddBankCommentInput; output: BankCommentView };
+  'commentBank.delete': { kind: 'mutation'; input: DeleteBankCommentInput; output: true };
+  'commentBank.dismissSuggestion': { kind: 'mutation'; input: SuggestionInput; output: true };
+  'commentBank.exportCsv': { kind: 'query'; input: ExportBankInput; output: ExportedBank };
+  'commentBank.importCsv': { kind: 'mutation'; input: ImportBankInput; output: ImportedBank };
+  'commentBank.list': { kind: 'query'; input: ListBankInput; output: BankListing };
+  'commentBank.propose': { kind: 'mutation'; input: ProposeBankCommentInput; output: BankCommentView };
+  'commentBank.review': { kind: 'mutation'; input: ReviewBankCommentInput; output: ReviewedBankComment };
+  'commentBank.search': { kind: 'query'; input: SearchBankInput; output: Array<BankCommentView> };
+  'commentBank.suggestions': { kind: 'query'; input: void; output: Array<PhraseSuggestionView> };
+  'commentBank.update': { kind: 'mutation'; input: UpdateBankCommentInput; output: BankCommentView };
+  'commentBank.use': { kind: 'mutation'; input: UseBankCommentInput; output: UsedBankComment };
   'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };

@@ -555,6 +555,38 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    bank_comments (id) {
+        id -> Text,
+        school_id -> Text,
+        user_id -> Nullable<Text>,
+        proposed_by -> Nullable<Text>,
+        text -> Text,
+        normalised -> Text,
+        sentiment -> Text,
+        tags -> Text,
+        status -> Text,
+        use_count -> BigInt,
+        last_used_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    phrase_counts (id) {
+        id -> Text,
+        school_id -> Text,
+        user_id -> Text,
+        normalised -> Text,
+        sample -> Text,
+        count -> BigInt,
+        state -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(schools -> trusts (trust_id));
 diesel::joinable!(users -> schools (school_id));
 diesel::joinable!(organisation_memberships -> users (user_id));
@@ -610,6 +642,10 @@ diesel::joinable!(audit_log -> schools (school_id));
 diesel::joinable!(reports -> users (user_id));
 diesel::joinable!(reports -> schools (school_id));
 diesel::joinable!(pending_signups -> users (user_id));
+diesel::joinable!(bank_comments -> schools (school_id));
+diesel::joinable!(bank_comments -> users (user_id));
+diesel::joinable!(phrase_counts -> schools (school_id));
+diesel::joinable!(phrase_counts -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     multipart_uploads,
@@ -651,4 +687,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     mis_sync_runs,
     notification_translations,
     idempotency_keys,
+    bank_comments,
+    phrase_counts,
 );

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod assistant_queries;
 pub mod audit;
 pub mod billing;
+pub mod comment_bank;
 pub mod comments;
 pub mod email_preferences;
 pub mod groups;

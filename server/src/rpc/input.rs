@@ -20,6 +20,8 @@ const LONG_TEXT_FIELDS: &[(&str, &str)] = &[
     ("notification.analyseImage", "images"),
     // A CSV file's text, refused over 1 MB by `roster::csv::check_size`.
     ("admin.importPupils", "csv"),
+    // A comment bank's CSV file, refused over 1 MB by `commentBank.importCsv`.
+    ("commentBank.importCsv", "csv"),
 ];
 
 /// At most this many problems are reported for one input: a list of 10,000 NUL strings

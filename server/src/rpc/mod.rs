@@ -17,6 +17,7 @@ pub mod wire;
 pub mod account;
 pub mod ai;
 pub mod assistant;
+pub mod comment_bank;
 pub mod admin;
 pub mod dashboard;
 pub mod feedback;

@@ -9,6 +9,7 @@ mod assistant;
 mod auth;
 mod autofill;
 mod cli;
+mod comment_bank;
 mod data;
 mod double_submits;
 mod faults;

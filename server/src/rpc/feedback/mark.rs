@@ -6,6 +6,7 @@
 //! is refused with [`RELEASED`].
 
 use crate::models::audit::{self, AuditAction};
+use crate::models::comment_bank;
 use crate::models::{marks, now};
 use crate::rpc::feedback::{scope, SentimentName};
 use crate::rpc::idempotent::{IdempotencyKey, Once};
@@ -111,6 +112,11 @@ pub async fn handler(ctx: &Ctx, input: MarkInput) -> RpcResult<MarkedSubmission>
             &id,
         )
         .await?;
+        // The three-times rule counts what a teacher writes for a pupil once: an edit of a
+        // held mark is the same feedback, not another use of its phrases.
+        if found.marked_at.is_none() {
+            comment_bank::record_phrases(c, &school_id, &user.id, &feedback, marked_at).await?;
+        }
         if released_at.is_some() {
             crate::jobs::feedback_send::SendFeedback::schedule(c, &id, marked_at).await?;
         }

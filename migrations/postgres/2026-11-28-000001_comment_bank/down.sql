@@ -1,0 +1,2 @@
+DROP TABLE phrase_counts;
+DROP TABLE bank_comments;
