@@ -82,6 +82,12 @@ test('a teacher marks five submissions with the keyboard alone', async ({ page, 
   await page.keyboard.press('ArrowUp')
   await expect(waiting(page).first().getByRole('button')).toBeFocused()
 
+  // A comment in the teacher's bank, with the pupil's first name in it.
+  const added = await page.request.post('/api/trpc/commentBank.add', {
+    data: { json: { text: 'Great persuasive letter, {name}.', sentiment: 'POSITIVE', tags: [], school: false } },
+  })
+  expect(added.ok(), await added.text()).toBe(true)
+
   const sentiments = ['2', '3', '1', '2', '2'] as const
   const radio = { '1': 'Neutral', '2': 'Positive', '3': 'Negative' } as const
   const feedbackBox = page.getByLabel('Feedback', { exact: true })
@@ -99,8 +105,17 @@ test('a teacher marks five submissions with the keyboard alone', async ({ page, 
     await expect(page.getByRole('radio', { name: radio[sentiments[n]] })).toBeChecked()
     await page.keyboard.press('Enter')
     await expect(feedbackBox).toBeFocused()
+    if (n === 0) {
+      // Three letters bring up the bank's comment; Enter inserts it with the pupil's name.
+      await page.keyboard.type('gre')
+      await expect(page.getByRole('option', { name: /Great persuasive letter, \{name\}\./ })).toBeVisible()
+      await page.keyboard.press('Enter')
+      const forename = names[0].split(' ')[0]
+      await expect(feedbackBox).toHaveValue(`Great persuasive letter, ${forename}.`)
+      await page.keyboard.type(' ')
+    }
     // Letters typed in the box are the teacher's: J and 2 do nothing there.
-    await page.keyboard.type(`Keyboard feedback ${n + 1}: just 2 jobs left.`)
+    await page.keyboard.type(`Keyboard feedback ${n + 1}: just 2 jobs left. Check your full stops.`)
     await expect(heading).toBeVisible()
     await page.keyboard.press('Control+Enter')
     await expect(waiting(page)).toHaveCount(8 - n)
@@ -108,6 +123,12 @@ test('a teacher marks five submissions with the keyboard alone', async ({ page, 
   await expect(page.getByRole('heading', { level: 2, name: 'Waiting (4)' })).toBeVisible()
   await expect(page.getByRole('heading', { level: 2, name: new RegExp(`^${names[5]}:`) })).toBeVisible()
   await expect(feedbackBox).toBeFocused()
+  // A sentence written three times or more is offered for the bank, once.
+  const suggestion = page.getByText(/^Add “Check your full stops\.?” to your comment bank\?$/)
+  await expect(suggestion).toBeVisible()
+  await page.getByRole('button', { name: 'Add', exact: true }).click()
+  await expect(page.getByText('Added to your comment bank.', { exact: true }).first()).toBeVisible()
+  await expect(suggestion).toHaveCount(0)
 
   // Each pupil's feedback e-mail carries what was typed for them.
   const typed = (n: number) => `Keyboard feedback ${n}: just 2 jobs left.`

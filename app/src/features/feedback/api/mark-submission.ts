@@ -19,8 +19,8 @@ export const markSchema = z.object({
 
 export type MarkValues = z.infer<typeof markSchema>
 
-/** What a mark refreshes once the server has it. */
-const REFRESH = ['feedback.list', 'user.feedbackHubCount', 'dashboard.summary']
+/** What a mark refreshes once the server has it (the bank's suggestions: the three-times rule). */
+const REFRESH = ['feedback.list', 'user.feedbackHubCount', 'dashboard.summary', 'commentBank.suggestions']
 
 /**
  * Marks a submission: resolves `true` when the server has the mark, `false` when it is kept

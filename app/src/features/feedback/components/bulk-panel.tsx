@@ -9,7 +9,8 @@ import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { useToast } from '@/components/ui/toaster'
 import type { HubItem } from '@/generated/rpc-types'
-import { fillName } from '@/lib/fill-name'
+import { CommentBankField } from '@/components/comment-bank-field'
+import { fillName } from '@/lib/comment-bank'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 
 import { markSchema, useMarkSubmission, type MarkValues } from '../api/mark-submission'
@@ -78,7 +79,7 @@ export function BulkPanel({ items, onDone, onClear }: { items: HubItem[]; onDone
       </div>
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <FormField label="Feedback for each" error={errors.feedback?.message}>
-          <textarea rows={5} className={textareaClass} {...register('feedback')} />
+          <CommentBankField rows={5} className={textareaClass} {...register('feedback')} />
         </FormField>
         <SentimentField field={register('sentiment')} error={errors.sentiment?.message} />
         <div className="flex flex-wrap gap-2">

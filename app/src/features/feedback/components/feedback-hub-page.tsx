@@ -8,6 +8,7 @@ import { Keyboard, MessageSquareText } from 'lucide-react'
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Link } from 'react-router'
 
+import { CommentBankSuggestion } from '@/components/comment-bank-field'
 import { EmptyState } from '@/components/empty-state'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -138,10 +139,15 @@ export function FeedbackHubPage() {
           <h1 className="text-3xl font-bold tracking-tight">Feedback Hub</h1>
           <p className="text-muted-foreground">Work handed in and waiting for your feedback, oldest first.</p>
         </div>
-        <Button variant="outline" size="sm" onClick={() => setShowKeys(true)} aria-keyshortcuts="?">
-          <Keyboard aria-hidden="true" className="size-4" />
-          Keyboard shortcuts
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="outline" size="sm">
+            <Link to="/feedback/comment-bank">Comment bank</Link>
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => setShowKeys(true)} aria-keyshortcuts="?">
+            <Keyboard aria-hidden="true" className="size-4" />
+            Keyboard shortcuts
+          </Button>
+        </div>
       </div>
       <KeysDialog open={showKeys} onOpenChange={setShowKeys} />
       <div className="grid gap-4 sm:grid-cols-2">
@@ -178,6 +184,7 @@ export function FeedbackHubPage() {
       </div>
       {hub.isError && <Alert>The Feedback Hub could not be loaded: {errorMessage(hub.error)}</Alert>}
       {hub.isPending && <p role="status">Loading…</p>}
+      <CommentBankSuggestion />
       {hub.data && <HeldFeedback groups={hub.data.held} />}
       {hub.data && items.length === 0 && marked.length === 0 &&
         (filters.notificationId || filters.classId ? (

@@ -6,6 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
 
+import { CommentBankField, SaveToCommentBankButton } from '@/components/comment-bank-field'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
 import { FormField } from '@/components/ui/form-field'
@@ -84,7 +85,7 @@ export function MarkedPanel({ item, onWithdrawn }: { item: MarkedItem; onWithdra
       {held ? (
         <form onSubmit={onSave} noValidate className="space-y-4">
           <FormField label="Feedback" error={errors.feedback?.message}>
-            <textarea rows={6} className={textareaClass} {...register('feedback')} />
+            <CommentBankField rows={6} className={textareaClass} pupilFirstName={item.studentForename} {...register('feedback')} />
           </FormField>
           <SentimentField field={register('sentiment')} error={errors.sentiment?.message} />
           <div className="flex flex-wrap gap-2">
@@ -101,6 +102,7 @@ export function MarkedPanel({ item, onWithdrawn }: { item: MarkedItem; onWithdra
           <h3 className="text-sm font-medium">Feedback ({SENTIMENT_LABEL[item.feedbackSentiment]})</h3>
           <p className="rounded-md bg-muted p-3 text-sm whitespace-pre-wrap">{item.feedback}</p>
           <p className="text-sm text-muted-foreground">Pupils and parents have this feedback, so it can no longer be changed.</p>
+          <SaveToCommentBankButton text={item.feedback} sentiment={item.feedbackSentiment} />
         </div>
       )}
       <Dialog open={asking} onOpenChange={setAsking}>

@@ -6,6 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useImperativeHandle, useRef, type Ref } from 'react'
 import { useForm } from 'react-hook-form'
 
+import { CommentBankField, SaveToCommentBankButton } from '@/components/comment-bank-field'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { useToast } from '@/components/ui/toaster'
@@ -59,6 +60,7 @@ export function MarkingPanel({
     reset,
     setValue,
     getValues,
+    watch,
     formState: { errors, isSubmitting },
   } = useForm<MarkValues>({ resolver: zodResolver(markSchema), defaultValues: { feedback: '', sentiment: 'NEUTRAL' } })
   useEffect(() => {
@@ -99,6 +101,7 @@ export function MarkingPanel({
   }))
 
   const feedbackField = register('feedback')
+  const [feedbackText, sentiment] = watch(['feedback', 'sentiment'])
   return (
     <SubmissionPanel
       headingId="marking-heading"
@@ -126,11 +129,12 @@ export function MarkingPanel({
       />
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <FormField label="Feedback" error={errors.feedback?.message}>
-          <textarea
+          <CommentBankField
             rows={6}
             className={textareaClass}
+            pupilFirstName={item.studentForename}
             {...feedbackField}
-            ref={(element) => {
+            ref={(element: HTMLTextAreaElement | null) => {
               feedbackField.ref(element)
               feedbackBox.current = element
             }}
@@ -162,6 +166,7 @@ export function MarkingPanel({
           <Button type="button" variant="outline" onClick={dictate}>
             Dictate
           </Button>
+          <SaveToCommentBankButton text={feedbackText} sentiment={sentiment} className="h-10" />
         </div>
       </form>
     </SubmissionPanel>
