@@ -66,6 +66,7 @@ async function run(browser: import('@playwright/test').Browser, way: 'mouse' | '
       expect(added.ok(), await added.text()).toBe(true)
     }
     await page.goto('/feedback')
+    await expect(page.getByRole('heading', { level: 2, name: /^Waiting \(\d+\)$/ })).toBeVisible()
     const total = await waiting(page).count()
     expect(total).toBeGreaterThanOrEqual(COUNT)
     const figures: Figures = { keys: 0, clicks: 0, switches: 0, seconds: 0 }

@@ -296,6 +296,41 @@ test('a message written offline is sent once the connection returns', async ({ p
   await expect(page.getByText(title, { exact: true })).toHaveCount(1)
 })
 
+test("a task's answers saved offline wait on the device, once, and are saved when the connection returns", async ({ page, context, signIn }) => {
+  await servers()
+  await signIn('teacher')
+  await page.goto('/leaders/tasks/create')
+  await expect(page.getByRole('heading', { level: 1, name: 'New task' })).toBeVisible()
+  const title = `Offline task ${Date.now().toString(36)}`
+  await page.getByLabel('Title').fill(title)
+  await page.getByRole('radio').first().check()
+  await page.getByRole('button', { name: 'Create' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  const answer = page.getByRole('region', { name: 'Questions' }).getByRole('textbox').first()
+  await expect(answer).toBeVisible()
+  // The app's code is on the device (the service worker's precache) before the connection goes.
+  await controlled(page)
+
+  await context.setOffline(true)
+  await answer.fill('Written on the train.')
+  await page.locator('[data-tour="save-task"]').click()
+  await expect(page.getByText('Your changes are kept on this device.', { exact: true })).toBeVisible()
+  await expect(outboxButton(page)).toHaveAccessibleName('Outbox, 1 waiting')
+  // A newer save replaces the one still waiting: it holds every change since the last saved text.
+  await answer.fill('Written on the train, and finished at home.')
+  await page.locator('[data-tour="save-task"]').click()
+  await expect(page.getByText('Your changes are kept on this device.', { exact: true }).first()).toBeVisible()
+  await expect(outboxButton(page)).toHaveAccessibleName('Outbox, 1 waiting')
+
+  await context.setOffline(false)
+  await expect(outboxButton(page)).toHaveAccessibleName('Outbox, nothing waiting', { timeout: 30_000 })
+  await page.reload()
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Questions' }).getByRole('textbox').first()).toHaveValue(
+    'Written on the train, and finished at home.',
+  )
+})
+
 test('a mark the server refuses becomes Stuck with its sentence, and Discard removes it', async ({ page, context, signIn }) => {
   const { server } = await servers()
   await signIn('teacher')

@@ -12,7 +12,16 @@ export type OutboxState = 'waiting' | 'sending' | 'sent' | 'stuck'
 
 /** What an item asks the server to do (see `senders.ts`). */
 export type OutboxJob =
-  | { type: 'mutation'; path: string; input: Record<string, unknown> }
+  | {
+      type: 'mutation'
+      path: string
+      input: Record<string, unknown>
+      /**
+       * The answer may list `conflicts` (parts not written because someone else changed them:
+       * `task.save`): sent in the background with any, the item is Stuck and keeps its text.
+       */
+      keepIfConflicts?: boolean
+    }
   | { type: 'voiceNote'; audio: Blob; filename: string; transcript?: string }
   | { type: 'analysePhotos'; photos: Blob[]; prompt: string; mode: 'FEEDBACK' | 'NOTES' }
 

@@ -167,6 +167,7 @@ export class Outbox {
         const { send } = await import('./senders')
         const current = this.items.find((i) => i.id === item.id) ?? item
         const result = await send(current, {
+          foreground,
           signal: controller.signal,
           onProgress: (fraction) => {
             this.setProgress(item.id, fraction)

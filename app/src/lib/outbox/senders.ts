@@ -13,6 +13,20 @@ export interface SendContext {
   /** Keeps where a file upload stands, so a later try (or a reload) resumes it. */
   saveResume(resume: unknown): Promise<void>
   signal: AbortSignal
+  /** A form on screen is waiting for the answer (it shows what the server said itself). */
+  foreground: boolean
+}
+
+/**
+ * Why a change sent later is Stuck when the server wrote only part of it (`keepIfConflicts`):
+ * someone else changed the same thing while it waited. The item keeps the user's text, and the
+ * page it came from offers it back.
+ */
+export const CONFLICT_REASON = 'Someone else changed this while it waited to be sent. Open it to choose what to keep.'
+
+function hasConflicts(value: unknown): boolean {
+  const conflicts = (value as { conflicts?: unknown } | null)?.conflicts
+  return Array.isArray(conflicts) && conflicts.length > 0
 }
 
 /**
@@ -34,6 +48,8 @@ export async function send(item: OutboxItem, ctx: SendContext): Promise<SendResu
     case 'mutation': {
       const input = { ...job.input, idempotencyKey: stepKey(item, 'm') }
       const value = await rpcMutation(job.path as MutationPath, input as unknown as RpcInput<MutationPath>)
+      // Sent unseen and not all written: kept (Stuck) rather than lost behind a "Sent".
+      if (job.keepIfConflicts && !ctx.foreground && hasConflicts(value)) throw new Error(CONFLICT_REASON)
       return { value }
     }
     case 'analysePhotos': {

@@ -50,12 +50,16 @@ export function FeedbackHubPage() {
   const notificationFilter = useId()
   const classFilter = useId()
 
-  const focusItem = useCallback((id: string | undefined) => {
-    if (!id) return
-    // After React has drawn the new selection.
-    requestAnimationFrame(() =>
-      list.current?.querySelector<HTMLElement>(`[data-submission="${CSS.escape(id)}"]`)?.focus(),
-    )
+  /**
+   * Focuses submission `id` in the list, or (with none) the one open in the panel: at once, so
+   * the next key already lands in the list, or after React has drawn it when it is not there yet.
+   */
+  const focusItem = useCallback((id?: string) => {
+    const find = () =>
+      list.current?.querySelector<HTMLElement>(id ? `[data-submission="${CSS.escape(id)}"]` : '[aria-current="true"]')
+    const now = find()
+    if (now) now.focus()
+    else requestAnimationFrame(() => find()?.focus())
   }, [])
 
   const open = (id: string) => {
@@ -313,7 +317,7 @@ export function FeedbackHubPage() {
               controls={panel}
               focusOnOpen={focusFeedback}
               onMarked={onMarked}
-              onLeaveFeedback={() => focusItem(current.submissionId)}
+              onLeaveFeedback={() => focusItem()}
             />
           ) : null}
         </div>

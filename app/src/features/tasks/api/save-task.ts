@@ -1,12 +1,15 @@
 //! `task.save`: "Save as draft" — title, tags and the changed answers, each over the version
-//! it was edited from; answers someone else changed first come back as conflicts.
+//! it was edited from; answers someone else changed first come back as conflicts. Saved
+//! through the outbox, so an answer written offline is not lost.
 
 import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
 import { z } from 'zod'
 
 import { MAX_ANSWER_CHARS, MAX_GROUP_NAME_CHARS, MAX_TITLE_CHARS } from '@/generated/limits'
 import { optionalText, requiredText, tagsText } from '@/lib/form-limits'
-import { invalidateRpc, useRpcMutation, type RpcOutput } from '@/lib/rpc'
+import { outbox, useOutboxItems } from '@/lib/outbox/use-outbox'
+import { invalidateRpc, type RpcInput, type RpcOutput } from '@/lib/rpc'
 
 export type SaveResult = RpcOutput<'task.save'>
 export type AnswerConflict = SaveResult['conflicts'][number]
@@ -23,10 +26,55 @@ export const taskSchema = z.object({
 
 export type TaskValues = z.infer<typeof taskSchema>
 
-export function useSaveTask() {
+/** What the page says when a save is kept on the device (no connection). */
+export const KEPT = {
+  title: 'Your changes are kept on this device.',
+  description: 'They will be saved when Voicemark can be reached. The Outbox shows them.',
+  tone: 'success' as const,
+}
+
+type SaveInput = RpcInput<'task.save'>
+
+/** A save of this task kept on the device and refused a full write (Stuck), to offer back. */
+export interface UnsentSave {
+  id: string
+  createdAt: number
+  input: Partial<SaveInput> & { answers?: SaveInput['answers'] }
+}
+
+/**
+ * Saves through the outbox (lib/outbox): on the device first, so a save made offline is sent
+ * when the connection returns. A save still waiting is replaced by a newer one (which holds
+ * every change since the last text the server confirmed). A save sent later that the server
+ * wrote only in part (a colleague changed an answer meanwhile) stays Stuck with the user's
+ * text, and `stuck` offers it back on the page.
+ */
+export function useSaveTask(taskId: string, title: string) {
   const queryClient = useQueryClient()
-  // The open task is not refetched: the page keeps the user's text and merges the answer.
-  return useRpcMutation('task.save', {
-    onSuccess: () => invalidateRpc(queryClient, 'task.list'),
-  })
+  const items = useOutboxItems()
+  const [isPending, setPending] = useState(false)
+  const mine = items.filter(
+    (item) => item.job?.type === 'mutation' && item.job.path === 'task.save' && item.job.input.id === taskId,
+  )
+  const stuck: UnsentSave[] = mine
+    .filter((item) => item.state === 'stuck' && item.job?.type === 'mutation')
+    .map((item) => ({ id: item.id, createdAt: item.createdAt, input: (item.job as { input: UnsentSave['input'] }).input }))
+
+  const send = async (input: SaveInput): Promise<{ sent: true; result: SaveResult } | { sent: false }> => {
+    setPending(true)
+    try {
+      for (const item of mine) if (item.state === 'waiting') await outbox.discard(item.id)
+      const outcome = await outbox.submit(
+        `Task “${title}”`,
+        { type: 'mutation', path: 'task.save', input: input as unknown as Record<string, unknown>, keepIfConflicts: true },
+        ['task.list'],
+      )
+      if (!outcome.sent) return { sent: false }
+      void invalidateRpc(queryClient, 'task.list')
+      return { sent: true, result: outcome.value as SaveResult }
+    } finally {
+      setPending(false)
+    }
+  }
+  return { send, isPending, stuck, discard: (id: string) => outbox.discard(id) }
 }

@@ -23,7 +23,7 @@ import { errorCode, errorMessage, fieldErrors } from '@/lib/rpc'
 
 import { useDeleteTask } from '../api/delete-task'
 import { useTask, type Task } from '../api/get-task'
-import { taskSchema, useSaveTask, type AnswerConflict, type TaskValues } from '../api/save-task'
+import { KEPT, taskSchema, useSaveTask, type AnswerConflict, type TaskValues, type UnsentSave } from '../api/save-task'
 import { useSubmitTask } from '../api/submit-task'
 import { changedAnswers, formatTags, mergeSaved, parseTags, savedFrom, type SavedAnswers } from '../task-draft'
 import { AutofillPanel } from './autofill/autofill-panel'
@@ -53,7 +53,7 @@ export function EditTaskPage() {
 function TaskEditor({ task }: { task: Task }) {
   const navigate = useNavigate()
   const { toast } = useToast()
-  const save = useSaveTask()
+  const save = useSaveTask(task.id, task.title)
   const submit = useSubmitTask()
   const remove = useDeleteTask()
   const questionIds = task.questions.map((q) => q.id)
@@ -83,16 +83,21 @@ function TaskEditor({ task }: { task: Task }) {
     document.title = `${state.title} · Voicemark`
   }, [state.title])
 
-  /** Saves: 'saved', 'conflict' (some answers were not written) or 'failed'. */
-  const saveNow = async (values: TaskValues): Promise<'saved' | 'conflict' | 'failed'> => {
+  /**
+   * Saves: 'saved', 'conflict' (some answers were not written), 'kept' (no connection: kept on
+   * this device, the outbox sends it later) or 'failed'.
+   */
+  const saveNow = async (values: TaskValues): Promise<'saved' | 'conflict' | 'kept' | 'failed'> => {
     const texts = values.answers.map((a) => a.text)
     try {
-      const result = await save.mutateAsync({
+      const outcome = await save.send({
         id: task.id,
         title: values.title.trim(),
         tags: parseTags(values.tags),
         answers: changedAnswers(questionIds, texts, saved.current),
       })
+      if (!outcome.sent) return 'kept'
+      const result = outcome.result
       const conflicted = result.conflicts.map((c) => c.questionId)
       // Read the fields again: the user may have typed while the save was on its way.
       const now = getValues('answers').map((a) => a.text)
@@ -134,12 +139,15 @@ function TaskEditor({ task }: { task: Task }) {
   const onSave = handleSubmit(async (values) => {
     const outcome = await saveNow(values)
     if (outcome === 'saved') toast({ title: 'Draft saved.', tone: 'success' })
+    else if (outcome === 'kept') toast(KEPT)
     else if (outcome === 'conflict')
       toast({ title: 'Some answers were not saved', description: 'A colleague changed them while you were editing.', tone: 'error' })
   })
 
   const onSubmit = handleSubmit(async (values) => {
-    if ((await saveNow(values)) !== 'saved') return
+    const saving = await saveNow(values)
+    if (saving === 'kept') toast({ ...KEPT, description: `${KEPT.description} Submit once it is saved.` })
+    if (saving !== 'saved') return
     try {
       const result = await submit.mutateAsync({ id: task.id })
       setState((s) => ({ ...s, draft: false, submittedAt: result.submittedAt }))
@@ -174,6 +182,20 @@ function TaskEditor({ task }: { task: Task }) {
   }
 
   const busy = isSubmitting || save.isPending || submit.isPending
+
+  // Changes kept on this device that the server has not taken (Stuck: someone else changed an
+  // answer while they waited), offered back to the form.
+  const putBack = async (item: UnsentSave) => {
+    const input = item.input
+    if (typeof input.title === 'string') setValue('title', input.title, { shouldDirty: true })
+    if (Array.isArray(input.tags)) setValue('tags', formatTags(input.tags as string[]), { shouldDirty: true })
+    for (const answer of input.answers ?? []) {
+      const index = questionIds.indexOf(answer.questionId)
+      if (index >= 0) setValue(`answers.${index}.text`, answer.answer, { shouldDirty: true })
+    }
+    await save.discard(item.id)
+    toast({ title: 'Your changes are back in the form.', description: 'Check them, then save.', tone: 'success' })
+  }
   const answers = watch('answers')
   // An AI text replaces the answer in the form only; the user reviews it and saves.
   const putAnswer = (index: number, text: string) => {
@@ -202,6 +224,22 @@ function TaskEditor({ task }: { task: Task }) {
         </p>
       </div>
 
+      {save.stuck.map((item) => (
+        <Alert key={item.id} tone="info">
+          <p>
+            Changes you made on <DateText date={new Date(item.createdAt)} withTime /> waited on this device and were not
+            all saved: someone else changed some of the same answers meanwhile.
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Button type="button" size="sm" onClick={() => void putBack(item)}>
+              Put my changes back in the form
+            </Button>
+            <Button type="button" size="sm" variant="outline" onClick={() => void save.discard(item.id)}>
+              Discard them
+            </Button>
+          </div>
+        </Alert>
+      ))}
       <form onSubmit={onSave} noValidate className="space-y-6" aria-label="Task">
         <Section title="Details">
           <div className="grid gap-4 sm:grid-cols-2">
