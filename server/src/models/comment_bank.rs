@@ -377,6 +377,33 @@ pub async fn record_phrases(
     Ok(())
 }
 
+/// Forgets the phrases counted from `feedbacks` (an erased pupil's feedback) at `school_id`,
+/// for every teacher: a phrase's kept wording may name the pupil, and no count can say which
+/// pupils it came from, so the whole count goes (it starts again from the next use).
+pub async fn forget_phrases(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    feedbacks: &[String],
+) -> QueryResult<()> {
+    let phrases: Vec<String> = feedbacks
+        .iter()
+        .flat_map(|feedback| countable_phrases(feedback))
+        .map(|(normalised, _)| normalised)
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    for chunk in phrases.chunks(500) {
+        with_conn!(conn, |c| diesel::delete(
+            phrase_counts::table
+                .filter(phrase_counts::school_id.eq(school_id))
+                .filter(phrase_counts::normalised.eq_any(chunk))
+        )
+        .execute(c)
+        .await)?;
+    }
+    Ok(())
+}
+
 /// A phrase written often enough to suggest.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable)]
 pub struct PhraseSuggestion {

@@ -412,6 +412,16 @@ pub async fn erase(
         .await)?;
     }
 
+    // The comment bank's phrase counts taken from feedback to the pupil (their kept wording
+    // may name them).
+    let feedbacks: Vec<String> = with_conn!(conn, |c| submissions::table
+        .filter(submissions::student_id.eq(id))
+        .filter(submissions::feedback.is_not_null())
+        .select(submissions::feedback.assume_not_null())
+        .load(c)
+        .await)?;
+    crate::models::comment_bank::forget_phrases(conn, school_id, &feedbacks).await?;
+
     // File rows, then the pupil (class places, comments, receipts and submissions cascade).
     if !submission_ids.is_empty() {
         with_conn!(conn, |c| diesel::delete(

@@ -335,7 +335,13 @@ dual_test!(
             keys.sort();
             assert_eq!(
                 keys,
-                vec!["feedback", "feedbackSentiment", "markedAt", "submissionId"]
+                vec![
+                    "feedback",
+                    "feedbackSentiment",
+                    "markedAt",
+                    "releasedAt",
+                    "submissionId"
+                ]
             );
             let pending = suggestions(w.teacher.cookie.clone()).await;
             if i < 2 {
