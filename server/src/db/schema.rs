@@ -587,6 +587,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    deliveries (id) {
+        id -> Text,
+        school_id -> Text,
+        notification_id -> Text,
+        student_id -> Text,
+        audience -> Text,
+        address -> Nullable<Text>,
+        not_sent_reason -> Nullable<Text>,
+        created_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+        bounced_at -> Nullable<Timestamp>,
+        bounce_reason -> Nullable<Text>,
+        opened_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    address_refusals (address) {
+        address -> Text,
+        reason -> Text,
+        refused_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(schools -> trusts (trust_id));
 diesel::joinable!(users -> schools (school_id));
 diesel::joinable!(organisation_memberships -> users (user_id));
@@ -646,6 +671,9 @@ diesel::joinable!(bank_comments -> schools (school_id));
 diesel::joinable!(bank_comments -> users (user_id));
 diesel::joinable!(phrase_counts -> schools (school_id));
 diesel::joinable!(phrase_counts -> users (user_id));
+diesel::joinable!(deliveries -> notifications (notification_id));
+diesel::joinable!(deliveries -> students (student_id));
+diesel::joinable!(deliveries -> schools (school_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     multipart_uploads,
@@ -689,4 +717,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotency_keys,
     bank_comments,
     phrase_counts,
+    deliveries,
+    address_refusals,
 );

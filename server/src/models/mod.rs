@@ -2,6 +2,7 @@
 //! a `&mut DbConn` so that it runs the same inside a transaction or outside one.
 
 pub mod accounts;
+pub mod address_refusals;
 pub mod assistant_queries;
 pub mod audit;
 pub mod billing;

@@ -1,0 +1,2 @@
+DROP TABLE address_refusals;
+DROP TABLE deliveries;
