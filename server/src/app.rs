@@ -45,6 +45,8 @@ pub fn router(state: AppState) -> Router {
         )
         // Reports stream while the model writes them (SSE) and downloads are built in
         // memory; the limit is on the wait for the headers, not on the stream.
+        // Signed links in e-mails (opened) and the not-reached lists (docs/reach.md).
+        .nest("/reach", http::reach::routes().layer(timeout(Duration::from_secs(60))))
         .nest("/reports", http::reports::routes().layer(timeout(Duration::from_secs(60))))
         // The AI assistant streams its answer (SSE); the limit is on the wait for the headers.
         .nest("/assistant", http::assistant::routes().layer(timeout(Duration::from_secs(60))))

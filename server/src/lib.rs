@@ -22,6 +22,7 @@ pub mod password;
 pub mod plans;
 pub mod providers;
 pub mod roster;
+pub mod reach;
 pub mod rpc;
 pub mod seed;
 pub mod serve;

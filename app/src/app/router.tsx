@@ -82,6 +82,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: '/messages/:token',
+            lazy: async () => ({
+              Component: (await import('@/features/messages/components/message-page')).MessagePage,
+            }),
+          },
+          {
             path: '/submissions/:id/:token',
             lazy: async () => ({
               Component: (await import('@/features/submissions/components/submission-page')).SubmissionPage,

@@ -693,6 +693,53 @@ export interface ActivityItem {
   held: number;
 }
 
+export interface MessageLink {
+  token: string;
+}
+
+export interface PublicMessageView {
+  school: string;
+  title: string;
+  body: string;
+  submissionDueDate: Date | null;
+  about: string;
+  toParent: boolean;
+}
+
+export interface ReachInput {
+  id: string;
+  days: number | null;
+}
+
+export interface NotificationReach {
+  recorded: boolean;
+  days: number;
+  counts: Array<ReachCount>;
+  notReached: number;
+  entries: Array<ReachEntry>;
+}
+
+export interface ReachCount {
+  state: string;
+  label: string;
+  count: number;
+}
+
+export interface ReachEntry {
+  id: string;
+  studentId: string;
+  forename: string;
+  surname: string;
+  formGroup: string | null;
+  audience: string;
+  address: string | null;
+  state: string;
+  reason: string;
+  sentAt: Date | null;
+  openedAt: Date | null;
+  notReached: boolean;
+}
+
 export interface NotificationRecipient {
   studentId: string;
   forename: string;
@@ -1570,6 +1617,8 @@ export interface RpcProcedures {
   'notification.filterOptions': { kind: 'query'; input: void; output: FilterOptions };
   'notification.get': { kind: 'query'; input: NotificationId; output: NotificationDetail };
   'notification.list': { kind: 'query'; input: ListNotifications; output: ActivityPage };
+  'notification.publicMessage': { kind: 'query'; input: MessageLink; output: PublicMessageView };
+  'notification.reach': { kind: 'query'; input: ReachInput; output: NotificationReach };
   'notification.recipients': { kind: 'query'; input: NotificationId; output: Array<NotificationRecipient> };
   'notification.submissions': { kind: 'query'; input: NotificationId; output: Array<NotificationSubmission> };
   'notification.update': { kind: 'mutation'; input: UpdateNotification; output: NotificationDetail };

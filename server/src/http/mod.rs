@@ -14,3 +14,4 @@ pub mod uploads;
 pub mod web;
 pub mod jobs_view;
 pub mod privacy_export;
+pub mod reach;

@@ -12,8 +12,8 @@
 
 mod docx;
 mod generate;
-mod markdown;
-mod pdf;
+pub(crate) mod markdown;
+pub(crate) mod pdf;
 
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};

@@ -70,6 +70,36 @@ pub fn parents_allowed(rules: &SchoolMailRules, kind: NotificationType) -> bool 
     }
 }
 
+/// Everyone a notification's send is about, before preferences: per pupil, the pupil and
+/// then the parent, each with their normalised address (`None`: none, or not an address).
+/// The parent is left out when the notification is not for parents or the school keeps
+/// this type from them.
+pub fn notification_audiences(
+    n: &Sendable,
+    rules: &SchoolMailRules,
+    recipients: &[Recipient],
+) -> Vec<(String, Audience, Option<String>)> {
+    let to_parents = n.send_to_parent && parents_allowed(rules, n.kind);
+    let mut planned = Vec::new();
+    for r in recipients {
+        if n.send_to_pupil {
+            planned.push((
+                r.student_id.clone(),
+                Audience::Pupil,
+                mail_address(r.email.as_deref()),
+            ));
+        }
+        if to_parents {
+            planned.push((
+                r.student_id.clone(),
+                Audience::Parent,
+                mail_address(r.parent_email.as_deref()),
+            ));
+        }
+    }
+    planned
+}
+
 /// The e-mails a notification's send may queue, before preferences: per pupil, the pupil
 /// and then the parent.
 pub fn notification_targets(
@@ -77,22 +107,16 @@ pub fn notification_targets(
     rules: &SchoolMailRules,
     recipients: &[Recipient],
 ) -> Vec<Target> {
-    let to_parents = n.send_to_parent && parents_allowed(rules, n.kind);
-    let mut targets = Vec::new();
-    for r in recipients {
-        let pupil = n.send_to_pupil.then(|| mail_address(r.email.as_deref()));
-        let parent = to_parents.then(|| mail_address(r.parent_email.as_deref()));
-        for (audience, to) in [(Audience::Pupil, pupil), (Audience::Parent, parent)] {
-            if let Some(Some(to)) = to {
-                targets.push(Target {
-                    student_id: r.student_id.clone(),
-                    audience,
-                    to,
-                });
-            }
-        }
-    }
-    targets
+    notification_audiences(n, rules, recipients)
+        .into_iter()
+        .filter_map(|(student_id, audience, to)| {
+            to.map(|to| Target {
+                student_id,
+                audience,
+                to,
+            })
+        })
+        .collect()
 }
 
 /// The e-mails about marked work: the pupil, and the parent when the notification went to

@@ -12,7 +12,8 @@ use crate::jobs::audience::{self, Audience};
 use crate::jobs::{send_email, BackgroundJob, Job, JobError};
 use crate::mail::templates::{due_line, escape, html_to_text, preferences_link, submission_link};
 use crate::mail::Template;
-use crate::models::{email_preferences, recipients, submissions};
+use crate::models::{deliveries, email_preferences, recipients, submissions};
+use crate::reach;
 use crate::state::AppState;
 use crate::translation;
 
@@ -59,6 +60,7 @@ impl BackgroundJob for DigestEmail {
         let mut items_html = String::new();
         let mut count = 0;
         let mut seen = HashSet::new();
+        let mut listed = Vec::new();
         for row in rows {
             let Some(as_whom) = audience::digest_audience(&row, address, &preference) else {
                 continue;
@@ -68,13 +70,19 @@ impl BackgroundJob for DigestEmail {
                 continue;
             }
             count += 1;
+            listed.push((n.id.clone(), row.student_id.clone(), as_whom.as_str()));
             let as_pupil = as_whom == Audience::Pupil;
-            let link = if as_pupil && n.kind == NotificationType::Assignment {
-                submissions::find_link(&mut conn, &n.id, &row.student_id)
+            let (link, link_text) = if as_pupil && n.kind == NotificationType::Assignment {
+                let link = submissions::find_link(&mut conn, &n.id, &row.student_id)
                     .await?
-                    .map(|(id, token)| submission_link(public_url, &id, &token))
+                    .map(|(id, token)| submission_link(public_url, &id, &token));
+                (link, "Hand in your work")
             } else {
-                None
+                // The signed link that counts the message as opened (docs/reach.md).
+                let link = deliveries::find_id(&mut conn, &n.id, &row.student_id, as_whom.as_str())
+                    .await?
+                    .map(|id| reach::open_link(public_url, state.auth.secret(), &id));
+                (link, "Read this message online")
             };
             let about = if as_pupil {
                 "you".to_owned()
@@ -85,7 +93,11 @@ impl BackgroundJob for DigestEmail {
             let (title, body_text, body_html) =
                 match translation::for_email(&mut conn, n, &preference.language).await? {
                     Some(t) => translation::with_original(&t, n.heading(), &n.body),
-                    None => (n.heading().to_owned(), html_to_text(&n.body), n.body.clone()),
+                    None => (
+                        n.heading().to_owned(),
+                        html_to_text(&n.body),
+                        n.body.clone(),
+                    ),
                 };
             items_text.push_str(&format!(
                 "* {} (from {}, for {about})\n{}\n{details}{}\n",
@@ -93,7 +105,7 @@ impl BackgroundJob for DigestEmail {
                 row.school,
                 body_text,
                 link.as_deref()
-                    .map(|l| format!("\nHand in your work: {l}\n"))
+                    .map(|l| format!("\n{link_text}: {l}\n"))
                     .unwrap_or_default(),
             ));
             items_html.push_str(&format!(
@@ -104,7 +116,7 @@ impl BackgroundJob for DigestEmail {
                 body_html,
                 escape(&details),
                 link.as_deref()
-                    .map(|l| format!("<p><a href=\"{}\">Hand in your work</a></p>", escape(l)))
+                    .map(|l| format!("<p><a href=\"{}\">{link_text}</a></p>", escape(l)))
                     .unwrap_or_default(),
             ));
         }
@@ -124,6 +136,15 @@ impl BackgroundJob for DigestEmail {
                 ),
             ]);
             send_email(state, job, &self.email, email).await?;
+            // Sent: every delivery it listed (a failure to record must not send it again).
+            let at = crate::models::now();
+            for (notification_id, student_id, whom) in &listed {
+                if let Err(error) =
+                    deliveries::mark_sent(&mut conn, notification_id, student_id, whom, at).await
+                {
+                    tracing::warn!(%error, "digest delivery not recorded as sent");
+                }
+            }
         }
         // After the send: a crash before this line sends the same digest (same Message-ID)
         // again; after it, a rerun finds the period done and sends nothing.

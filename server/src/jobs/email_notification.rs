@@ -15,9 +15,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::jobs::audience::{self, Audience};
 use crate::jobs::{send_email, BackgroundJob, Job, JobError};
-use crate::mail::templates::{due_line, html_to_text, preferences_link, submission_link};
+use crate::mail::templates::{due_line, escape, html_to_text, preferences_link, submission_link};
 use crate::mail::Template;
-use crate::models::{notifications, students, submissions};
+use crate::models::{deliveries, notifications, now, students, submissions};
+use crate::reach;
 use crate::state::AppState;
 use crate::translation;
 
@@ -58,15 +59,22 @@ impl BackgroundJob for NotificationEmail {
         else {
             return Ok(());
         };
+        let whom = self.audience.as_str();
         let Some(preference) = audience::still_wanted(&mut conn, &self.to, n.kind).await? else {
-            return Ok(()); // switched off since it was queued
+            // Switched off since it was queued.
+            deliveries::mark_opted_out(&mut conn, &n.id, &self.student_id, whom).await?;
+            return Ok(());
         };
         let public_url = &state.config.public_url;
         let pupil = self.audience == Audience::Pupil;
         let (title, body_text, body_html) =
             match translation::for_email(&mut conn, &n, &preference.language).await? {
                 Some(t) => translation::with_original(&t, n.heading(), &n.body),
-                None => (n.heading().to_owned(), html_to_text(&n.body), n.body.clone()),
+                None => (
+                    n.heading().to_owned(),
+                    html_to_text(&n.body),
+                    n.body.clone(),
+                ),
             };
         let details = due_line(n.submission_due_date);
         let prefs = preferences_link(public_url, &preference.token);
@@ -88,6 +96,23 @@ impl BackgroundJob for NotificationEmail {
                 ("preferences_link", &prefs),
             ])
         } else {
+            // The signed link that counts the message as opened (docs/reach.md).
+            let open = deliveries::find_id(&mut conn, &n.id, &self.student_id, whom)
+                .await?
+                .map(|id| reach::open_link(public_url, state.auth.secret(), &id));
+            let open_line = open
+                .as_deref()
+                .map(|l| format!("\nRead this message online: {l}\n"))
+                .unwrap_or_default();
+            let open_html = open
+                .as_deref()
+                .map(|l| {
+                    format!(
+                        "<p><a href=\"{}\">Read this message online</a></p>\n",
+                        escape(l)
+                    )
+                })
+                .unwrap_or_default();
             let (greeting, about) = if pupil {
                 (format!("Hello {forename},"), "your learning".to_owned())
             } else {
@@ -101,10 +126,26 @@ impl BackgroundJob for NotificationEmail {
                 ("body", &body_text),
                 ("body_html", &body_html),
                 ("details", &details),
+                ("open_line", &open_line),
+                ("open_html", &open_html),
                 ("preferences_link", &prefs),
             ])
         };
         drop(pooled);
-        send_email(state, job, &self.to, email).await
+        send_email(state, job, &self.to, email).await?;
+        // The server took it: Sent (a crash before this line sends again, same Message-ID).
+        // Failing to record it must not send it again: the job is done either way.
+        let recorded = match state.db.conn().await {
+            Ok(mut pooled) => {
+                deliveries::mark_sent(&mut pooled.db(), &n.id, &self.student_id, whom, now())
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(error) = recorded {
+            tracing::warn!(notification = %n.id, %error, "delivery not recorded as sent");
+        }
+        Ok(())
     }
 }

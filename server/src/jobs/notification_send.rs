@@ -12,13 +12,15 @@ use diesel::result::QueryResult;
 use serde::{Deserialize, Serialize};
 
 use crate::db::DbConn;
-use crate::jobs::audience::{self, Target};
+use crate::ids::new_id;
+use crate::jobs::audience;
 use crate::jobs::email_digest::DigestEmail;
 use crate::jobs::email_notification::NotificationEmail;
 use crate::jobs::{enqueue, enqueue_many, BackgroundJob, Job, JobError, NewJob};
+use crate::models::deliveries::{self, NewDelivery};
 use crate::models::notifications::{find_sendable, send_job_key};
-use crate::models::now;
 use crate::models::recipients::{self, resolve_recipients, Filters, Recipient};
+use crate::models::{address_refusals, now};
 use crate::state::AppState;
 use crate::transaction;
 
@@ -138,23 +140,44 @@ pub async fn send_notification(
         recipients::create_submissions(conn, &n.id, &new, at).await?;
     }
 
-    // E-mail: who may get one, by the notification, the school and each preference.
-    let targets = audience::notification_targets(&n, &rules, &recipients);
+    // E-mail: who may get one, by the notification, the school, refused addresses and
+    // each preference. Every pupil and parent the notification is for gets a delivery row,
+    // the ones not sent with the reason (docs/reach.md).
+    let planned = audience::notification_audiences(&n, &rules, &recipients);
+    let addresses: Vec<String> = planned.iter().filter_map(|(_, _, to)| to.clone()).collect();
+    let refused = address_refusals::refused_among(conn, &addresses).await?;
     let preferences = audience::preferences(
         conn,
-        targets.iter().map(|t| &t.to),
+        addresses.iter().filter(|a| !refused.contains(*a)),
         rules.notifications_frequency,
     )
     .await?;
-    let mut jobs = Vec::with_capacity(targets.len());
+    let mut jobs = Vec::with_capacity(planned.len());
+    let mut rows = Vec::with_capacity(planned.len());
     let mut digests = HashSet::new();
-    for Target {
-        student_id,
-        audience: whom,
-        to,
-    } in targets
-    {
-        let Some(preference) = preferences.get(&to).filter(|p| p.allows(n.kind)) else {
+    for (student_id, whom, to) in planned {
+        let not_sent = match &to {
+            None => Some(deliveries::NO_ADDRESS),
+            Some(to) if refused.contains(to) => Some(deliveries::REFUSED),
+            Some(to) if !preferences.get(to).is_some_and(|p| p.allows(n.kind)) => {
+                Some(deliveries::OPTED_OUT)
+            }
+            Some(_) => None,
+        };
+        rows.push(NewDelivery {
+            id: new_id(),
+            school_id: n.school_id.clone(),
+            notification_id: n.id.clone(),
+            student_id: student_id.clone(),
+            audience: whom.as_str().to_owned(),
+            address: to.clone(),
+            not_sent_reason: not_sent.map(str::to_owned),
+            created_at: at,
+        });
+        let (Some(to), None) = (to, not_sent) else {
+            continue;
+        };
+        let Some(preference) = preferences.get(&to) else {
             continue;
         };
         match preference.frequency {
@@ -183,6 +206,7 @@ pub async fn send_notification(
             }
         }
     }
+    deliveries::insert_new(conn, rows).await?;
     enqueue_many(conn, &jobs).await?;
     Ok(summary)
 }

@@ -8,6 +8,7 @@ pub mod audit;
 pub mod billing;
 pub mod comment_bank;
 pub mod comments;
+pub mod deliveries;
 pub mod email_preferences;
 pub mod groups;
 pub mod hub_count;

@@ -438,7 +438,7 @@ pub async fn erase(
     .await)?;
     with_conn!(conn, |c| diesel::delete(students::table.find(id)).execute(c).await)?;
 
-    // E-mail preferences of addresses no other pupil and no user has.
+    // E-mail preferences (and refusals) of addresses no other pupil and no user has.
     let addresses: BTreeSet<String> = email
         .iter()
         .chain(parent.iter())
@@ -462,6 +462,8 @@ pub async fn erase(
             with_conn!(conn, |c| diesel::delete(email_preferences::table.find(&address))
                 .execute(c)
                 .await)?;
+            // A refused address is personal data too (docs/reach.md).
+            crate::models::address_refusals::clear(conn, &address).await?;
         }
     }
     Ok(Erased { keys })

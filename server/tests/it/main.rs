@@ -33,6 +33,7 @@ mod notifications;
 mod organisations;
 mod preferences;
 mod privacy;
+mod reach;
 mod reports;
 mod providers;
 mod roster_cache;

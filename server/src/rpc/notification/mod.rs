@@ -9,6 +9,8 @@ pub mod create;
 pub mod filter_options;
 pub mod get;
 pub mod list;
+pub mod public_message;
+pub mod reach;
 pub mod recipients;
 pub mod submissions;
 pub mod update;
@@ -36,6 +38,8 @@ pub fn procedures() -> Vec<Procedure> {
         procedure!(Query "notification.filterOptions" => filter_options),
         procedure!(Query "notification.get" => get),
         procedure!(Query "notification.list" => list),
+        procedure!(Query "notification.publicMessage" => public_message),
+        procedure!(Query "notification.reach" => reach),
         procedure!(Query "notification.recipients" => recipients),
         procedure!(Query "notification.submissions" => submissions),
         procedure!(Mutation "notification.update" => update),

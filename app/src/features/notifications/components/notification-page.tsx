@@ -1,5 +1,5 @@
 //! /notifications/{id}/{activeTab}: one notification — details, recipients (with delivery
-//! state) and submissions.
+//! state), reach (who it reached, docs/reach.md) and submissions.
 
 import { useId, useState } from 'react'
 import { Link, NavLink, useParams } from 'react-router'
@@ -23,6 +23,7 @@ import { useChangeRelease } from '../api/change-release'
 import { useNotification } from '../api/get-notification'
 import { useRecipients } from '../api/list-recipients'
 import { useSubmissions } from '../api/list-submissions'
+import { ReachTab } from './reach-tab'
 
 export const STATUS_LABELS: Record<NotificationDetail['status'], string> = {
   SCHEDULED: 'Scheduled',
@@ -37,6 +38,7 @@ const SENTIMENT_LABELS: Record<string, string> = { POSITIVE: 'Positive', NEUTRAL
 const TABS = [
   ['details', 'Details'],
   ['recipients', 'Recipients'],
+  ['reach', 'Reach'],
   ['submissions', 'Submissions'],
 ] as const
 
@@ -268,6 +270,7 @@ export function NotificationPage() {
       </nav>
       {n && activeTab === 'details' && <Details n={n} />}
       {activeTab === 'recipients' && <Recipients id={id} />}
+      {n && activeTab === 'reach' && <ReachTab n={n} />}
       {activeTab === 'submissions' && <Submissions id={id} />}
       {!TABS.some(([key]) => key === activeTab) && <p>This section does not exist.</p>}
     </div>

@@ -1,0 +1,115 @@
+// Reach (issue 29, docs/reach.md), against a server of this file's own: the teacher sends a
+// message to Year 7 English, pupils and parents, where one parent has no address; a parent
+// follows the signed link in their e-mail and reads the message; the Reach tab shows each
+// state with its count, 'Not reached' lists the parent without an address, and the paper
+// list downloads as a PDF naming them. axe on the Reach tab and the message page; nothing
+// scrolls sideways at 360 px.
+import fs from 'node:fs'
+
+import AxeBuilder from '@axe-core/playwright'
+
+import { expect, submitLogin, test } from '../fixtures/auth'
+import { mailServersForFile } from '../fixtures/smtp'
+import { PASSWORD, USERS } from '../fixtures/users'
+
+test.describe.configure({ mode: 'serial' })
+
+const servers = mailServersForFile(test)
+
+const PARENT = /@families\.test$/
+
+async function seriousViolations(page: import('@playwright/test').Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(({ id, help, nodes }) => ({ id, help, targets: nodes.map((n) => n.target) }))
+}
+
+test('the Reach tab shows who a message reached and prints who it did not', async ({ page, browser }) => {
+  test.setTimeout(240_000)
+  const { mail, server } = await servers()
+  // One Year 7 English pupil's parent has no address.
+  const noAddress = server.sql(
+    `SELECT s.forename || ' ' || s.surname FROM students s JOIN class_students cs ON cs.student_id = s.id
+     JOIN classes c ON c.id = cs.class_id WHERE c.name = 'Year 7 English' ORDER BY s.surname, s.forename LIMIT 1`,
+  )
+  expect(noAddress).toMatch(/^\w+ \w+$/)
+  server.sql(
+    `UPDATE students SET parent_email = NULL WHERE id = (SELECT s.id FROM students s JOIN class_students cs ON cs.student_id = s.id
+     JOIN classes c ON c.id = cs.class_id WHERE c.name = 'Year 7 English' ORDER BY s.surname, s.forename LIMIT 1)`,
+  )
+
+  const title = `Coach times ${Date.now().toString(36)}`
+  await page.goto('/login')
+  await submitLogin(page, USERS.teacher, PASSWORD)
+  await expect(page).not.toHaveURL(/\/login/)
+  await page.goto('/notifications/create?type=GENERAL')
+  await page.getByLabel('Title', { exact: true }).fill(title)
+  await page.getByRole('textbox', { name: 'Message' }).click()
+  await page.keyboard.type('The coach leaves at nine.')
+  await page.getByRole('checkbox', { name: /Year 7 English/ }).check()
+  await page.getByRole('button', { name: 'Send message' }).click()
+  await expect(page).toHaveURL(/\/notifications\/[^/]+\/details$/)
+  const notificationId = /\/notifications\/([^/]+)\/details$/.exec(page.url())![1]
+
+  // A parent follows "Read this message online".
+  const parentMails = () => mail.messages.filter((m) => m.subject.includes(title) && PARENT.test(m.to[0]))
+  await expect.poll(() => parentMails().length, { timeout: 60_000, intervals: [500] }).toBeGreaterThan(0)
+  const link = /https?:\/\/[^\s"'<>]+\/api\/reach\/open\/[\w~-]+/.exec(parentMails()[0].text)?.[0]
+  expect(link, parentMails()[0].text).toBeTruthy()
+  const parentContext = await browser.newContext()
+  const parent = await parentContext.newPage()
+  await parent.goto(new URL(new URL(link!).pathname, server.baseURL).toString())
+  await expect(parent).toHaveURL(/\/messages\//)
+  await expect(parent.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  await expect(parent.getByText('The coach leaves at nine.')).toBeVisible()
+  await expect(parent.getByText(/Northbridge Academy sent a message about \w+ \w+/)).toBeVisible()
+  expect(await seriousViolations(parent)).toEqual([])
+  // A link with a signature that does not hold opens nothing.
+  await parent.goto(new URL(`${new URL(link!).pathname}x`, server.baseURL).toString())
+  await expect(parent.getByRole('heading', { level: 1, name: 'Link not valid' })).toBeVisible()
+  await parentContext.close()
+
+  // The Reach tab: a count per state, the parent opened, the parent without an address.
+  await page.getByRole('link', { name: 'Reach' }).click()
+  await expect(page).toHaveURL(new RegExp(`/notifications/${notificationId}/reach$`))
+  const show = page.getByRole('group', { name: 'Show' })
+  await expect(show.getByRole('button', { name: 'Opened (1)' })).toBeVisible()
+  await expect(show.getByRole('button', { name: /^Not sent \([1-9]\d*\)$/ })).toBeVisible()
+  await expect(show.getByRole('button', { name: /^Sent \([1-9]\d*\)$/ })).toBeVisible()
+  for (const state of ['Waiting', 'Bounced', 'Handed in']) {
+    await expect(show.getByRole('button', { name: new RegExp(`^${state} \\(\\d+\\)$`) })).toBeVisible()
+  }
+  await show.getByRole('button', { name: /^Opened/ }).click()
+  const table = page.getByRole('region', { name: /^Reach/ })
+  await expect(table.getByRole('row')).toHaveCount(2) // the header and the parent
+  await expect(table).toContainText('Parent')
+  await show.getByRole('button', { name: /^Not reached/ }).click()
+  const row = table.getByRole('row').filter({ hasText: noAddress })
+  await expect(row).toContainText('No e-mail address')
+  await expect(row).toContainText('Parent')
+  expect(await seriousViolations(page)).toEqual([])
+
+  // The paper list names them.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Print paper list (PDF)' }).click(),
+  ])
+  expect(download.suggestedFilename()).toBe(`Not reached - ${title}.pdf`)
+  const pdf = fs.readFileSync((await download.path())!)
+  expect(pdf.subarray(0, 4).toString()).toBe('%PDF')
+  // Each word is drawn as its own `(…) Tj`.
+  const drawn = [...pdf.toString('latin1').matchAll(/Td \((.*?)\) Tj/g)].map((m) => m[1]).join(' ')
+  expect(drawn).toContain(`${noAddress} \\(`)
+  expect(drawn).toContain('No e-mail address.')
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()])
+  const text = fs.readFileSync((await csv.path())!, 'utf8')
+  expect(text.split('\n')[0]).toBe('Pupil,Form group,Who,Address,Reason')
+  expect(text).toContain(`${noAddress},`)
+  expect(text).toContain('No e-mail address')
+
+  // At 360 px nothing scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 740 })
+  await expect(show).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+})

@@ -1,0 +1,123 @@
+//! `notification.reach {id, days?}`: who the notification reached (docs/reach.md): each
+//! pupil's and parent's delivery with its state, the count of each state, and which count
+//! as not reached (not sent, bounced, or not opened `days` days after sending; default 3).
+
+use chrono::NaiveDateTime;
+
+use super::{not_found, scope};
+use crate::models::deliveries::{self, ReachRow, ReachState};
+use crate::models::{notifications, now};
+use crate::rpc::superjson::JsDate;
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, RpcResult};
+
+/// Days after sending before an unopened message counts as not reached, unless the user
+/// picks another number (1 to 60).
+pub const DEFAULT_DAYS: i64 = 3;
+pub const MAX_DAYS: i64 = 60;
+
+rpc_type! {
+    pub struct ReachInput {
+        pub id: String,
+        pub days: Option<i64>,
+    }
+}
+
+rpc_type! {
+    pub struct ReachCount {
+        /// NOT_SENT, WAITING, SENT, BOUNCED, OPENED or HANDED_IN.
+        pub state: String,
+        pub label: String,
+        pub count: i64,
+    }
+}
+
+rpc_type! {
+    pub struct ReachEntry {
+        pub id: String,
+        pub student_id: String,
+        pub forename: String,
+        pub surname: String,
+        pub form_group: Option<String>,
+        /// `pupil` or `parent`.
+        pub audience: String,
+        pub address: Option<String>,
+        pub state: String,
+        /// Why it did not reach them, in plain words ("" when it did).
+        pub reason: String,
+        pub sent_at: Option<JsDate>,
+        pub opened_at: Option<JsDate>,
+        pub not_reached: bool,
+    }
+}
+
+rpc_type! {
+    pub struct NotificationReach {
+        /// Whether reach was recorded: false for a notification not sent yet, or sent before
+        /// Voicemark kept it (its status tells which).
+        pub recorded: bool,
+        pub days: i64,
+        pub counts: Vec<ReachCount>,
+        pub not_reached: i64,
+        pub entries: Vec<ReachEntry>,
+    }
+}
+
+/// The days asked for, within 1..=60.
+pub fn days_or_default(days: Option<i64>) -> i64 {
+    days.unwrap_or(DEFAULT_DAYS).clamp(1, MAX_DAYS)
+}
+
+/// The Reach tab's answer for `rows` at `at`.
+pub fn reach(rows: Vec<ReachRow>, days: i64, at: NaiveDateTime) -> NotificationReach {
+    let mut counts = [0i64; 6];
+    let mut not_reached = 0;
+    let entries: Vec<ReachEntry> = rows
+        .into_iter()
+        .map(|r| {
+            let state = r.state();
+            counts[state as usize] += 1;
+            let missed = r.not_reached(at, days);
+            not_reached += i64::from(missed);
+            ReachEntry {
+                reason: r.reason(at, days),
+                state: state.as_str().to_owned(),
+                not_reached: missed,
+                sent_at: r.sent_at.map(JsDate::from),
+                opened_at: r.opened_at.map(JsDate::from),
+                id: r.id,
+                student_id: r.student_id,
+                forename: r.forename,
+                surname: r.surname,
+                form_group: r.form_group,
+                audience: r.audience,
+                address: r.address,
+            }
+        })
+        .collect();
+    NotificationReach {
+        recorded: !entries.is_empty(),
+        days,
+        counts: ReachState::ALL
+            .iter()
+            .map(|s| ReachCount {
+                state: s.as_str().to_owned(),
+                label: s.label().to_owned(),
+                count: counts[*s as usize],
+            })
+            .collect(),
+        not_reached,
+        entries,
+    }
+}
+
+pub async fn handler(ctx: &Ctx, input: ReachInput) -> RpcResult<NotificationReach> {
+    let scope = scope(ctx)?;
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let row = notifications::find_in_scope(&mut conn, &scope, &input.id)
+        .await?
+        .ok_or_else(not_found)?;
+    let rows = deliveries::reach_of(&mut conn, &row.id).await?;
+    Ok(reach(rows, days_or_default(input.days), now()))
+}

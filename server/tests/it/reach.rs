@@ -1,0 +1,401 @@
+//! Reach (issue 29, docs/reach.md): the send records a delivery for every pupil and parent
+//! it is about, the ones it could not send with why (no address, opted out, refused); the
+//! SMTP server's accept makes it Sent; the signed link in the e-mail makes it Opened (a
+//! forged one changes nothing), the pupil's submission link too; a hand-in makes it Handed
+//! in; 'Not reached' counts not sent, bounced and not opened after the days chosen; the
+//! office's CSV and PDF lists; and the scope (the sender and admins only).
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use chrono::Duration;
+use core_wasm::{NotificationFrequency, NotificationType, UserRole};
+use diesel::prelude::*;
+use diesel_async::RunQueryDsl;
+use serde_json::{json, Value};
+use voicemark::db::schema::deliveries;
+use voicemark::ids::new_token;
+use voicemark::models::email_preferences::{self, NewEmailPreference};
+use voicemark::models::recipients::Filters;
+use voicemark::models::{address_refusals, now};
+use voicemark::with_conn;
+
+use crate::dual_test;
+use crate::sending::smtp::SmtpSink;
+use crate::sending::{
+    drain, make_form_group, make_notification, make_pupil, queue_send, smtp_state,
+    NotificationSpec, PupilSpec,
+};
+use crate::submissions::{hand_in, query, staff};
+use crate::support::{make_school, TestApp};
+
+fn spec<'a>(forename: &'a str, parent: bool, form: &str) -> PupilSpec<'a> {
+    PupilSpec {
+        forename,
+        surname: "Reach",
+        email: true,
+        parent,
+        year_group_id: None,
+        form_group_id: Some(form.to_owned()),
+    }
+}
+
+/// The entry of `forename`'s `audience` in a reach answer.
+fn entry<'a>(reach: &'a Value, forename: &str, audience: &str) -> &'a Value {
+    reach["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .find(|e| e["forename"] == forename && e["audience"] == audience)
+        .unwrap_or_else(|| panic!("no {audience} entry for {forename}: {reach}"))
+}
+
+fn count(reach: &Value, state: &str) -> i64 {
+    reach["counts"]
+        .as_array()
+        .expect("counts")
+        .iter()
+        .find(|c| c["state"] == state)
+        .and_then(|c| c["count"].as_i64())
+        .expect("count")
+}
+
+async fn get_with(app: &TestApp, path: &str, cookie: Option<&str>) -> crate::support::TestResponse {
+    let mut request = Request::get(path);
+    if let Some(cookie) = cookie {
+        request = request.header("cookie", cookie);
+    }
+    app.request(request.body(Body::empty()).expect("request"))
+        .await
+}
+
+dual_test!(
+    async fn each_reach_state_comes_from_the_event_that_causes_it(app: TestApp) {
+        let sink = SmtpSink::start().await;
+        let state = smtp_state(&app, &sink);
+        let school = make_school(&app, "Reach Academy").await;
+        let other = make_school(&app, "Elsewhere").await;
+        let teacher = staff(&app, Some(&school), UserRole::Teacher, "Tess").await;
+        let colleague = staff(&app, Some(&school), UserRole::Teacher, "Colin").await;
+        let admin = staff(&app, Some(&school), UserRole::Admin, "Ada").await;
+        let stranger = staff(&app, Some(&other), UserRole::Admin, "Stan").await;
+
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut conn = pooled.db();
+        let form = make_form_group(&mut conn, &school, "7R").await;
+        let ada = make_pupil(&mut conn, &school, spec("Ada", true, &form)).await;
+        let ben = make_pupil(&mut conn, &school, spec("Ben", false, &form)).await;
+        let cal = make_pupil(&mut conn, &school, spec("Cal", true, &form)).await;
+        let dan = make_pupil(&mut conn, &school, spec("Dan", true, &form)).await;
+        // Cal's parent's address was refused before; Dan's parent turned assignments off.
+        address_refusals::refuse(
+            &mut conn,
+            "parent.cal@families.test",
+            "550 5.1.1 User unknown",
+            now(),
+        )
+        .await
+        .expect("refuse");
+        let at = now();
+        email_preferences::insert(
+            &mut conn,
+            &NewEmailPreference {
+                email: "parent.dan@families.test".into(),
+                language: "en".into(),
+                general: true,
+                assignment: false,
+                frequency: NotificationFrequency::Immediately,
+                token: new_token(),
+                created_at: at,
+                updated_at: at,
+            },
+        )
+        .await
+        .expect("preference");
+        let notification = make_notification(
+            &mut conn,
+            &school,
+            &teacher.id,
+            NotificationSpec {
+                kind: NotificationType::Assignment,
+                filters: Filters {
+                    students: vec![ada.clone(), ben.clone(), cal.clone(), dan.clone()],
+                    ..Default::default()
+                },
+                to_pupil: true,
+                to_parent: true,
+                send_date: None,
+            },
+        )
+        .await;
+        queue_send(&mut conn, &notification, "1").await;
+        drop(pooled);
+        drain(&state).await;
+
+        // Four pupils and three parents were e-mailed; nothing to Cal's refused parent.
+        let to: Vec<Vec<String>> = sink.messages().into_iter().map(|m| m.to).collect();
+        assert_eq!(
+            sink.count(),
+            5,
+            "4 pupils, Ada's parent and no other parent: {to:?}"
+        );
+        assert!(sink.to("parent.cal@families.test").is_empty());
+        assert!(sink.to("parent.dan@families.test").is_empty());
+
+        let reach = query(
+            &app,
+            "notification.reach",
+            json!({"id": notification}),
+            Some(&teacher.cookie),
+        )
+        .await;
+        let reach = reach.data().clone();
+        assert_eq!(reach["recorded"], true);
+        assert_eq!(reach["entries"].as_array().map(Vec::len), Some(8));
+        assert_eq!(count(&reach, "SENT"), 5);
+        assert_eq!(count(&reach, "NOT_SENT"), 3);
+        assert_eq!(
+            entry(&reach, "Ben", "parent")["reason"],
+            "No e-mail address"
+        );
+        assert_eq!(entry(&reach, "Cal", "parent")["reason"], "Address refused");
+        assert_eq!(
+            entry(&reach, "Dan", "parent")["reason"],
+            "Turned off e-mails of this kind"
+        );
+        assert_eq!(entry(&reach, "Ada", "parent")["state"], "SENT");
+        assert_eq!(entry(&reach, "Ada", "parent")["formGroup"], "7R");
+        assert_eq!(reach["notReached"], 3);
+        assert_eq!(reach["days"], 3);
+
+        // Ada's parent follows the signed link in their e-mail: Opened, and the message.
+        let mail = sink.to("parent.ada@families.test");
+        let text = mail[0].text();
+        let link = text
+            .split_whitespace()
+            .find(|w| w.starts_with("https://voicemark.test/api/reach/open/"))
+            .unwrap_or_else(|| panic!("no tracked link in: {text}"));
+        let token = link.rsplit('/').next().expect("token").to_owned();
+        let forged = format!("{}x", token);
+        let refused = app.get(&format!("/api/reach/open/{forged}")).await;
+        assert_eq!(refused.status, StatusCode::SEE_OTHER);
+        let reach_now = query(
+            &app,
+            "notification.reach",
+            json!({"id": notification}),
+            Some(&teacher.cookie),
+        )
+        .await;
+        assert_eq!(
+            entry(reach_now.data(), "Ada", "parent")["state"],
+            "SENT",
+            "a forged link counts nothing"
+        );
+        let opened = app.get(&format!("/api/reach/open/{token}")).await;
+        assert_eq!(opened.status, StatusCode::SEE_OTHER);
+        assert_eq!(
+            opened.header("location"),
+            Some(format!("/messages/{token}").as_str())
+        );
+        let message = query(
+            &app,
+            "notification.publicMessage",
+            json!({"token": token}),
+            None,
+        )
+        .await;
+        assert_eq!(message.data()["title"], "Volcano project");
+        assert_eq!(message.data()["about"], "Ada Reach");
+        assert_eq!(message.data()["school"], "Reach Academy");
+        let bad = query(
+            &app,
+            "notification.publicMessage",
+            json!({"token": forged}),
+            None,
+        )
+        .await;
+        assert_eq!(bad.code(), "NOT_FOUND");
+
+        // Ada opens her submission page from her e-mail; Ben hands in.
+        let ada_link = submission_row_of(&app, &notification, &ada).await;
+        let page = query(
+            &app,
+            "submission.public",
+            json!({"id": ada_link.0, "token": ada_link.1}),
+            None,
+        )
+        .await;
+        assert_eq!(page.status, StatusCode::OK);
+        let ben_link = submission_row_of(&app, &notification, &ben).await;
+        hand_in(&app, &ben_link, "My volcano").await.data();
+
+        // Cal's own message went out five days ago and was never opened.
+        let mut pooled = app.db.conn().await.expect("connection");
+        with_conn!(pooled.db(), |c| diesel::update(
+            deliveries::table
+                .filter(deliveries::notification_id.eq(&notification))
+                .filter(deliveries::student_id.eq(&cal))
+                .filter(deliveries::audience.eq("pupil"))
+        )
+        .set(deliveries::sent_at.eq(now() - Duration::days(5)))
+        .execute(c)
+        .await)
+        .expect("backdate");
+        drop(pooled);
+
+        let reach = query(
+            &app,
+            "notification.reach",
+            json!({"id": notification}),
+            Some(&teacher.cookie),
+        )
+        .await;
+        let reach = reach.data().clone();
+        assert_eq!(entry(&reach, "Ada", "parent")["state"], "OPENED");
+        assert_eq!(entry(&reach, "Ada", "pupil")["state"], "OPENED");
+        assert_eq!(entry(&reach, "Ben", "pupil")["state"], "HANDED_IN");
+        assert_eq!(
+            entry(&reach, "Ben", "parent")["state"],
+            "HANDED_IN",
+            "the work arrived: nobody to chase"
+        );
+        let cal_pupil = entry(&reach, "Cal", "pupil");
+        assert_eq!(cal_pupil["state"], "SENT");
+        assert_eq!(cal_pupil["notReached"], true);
+        assert_eq!(cal_pupil["reason"], "Not opened after 3 days");
+        assert_eq!(
+            entry(&reach, "Dan", "pupil")["notReached"],
+            false,
+            "sent today"
+        );
+        // Cal's parent (refused), Dan's parent (opted out), Cal (not opened).
+        assert_eq!(reach["notReached"], 3);
+        let week = query(
+            &app,
+            "notification.reach",
+            json!({"id": notification, "days": 7}),
+            Some(&teacher.cookie),
+        )
+        .await;
+        assert_eq!(week.data()["notReached"], 2);
+
+        // The office's lists.
+        let csv = get_with(
+            &app,
+            &format!("/api/reach/{notification}/not-reached?format=csv&days=3"),
+            Some(&teacher.cookie),
+        )
+        .await;
+        assert_eq!(csv.status, StatusCode::OK);
+        assert!(csv
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("text/csv")));
+        let text = csv.text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "Pupil,Form group,Who,Address,Reason");
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(
+            text.contains("Cal Reach,7R,Parent,parent.cal@families.test,Address refused"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "Dan Reach,7R,Parent,parent.dan@families.test,Turned off e-mails of this kind"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("Cal Reach,7R,Pupil,cal@pupils.test,Not opened after 3 days"),
+            "{text}"
+        );
+        let pdf = get_with(
+            &app,
+            &format!("/api/reach/{notification}/not-reached?format=pdf"),
+            Some(&admin.cookie),
+        )
+        .await;
+        assert_eq!(pdf.status, StatusCode::OK);
+        assert_eq!(pdf.header("content-type"), Some("application/pdf"));
+        assert!(pdf.body.starts_with(b"%PDF"));
+        // The words drawn, in order (each word is its own `(…) Tj`).
+        let body = String::from_utf8_lossy(&pdf.body);
+        let words: Vec<&str> = body
+            .split(") Tj")
+            .filter_map(|part| part.rsplit_once(" Td (").map(|(_, word)| word))
+            .collect();
+        let drawn = words.join(" ");
+        assert!(
+            drawn
+                .contains("Cal Reach \\(7R\\): Parent, parent.cal@families.test. Address refused."),
+            "{drawn}"
+        );
+        assert!(drawn.contains("Dan Reach \\(7R\\): Parent"), "{drawn}");
+        assert!(!drawn.contains("Ada Reach"), "Ada was reached: {drawn}");
+
+        // Only the sender and the school's admins see it.
+        let theirs = query(
+            &app,
+            "notification.reach",
+            json!({"id": notification}),
+            Some(&colleague.cookie),
+        )
+        .await;
+        assert_eq!(theirs.code(), "NOT_FOUND");
+        let foreign = query(
+            &app,
+            "notification.reach",
+            json!({"id": notification}),
+            Some(&stranger.cookie),
+        )
+        .await;
+        assert_eq!(foreign.code(), "NOT_FOUND");
+        let foreign_csv = get_with(
+            &app,
+            &format!("/api/reach/{notification}/not-reached"),
+            Some(&stranger.cookie),
+        )
+        .await;
+        assert_eq!(foreign_csv.status, StatusCode::NOT_FOUND);
+        let nobody = get_with(
+            &app,
+            &format!("/api/reach/{notification}/not-reached"),
+            None,
+        )
+        .await;
+        assert_eq!(nobody.status, StatusCode::UNAUTHORIZED);
+        let admin_view = query(
+            &app,
+            "notification.reach",
+            json!({"id": notification}),
+            Some(&admin.cookie),
+        )
+        .await;
+        assert_eq!(
+            admin_view.data()["entries"].as_array().map(Vec::len),
+            Some(8)
+        );
+
+        // Sending again writes nothing twice.
+        let mut pooled = app.db.conn().await.expect("connection");
+        queue_send(&mut pooled.db(), &notification, "again").await;
+        drop(pooled);
+        drain(&state).await;
+        let again = query(
+            &app,
+            "notification.reach",
+            json!({"id": notification}),
+            Some(&teacher.cookie),
+        )
+        .await;
+        assert_eq!(again.data()["entries"].as_array().map(Vec::len), Some(8));
+        assert_eq!(sink.count(), 5, "no e-mail went twice");
+    }
+);
+
+/// The (id, token) of the submission the send created for `student`.
+async fn submission_row_of(app: &TestApp, notification: &str, student: &str) -> (String, String) {
+    let mut pooled = app.db.conn().await.expect("connection");
+    voicemark::models::submissions::find_link(&mut pooled.db(), notification, student)
+        .await
+        .expect("query")
+        .expect("a submission")
+}
