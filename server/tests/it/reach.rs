@@ -399,3 +399,86 @@ async fn submission_row_of(app: &TestApp, notification: &str, student: &str) -> 
         .expect("query")
         .expect("a submission")
 }
+
+/// The Reach tab of a message to 2,000 pupils and their parents (4,000 deliveries): the
+/// time `notification.reach` takes through the whole router, p50 and p95 of 30 calls.
+async fn measure_reach(app: &TestApp) {
+    use voicemark::jobs::notification_send::send_notification;
+
+    let school = make_school(&app, "Bench Academy").await;
+    let teacher = staff(app, Some(&school), UserRole::Teacher, "Tess").await;
+    let mut pooled = app.db.conn().await.expect("connection");
+    let mut conn = pooled.db();
+    let pupils = crate::sending::bulk_pupils(&mut conn, &school, None, 2000).await;
+    let notification = make_notification(
+        &mut conn,
+        &school,
+        &teacher.id,
+        NotificationSpec {
+            kind: NotificationType::General,
+            filters: Filters {
+                students: pupils,
+                ..Default::default()
+            },
+            to_pupil: true,
+            to_parent: true,
+            send_date: None,
+        },
+    )
+    .await;
+    let id = notification.clone();
+    let summary: Result<_, diesel::result::Error> =
+        voicemark::transaction!(&mut conn, |c| send_notification(c, &id, now(), 16).await);
+    summary.expect("send");
+    // Every message sent two days ago, one in three opened.
+    let sent = now() - Duration::days(2);
+    with_conn!(conn, |c| diesel::update(deliveries::table.filter(deliveries::notification_id.eq(&notification)))
+        .set(deliveries::sent_at.eq(sent))
+        .execute(c)
+        .await)
+    .expect("sent");
+    let ids: Vec<String> = with_conn!(conn, |c| deliveries::table
+        .filter(deliveries::notification_id.eq(&notification))
+        .select(deliveries::id)
+        .load(c)
+        .await)
+    .expect("ids");
+    let opened: Vec<String> = ids.into_iter().step_by(3).collect();
+    with_conn!(conn, |c| diesel::update(deliveries::table.filter(deliveries::id.eq_any(&opened)))
+        .set(deliveries::opened_at.eq(now()))
+        .execute(c)
+        .await)
+    .expect("opened");
+    drop(pooled);
+
+    let mut times = Vec::new();
+    for _ in 0..30 {
+        let started = std::time::Instant::now();
+        let answer = query(app, "notification.reach", json!({"id": notification}), Some(&teacher.cookie)).await;
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert_eq!(answer.data()["entries"].as_array().map(Vec::len), Some(4000));
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "FIGURE reach tab, 4,000 deliveries ({:?}): p50 {:.1} ms, p95 {:.1} ms",
+        app.backend(),
+        times[times.len() / 2],
+        times[times.len() * 95 / 100]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: bash bench/reach.sh"]
+async fn bench_reach_2000_sqlite() {
+    measure_reach(&TestApp::new(crate::support::TestBackend::Sqlite).await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: bash bench/reach.sh"]
+async fn bench_reach_2000_postgres() {
+    if crate::support::postgres_admin_url().is_none() {
+        eprintln!("skipped: TEST_DATABASE_URL is not set");
+        return;
+    }
+    measure_reach(&TestApp::new(crate::support::TestBackend::Postgres).await).await;
+}
