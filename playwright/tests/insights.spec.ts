@@ -9,7 +9,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
 
-import { expect, submitLogin, test } from '../fixtures/auth'
+import { expect, navLabels, submitLogin, test } from '../fixtures/auth'
 import { mailServersForFile } from '../fixtures/smtp'
 import { PASSWORD, USERS } from '../fixtures/users'
 
@@ -73,17 +73,17 @@ test('Insights shows each chart with its table, the pupils to look at and the pu
 
   // The navigation: Insights right after Report generator.
   await page.goto('/leaders/tasks')
-  const nav = page.getByRole('navigation').first()
-  const links = await nav.getByRole('link').allTextContents()
-  const at = links.findIndex((l) => l.trim() === 'Report generator')
-  expect(links[at + 1]?.trim()).toBe('Insights')
+  const nav = page.getByRole('navigation', { name: 'Leaders', exact: true })
+  await expect(nav.getByRole('link', { name: 'Insights' })).toBeVisible()
+  const links = await navLabels(page, 'Leaders')
+  expect(links[links.indexOf('Report generator') + 1]).toBe('Insights')
   await nav.getByRole('link', { name: 'Insights' }).click()
   await expect(page).toHaveURL(/\/leaders\/insights$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Insights' })).toBeVisible()
   await expect(page.getByText('The whole school.')).toBeVisible()
-  await expect(page.getByLabel('From')).toHaveValue(isoDay(-83))
+  await expect(page.getByLabel('From', { exact: true })).toHaveValue(isoDay(-83))
   // The demo assignment is due in four days: look two weeks ahead.
-  await page.getByLabel('To').fill(isoDay(14))
+  await page.getByLabel('To', { exact: true }).fill(isoDay(14))
 
   const handIn = figure(page, 'Hand-in rate')
   await expect(handIn.getByRole('table')).toBeVisible()

@@ -5,7 +5,7 @@
 //! the statements use `?` placeholders, numbered `$1…` for PostgreSQL by [`numbered`]. Only
 //! the hours between two timestamps differ per backend ([`hours_between`]).
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::NaiveDateTime;
 use diesel::result::QueryResult;
 use diesel::sql_types::{BigInt, Double, Nullable, Text, Timestamp};
 use diesel::QueryableByName;
@@ -161,6 +161,23 @@ fn day_of(expr: &str) -> String {
 const FROM_SUBMISSIONS: &str = " FROM submissions s JOIN notifications n ON n.id = s.notification_id \
      JOIN students p ON p.id = s.student_id WHERE";
 
+impl Filter {
+    /// Whether a statement needs the pupils (`p`): only for the year, form and class filters.
+    fn on_pupils(&self) -> bool {
+        self.year_group_id.is_some() || self.form_group_id.is_some() || self.class_id.is_some()
+    }
+
+    /// ` FROM submissions s JOIN notifications n …` with the pupils only when filtered on:
+    /// the join costs a pass over every pupil for nothing otherwise.
+    fn from_submissions(&self) -> &'static str {
+        if self.on_pupils() {
+            FROM_SUBMISSIONS
+        } else {
+            " FROM submissions s JOIN notifications n ON n.id = s.notification_id WHERE"
+        }
+    }
+}
+
 /// Hand-ins of the assignments due on one day.
 #[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
 pub struct HandInDay {
@@ -189,7 +206,7 @@ pub async fn hand_ins(
         "SELECT {day} AS day, COUNT(*) AS assigned, COUNT(s.received_at) AS handed_in, \
          COUNT(CASE WHEN s.received_at <= n.submission_due_date THEN 1 END) AS on_time"
     ))
-    .push(FROM_SUBMISSIONS)
+    .push(filter.from_submissions())
     .scoped(scope, filter)
     .push(" AND n.type = 'ASSIGNMENT' AND n.submission_due_date >= ")
     .time(from)
@@ -223,7 +240,7 @@ pub async fn sentiments(
     sql.push(&format!(
         "SELECT {day} AS day, s.feedback_sentiment AS sentiment, COUNT(*) AS marks"
     ))
-    .push(FROM_SUBMISSIONS)
+    .push(filter.from_submissions())
     .scoped(scope, filter)
     .push(" AND s.feedback_sentiment IS NOT NULL AND s.marked_at >= ")
     .time(from)
@@ -294,10 +311,11 @@ pub async fn turnaround(
         TurnaroundBy::Teacher => "g.forename || ' ' || g.surname",
         TurnaroundBy::Class => "g.name",
     };
+    let pupils = if filter.on_pupils() { " JOIN students p ON p.id = s.student_id" } else { "" };
     let mut sql = Sql::default();
     sql.push(&format!(
         "WITH t AS (SELECT {group} AS grp, {hours} AS hours FROM submissions s \
-         JOIN notifications n ON n.id = s.notification_id JOIN students p ON p.id = s.student_id{join} WHERE"
+         JOIN notifications n ON n.id = s.notification_id{pupils}{join} WHERE"
     ))
     .scoped(scope, filter)
     .push(" AND s.received_at IS NOT NULL AND s.marked_at >= ")
@@ -360,9 +378,9 @@ pub async fn reach(
         "SELECT n.type AS kind, \
          COUNT(CASE WHEN d.sent_at IS NOT NULL AND d.bounced_at IS NULL THEN 1 END) AS reached, \
          COUNT(CASE WHEN d.sent_at IS NOT NULL OR d.not_sent_reason IS NOT NULL THEN 1 END) AS decided \
-         FROM deliveries d JOIN notifications n ON n.id = d.notification_id \
-         JOIN students p ON p.id = d.student_id WHERE",
+         FROM deliveries d JOIN notifications n ON n.id = d.notification_id",
     )
+    .push(if filter.on_pupils() { " JOIN students p ON p.id = d.student_id WHERE" } else { " WHERE" })
     .scoped(scope, filter)
     .push(" AND d.audience = 'parent' AND d.created_at >= ")
     .time(from)
@@ -562,13 +580,6 @@ pub async fn choices(
     load(conn, sql).await
 }
 
-/// The Monday of `day`'s week (`yyyy-MM-dd` text; anything else is `None`).
-pub fn week_of(day: &str) -> Option<NaiveDate> {
-    use chrono::Datelike;
-    let date = NaiveDate::parse_from_str(day.get(..10)?, "%Y-%m-%d").ok()?;
-    Some(date - chrono::Duration::days(date.weekday().num_days_from_monday() as i64))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -576,12 +587,5 @@ mod tests {
     #[test]
     fn numbers_placeholders_for_postgres() {
         assert_eq!(numbered("a = ? AND b IN (?, ?)"), "a = $1 AND b IN ($2, $3)");
-    }
-
-    #[test]
-    fn weeks_start_on_monday() {
-        assert_eq!(week_of("2026-11-27"), NaiveDate::from_ymd_opt(2026, 11, 23));
-        assert_eq!(week_of("2026-11-23 10:00:00"), NaiveDate::from_ymd_opt(2026, 11, 23));
-        assert_eq!(week_of("x"), None);
     }
 }

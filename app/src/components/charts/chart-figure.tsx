@@ -53,7 +53,8 @@ export function ChartFigure({
       {nothing ? (
         <p className="text-sm text-muted-foreground">{empty ?? 'Nothing to show for these filters.'}</p>
       ) : (
-        <div aria-hidden="true" className="h-60 w-full min-w-0">
+        // Hidden from assistive technology and out of the tab order: the table below reads the same.
+        <div aria-hidden="true" inert className="h-60 w-full min-w-0">
           {children}
         </div>
       )}

@@ -37,7 +37,7 @@ const axis = { fontSize: 12 }
 export function LinesChart({ data, x, series, unit }: { data: Row[]; x: string; series: Series[]; unit?: string }) {
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+      <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey={x} tick={axis} />
         <YAxis tick={axis} unit={unit} />
@@ -66,7 +66,7 @@ export function BarsChart({
 }) {
   return (
     <ResponsiveContainer width="100%" height="100%">
-      <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+      <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey={x} tick={axis} />
         <YAxis tick={axis} unit={unit} />

@@ -154,6 +154,12 @@ pub fn check(input: &InsightsInput, mut scope: Scope) -> RpcResult<Checked> {
     })
 }
 
+/// The Monday of `day`'s week (`yyyy-MM-dd` text; anything else is `None`).
+pub fn week_of(day: &str) -> Option<NaiveDate> {
+    let date = NaiveDate::parse_from_str(day.get(..10)?, "%Y-%m-%d").ok()?;
+    Some(date - chrono::Duration::days(date.weekday().num_days_from_monday() as i64))
+}
+
 /// The Mondays of the weeks from `from` to `to`, as `yyyy-MM-dd`.
 pub fn weeks(from: NaiveDate, to: NaiveDate) -> Vec<String> {
     let mut monday = from - chrono::Duration::days(from.weekday().num_days_from_monday() as i64);
@@ -185,6 +191,13 @@ mod tests {
         assert_eq!(weeks(d("2026-11-04"), d("2026-11-16")), vec!["2026-11-02", "2026-11-09", "2026-11-16"]);
         assert_eq!(percent(1, 3), Some(33.3));
         assert_eq!(percent(0, 0), None);
+    }
+
+    #[test]
+    fn weeks_start_on_monday() {
+        assert_eq!(week_of("2026-11-27"), NaiveDate::from_ymd_opt(2026, 11, 23));
+        assert_eq!(week_of("2026-11-23 10:00:00"), NaiveDate::from_ymd_opt(2026, 11, 23));
+        assert_eq!(week_of("x"), None);
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub fn sentiment_weeks(all: &[String], rows: &[(String, String, i64)]) -> Vec<Se
         })
         .collect();
     for (day, sentiment, n) in rows {
-        let Some(week) = insights::week_of(day) else { continue };
+        let Some(week) = crate::rpc::insights::week_of(day) else { continue };
         let Some(entry) = by.get_mut(&week.format("%Y-%m-%d").to_string()) else { continue };
         match sentiment.as_str() {
             "POSITIVE" => entry.positive += n,
@@ -110,7 +110,7 @@ pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverv
 
     let mut hand: BTreeMap<String, (i64, i64, i64)> = all.iter().map(|w| (w.clone(), (0, 0, 0))).collect();
     for day in insights::hand_ins(&mut conn, &c.scope, &c.filter, start, end).await? {
-        let Some(week) = insights::week_of(&day.day) else { continue };
+        let Some(week) = crate::rpc::insights::week_of(&day.day) else { continue };
         if let Some(e) = hand.get_mut(&week.format("%Y-%m-%d").to_string()) {
             e.0 += day.assigned;
             e.1 += day.handed_in;

@@ -52,7 +52,7 @@ rpc_type! {
 pub const UPCOMING_DAYS: i64 = 14;
 
 fn key(day: &chrono::NaiveDateTime) -> Option<String> {
-    insights::week_of(&day.format("%Y-%m-%d").to_string()).map(|w| w.format("%Y-%m-%d").to_string())
+    crate::rpc::insights::week_of(&day.format("%Y-%m-%d").to_string()).map(|w| w.format("%Y-%m-%d").to_string())
 }
 
 /// The nearest-rank median of `values` (sorted here).
