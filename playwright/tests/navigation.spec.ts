@@ -3,14 +3,14 @@ import { expect, navLabels, test } from '../fixtures/auth'
 
 const PUPIL_ALL = ['Dashboard', 'Assignments', 'Communication', 'Feedback Hub', 'Activity', 'Voice notes']
 const PUPIL_ADMIN = [...PUPIL_ALL, 'Manage School', 'Help & Support']
-const LEADERS_ADMIN = ['Tasks', 'Templates', 'Voice notes', 'Report generator', 'Manage Users', 'Support', 'Settings']
+const LEADERS_ADMIN = ['Tasks', 'Templates', 'Voice notes', 'Report generator', 'Insights', 'Manage Users', 'Support', 'Settings']
 const SUPERADMIN_MENU = ['Manage users', 'Manage organisations', 'Setup', 'Background jobs']
 
 /** What each role sees: the pupil-area menu, the leaders-area menu, the area switch. */
 const EXPECTED = {
   teacher: {
     pupil: PUPIL_ALL,
-    leaders: ['Tasks', 'Voice notes', 'Report generator', 'Support', 'Settings'],
+    leaders: ['Tasks', 'Voice notes', 'Report generator', 'Insights', 'Support', 'Settings'],
     switch: false,
     superadmin: false,
   },
@@ -18,14 +18,14 @@ const EXPECTED = {
   orgAdmin: { pupil: PUPIL_ALL, leaders: LEADERS_ADMIN, switch: true, superadmin: false },
   matUser: {
     pupil: PUPIL_ALL,
-    leaders: ['Tasks', 'Voice notes', 'Report generator', 'Support', 'Switch Organisations', 'Settings'],
+    leaders: ['Tasks', 'Voice notes', 'Report generator', 'Insights', 'Support', 'Switch Organisations', 'Settings'],
     switch: true,
     superadmin: false,
   },
   superadmin: {
     pupil: PUPIL_ADMIN,
     leaders: [
-      'Tasks', 'Templates', 'Voice notes', 'Report generator', 'Manage Users', 'Support', 'Switch Organisations', 'Settings',
+      'Tasks', 'Templates', 'Voice notes', 'Report generator', 'Insights', 'Manage Users', 'Support', 'Switch Organisations', 'Settings',
     ],
     switch: true,
     superadmin: true,

@@ -179,6 +179,11 @@ export const routes: RouteObject[] = [
           },
           { path: '/leaders/voice-notes', lazy: voiceNotes },
           {
+            // Insights and Recharts load only here (docs/insights.md).
+            path: '/leaders/insights',
+            lazy: async () => ({ Component: (await import('@/features/insights/components/insights-page')).InsightsPage }),
+          },
+          {
             path: '/leaders/report-generator',
             lazy: async () => ({
               Component: (await import('@/features/reports/components/report-generator-page')).ReportGeneratorPage,

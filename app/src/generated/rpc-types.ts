@@ -474,6 +474,113 @@ export interface WithdrawnMark {
   submissionId: string;
 }
 
+export interface InsightsFilters {
+  scope: string;
+  schools: Array<InsightsChoice>;
+  yearGroups: Array<InsightsChoice>;
+  formGroups: Array<InsightsChoice>;
+  classes: Array<InsightsChoice>;
+  teachers: Array<InsightsChoice>;
+}
+
+export interface InsightsChoice {
+  id: string;
+  name: string;
+}
+
+export interface InsightsInput {
+  from: string | null;
+  to: string | null;
+  schoolId: string | null;
+  yearGroupId: string | null;
+  formGroupId: string | null;
+  classId: string | null;
+  teacherId: string | null;
+}
+
+export interface InsightsOverview {
+  from: string;
+  to: string;
+  scope: string;
+  handIns: Array<HandInWeek>;
+  turnaroundByTeacher: Array<TurnaroundRow>;
+  turnaroundByClass: Array<TurnaroundRow>;
+  sentiment: Array<SentimentWeek>;
+  reach: Array<ReachRow>;
+}
+
+export interface HandInWeek {
+  week: string;
+  assigned: number;
+  handedIn: number;
+  onTime: number;
+  handInRate: number | null;
+  onTimeRate: number | null;
+}
+
+export interface TurnaroundRow {
+  id: string;
+  name: string;
+  marks: number;
+  medianHours: number;
+  p90Hours: number;
+}
+
+export interface SentimentWeek {
+  week: string;
+  positive: number;
+  neutral: number;
+  negative: number;
+}
+
+export interface ReachRow {
+  messageType: string;
+  reached: number;
+  decided: number;
+  share: number | null;
+}
+
+export interface InsightsPupilsInput {
+  filters: InsightsInput;
+  last: number | null;
+}
+
+export interface PupilToLookAt {
+  id: string;
+  name: string;
+  formGroup: string | null;
+  missed: number | null;
+  negativeMarks: number | null;
+  parentsNotReached: number | null;
+}
+
+export interface StudentInsightsInput {
+  id: string;
+  from: string | null;
+  to: string | null;
+}
+
+export interface StudentInsights {
+  from: string;
+  to: string;
+  handIns: Array<StudentHandInWeek>;
+  turnaround: Array<StudentTurnaroundWeek>;
+  sentiment: Array<SentimentWeek>;
+}
+
+export interface StudentHandInWeek {
+  week: string;
+  handedIn: number;
+  onTime: number;
+  missing: number;
+}
+
+export interface StudentTurnaroundWeek {
+  week: string;
+  marks: number;
+  medianHours: number | null;
+}
+
 export interface CustomerSessionOutput {
   clientSecret: string;
   clientReferenceId: string;
@@ -1600,6 +1707,10 @@ export interface RpcProcedures {
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
   'feedback.release': { kind: 'mutation'; input: ReleaseInput; output: ReleasedFeedback };
   'feedback.withdraw': { kind: 'mutation'; input: WithdrawInput; output: WithdrawnMark };
+  'insights.filters': { kind: 'query'; input: void; output: InsightsFilters };
+  'insights.overview': { kind: 'query'; input: InsightsInput; output: InsightsOverview };
+  'insights.pupils': { kind: 'query'; input: InsightsPupilsInput; output: Array<PupilToLookAt> };
+  'insights.student': { kind: 'query'; input: StudentInsightsInput; output: StudentInsights };
   'leader.createCustomerSession': { kind: 'mutation'; input: void; output: CustomerSessionOutput };
   'leader.getSeatInfo': { kind: 'query'; input: void; output: SeatInfo };
   'leader.listTaskFiles': { kind: 'query'; input: TaskIdInput; output: Array<TaskContentItem> };

@@ -13,6 +13,7 @@ pub mod email_preferences;
 pub mod groups;
 pub mod hub_count;
 pub mod idempotency;
+pub mod insights;
 pub mod jobs;
 pub mod marks;
 pub mod mis;

@@ -21,6 +21,7 @@ pub mod comment_bank;
 pub mod admin;
 pub mod dashboard;
 pub mod feedback;
+pub mod insights;
 pub mod leader;
 pub mod microsoft;
 pub mod notification;

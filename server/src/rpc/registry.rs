@@ -111,6 +111,7 @@ pub fn procedures() -> &'static [Procedure] {
         all.extend(crate::rpc::ai::procedures());
         all.extend(crate::rpc::assistant::procedures());
         all.extend(crate::rpc::comment_bank::procedures());
+        all.extend(crate::rpc::insights::procedures());
         all.extend(admin::procedures());
         all.extend(crate::rpc::leader::procedures());
         all.extend(notification::procedures());

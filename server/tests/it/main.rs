@@ -20,6 +20,7 @@ mod hardening_auth;
 mod health;
 mod hub_count;
 mod idempotency;
+mod insights;
 mod http_headers;
 mod input;
 mod jobs;

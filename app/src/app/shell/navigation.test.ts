@@ -96,13 +96,13 @@ describe('visibleNavItems with the core hasRole', () => {
 
   it('shows the leaders-area menu per role', () => {
     expect(labels(visibleNavItems(LEADERS_NAV, coreAllows('TEACHER')))).toEqual([
-      'Tasks', 'Voice notes', 'Report generator', 'Support', 'Settings',
+      'Tasks', 'Voice notes', 'Report generator', 'Insights', 'Support', 'Settings',
     ])
-    const admins = ['Tasks', 'Templates', 'Voice notes', 'Report generator', 'Manage Users', 'Support', 'Settings']
+    const admins = ['Tasks', 'Templates', 'Voice notes', 'Report generator', 'Insights', 'Manage Users', 'Support', 'Settings']
     expect(labels(visibleNavItems(LEADERS_NAV, coreAllows('ADMIN')))).toEqual(admins)
     expect(labels(visibleNavItems(LEADERS_NAV, coreAllows('ORG_ADMIN')))).toEqual(admins)
     expect(labels(visibleNavItems(LEADERS_NAV, coreAllows('MAT_USER')))).toEqual([
-      'Tasks', 'Voice notes', 'Report generator', 'Support', 'Switch Organisations', 'Settings',
+      'Tasks', 'Voice notes', 'Report generator', 'Insights', 'Support', 'Switch Organisations', 'Settings',
     ])
     expect(labels(visibleNavItems(LEADERS_NAV, coreAllows('SUPERADMIN')))).toEqual(labels(LEADERS_NAV))
   })

@@ -46,6 +46,7 @@ export const LEADERS_NAV: NavItem[] = [
   },
   { label: 'Voice notes', to: '/leaders/voice-notes' },
   { label: 'Report generator', to: '/leaders/report-generator', tour: 'nav-report-generator' },
+  { label: 'Insights', to: '/leaders/insights' },
   { label: 'Manage Users', to: '/leaders/users', roles: ['ADMIN', 'ORG_ADMIN'] },
   { label: 'Support', to: '/leaders/support' },
   { label: 'Switch Organisations', to: '/leaders/organisations', roles: ['MAT_USER'] },

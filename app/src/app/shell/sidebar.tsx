@@ -2,6 +2,7 @@
 
 import {
   ArrowLeftRight,
+  ChartLine,
   Building2,
   ClipboardList,
   FileText,
@@ -53,6 +54,7 @@ const NAV_ICONS: Record<string, LucideIcon> = {
   '/leaders/templates': LayoutTemplate,
   '/leaders/voice-notes': Mic,
   '/leaders/report-generator': FileText,
+  '/leaders/insights': ChartLine,
   '/leaders/users': UsersRound,
   '/leaders/support': LifeBuoy,
   '/leaders/organisations': Repeat,

@@ -22,6 +22,7 @@ import { useDeleteComment } from '../api/delete-comment'
 import { useStudent } from '../api/get-student'
 import { useComments } from '../api/student-comments'
 import { useTimeline } from '../api/student-timeline'
+import { StudentInsights } from './student-insights'
 
 const SENTIMENT = {
   NEUTRAL: ['Neutral', 'bg-muted text-foreground'],
@@ -214,6 +215,9 @@ export function StudentProfilePage() {
             ))}
           </ol>
         )}
+      </Section>
+      <Section title="Insights">
+        <StudentInsights studentId={pupil.id} />
       </Section>
       <Section title="Comments">
         <Comments studentId={pupil.id} pupilName={`${pupil.forename} ${pupil.surname}`} />

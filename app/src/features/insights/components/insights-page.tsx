@@ -1,0 +1,297 @@
+//! `/leaders/insights`: hand-in, turnaround, sentiment and reach charts for a range and
+//! filters, each with its table and CSV, and the pupils to look at (docs/insights.md).
+//! Admins see the whole school, MAT users their trust (with a school filter), teachers the
+//! assignments they sent. Loaded lazily with Recharts.
+
+import { useState } from 'react'
+import { Link } from 'react-router'
+
+import { ChartFigure } from '@/components/charts/chart-figure'
+import { BarsChart, CHART_COLORS, LinesChart } from '@/components/charts/charts'
+import { weekLabel } from '@/components/charts/weeks'
+import { Cell, DataTable } from '@/components/data-table'
+import { Section } from '@/components/section'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { FormField } from '@/components/ui/form-field'
+import { Input, Select } from '@/components/ui/input'
+import type { InsightsChoice, InsightsInput, InsightsOverview, TurnaroundRow } from '@/generated/rpc-types'
+import { downloadCsv, toCsv } from '@/components/charts/csv'
+import { errorMessage } from '@/lib/rpc'
+
+import { useInsightsFilters, useInsightsOverview, useInsightsPupils } from '../api/insights'
+
+function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10)
+}
+
+/** The last 12 weeks up to today. */
+export function defaultRange(today = new Date()): { from: string; to: string } {
+  const from = new Date(today)
+  from.setUTCDate(from.getUTCDate() - (12 * 7 - 1))
+  return { from: isoDay(from), to: isoDay(today) }
+}
+
+const EMPTY: InsightsInput = {
+  from: null,
+  to: null,
+  schoolId: null,
+  yearGroupId: null,
+  formGroupId: null,
+  classId: null,
+  teacherId: null,
+}
+
+function Choose({
+  label,
+  all,
+  value,
+  options,
+  onChange,
+}: {
+  label: string
+  all: string
+  value: string | null
+  options: InsightsChoice[]
+  onChange: (value: string | null) => void
+}) {
+  return (
+    <FormField label={label}>
+      <Select value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
+        <option value="">{all}</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </Select>
+    </FormField>
+  )
+}
+
+function HandIns({ data }: { data: InsightsOverview }) {
+  const rows = data.handIns.filter((w) => w.assigned > 0)
+  return (
+    <ChartFigure
+      title="Hand-in rate"
+      description="Share of pupils who handed in, and who handed in on time, by the week the assignment was due."
+      filename="hand-in-rate.csv"
+      table={{
+        headers: ['Week of', 'Assigned', 'Handed in', 'On time', 'Hand-in rate (%)', 'On-time rate (%)'],
+        rows: rows.map((w) => [weekLabel(w.week), w.assigned, w.handedIn, w.onTime, w.handInRate, w.onTimeRate]),
+      }}
+    >
+      <LinesChart
+        data={data.handIns.map((w) => ({ week: weekLabel(w.week), handIn: w.handInRate, onTime: w.onTimeRate }))}
+        x="week"
+        unit="%"
+        series={[
+          { key: 'handIn', label: 'Hand-in rate', color: CHART_COLORS.primary },
+          { key: 'onTime', label: 'On-time rate', color: CHART_COLORS.secondary },
+        ]}
+      />
+    </ChartFigure>
+  )
+}
+
+function turnaroundTable(by: string, list: TurnaroundRow[]) {
+  return list.map((t) => [`${by}: ${t.name}`, t.marks, t.medianHours, t.p90Hours])
+}
+
+function Turnaround({ data }: { data: InsightsOverview }) {
+  const all = [
+    ...data.turnaroundByTeacher.map((t) => ({ ...t, label: t.name })),
+    ...data.turnaroundByClass.map((t) => ({ ...t, label: t.name })),
+  ]
+  return (
+    <ChartFigure
+      title="Marking turnaround"
+      description="Hours from hand-in to mark: the median and the 90th percentile, per teacher and per class."
+      filename="marking-turnaround.csv"
+      table={{
+        headers: ['Teacher or class', 'Marks', 'Median (hours)', '90th percentile (hours)'],
+        rows: [...turnaroundTable('Teacher', data.turnaroundByTeacher), ...turnaroundTable('Class', data.turnaroundByClass)],
+      }}
+    >
+      <BarsChart
+        data={all.map((t) => ({ name: t.label, median: t.medianHours, p90: t.p90Hours }))}
+        x="name"
+        unit="h"
+        series={[
+          { key: 'median', label: 'Median', color: CHART_COLORS.primary },
+          { key: 'p90', label: '90th percentile', color: CHART_COLORS.accent },
+        ]}
+      />
+    </ChartFigure>
+  )
+}
+
+function Sentiment({ data }: { data: InsightsOverview }) {
+  const rows = data.sentiment.filter((w) => w.positive + w.neutral + w.negative > 0)
+  return (
+    <ChartFigure
+      title="Feedback sentiment"
+      description="Marks given each week, by the sentiment of their feedback."
+      filename="feedback-sentiment.csv"
+      table={{
+        headers: ['Week of', 'Positive', 'Neutral', 'Negative'],
+        rows: rows.map((w) => [weekLabel(w.week), w.positive, w.neutral, w.negative]),
+      }}
+    >
+      <BarsChart
+        stacked
+        data={data.sentiment.map((w) => ({ week: weekLabel(w.week), positive: w.positive, neutral: w.neutral, negative: w.negative }))}
+        x="week"
+        series={[
+          { key: 'positive', label: 'Positive', color: CHART_COLORS.positive },
+          { key: 'neutral', label: 'Neutral', color: CHART_COLORS.neutral },
+          { key: 'negative', label: 'Negative', color: CHART_COLORS.negative },
+        ]}
+      />
+    </ChartFigure>
+  )
+}
+
+const TYPE_NAMES: Record<string, string> = { GENERAL: 'Messages', ASSIGNMENT: 'Assignments' }
+
+function Reach({ data }: { data: InsightsOverview }) {
+  return (
+    <ChartFigure
+      title="Parents reached"
+      description="Parent e-mails sent and not bounced, of those sent or not sent (waiting ones are left out)."
+      filename="parents-reached.csv"
+      table={{
+        headers: ['Message type', 'Reached', 'Sent or not sent', 'Reached (%)'],
+        rows: data.reach.map((r) => [TYPE_NAMES[r.messageType] ?? r.messageType, r.reached, r.decided, r.share]),
+      }}
+    >
+      <BarsChart
+        data={data.reach.map((r) => ({ type: TYPE_NAMES[r.messageType] ?? r.messageType, share: r.share }))}
+        x="type"
+        unit="%"
+        series={[{ key: 'share', label: 'Parents reached', color: CHART_COLORS.primary }]}
+      />
+    </ChartFigure>
+  )
+}
+
+function Pupils({ filters }: { filters: InsightsInput }) {
+  const [last, setLast] = useState(3)
+  const pupils = useInsightsPupils(filters, last)
+  const headers = ['Pupil', 'Form group', 'Why']
+  const reasons = (p: { missed: number | null; negativeMarks: number | null; parentsNotReached: number | null }) =>
+    [
+      p.missed !== null && `No hand-in in the last ${p.missed} assignments`,
+      p.negativeMarks !== null && `Only negative feedback in the last four weeks (${p.negativeMarks})`,
+      p.parentsNotReached !== null && `Parents not reached in the last month (${p.parentsNotReached})`,
+    ].filter((x): x is string => Boolean(x))
+  const list = pupils.data ?? []
+  return (
+    <Section title="Pupils to look at">
+      <div className="flex flex-wrap items-end gap-3">
+        <FormField label="Assignments without a hand-in">
+          <Select value={String(last)} onChange={(e) => setLast(Number(e.target.value))}>
+            {[1, 2, 3, 4, 5, 6, 8, 10].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </Select>
+        </FormField>
+        <Button
+          variant="outline"
+          disabled={list.length === 0}
+          onClick={() =>
+            downloadCsv('pupils-to-look-at.csv', toCsv(headers, list.map((p) => [p.name, p.formGroup, reasons(p).join('; ')])))
+          }
+        >
+          Download CSV
+        </Button>
+      </div>
+      {pupils.isError && <Alert>The pupils could not be loaded: {errorMessage(pupils.error)}</Alert>}
+      {pupils.isPending && <p role="status">Loading…</p>}
+      {pupils.data && list.length === 0 && <p className="text-sm text-muted-foreground">No pupil to look at for these filters.</p>}
+      {list.length > 0 && (
+        <DataTable caption="Pupils to look at" headers={headers}>
+          {list.map((p) => (
+            <tr key={p.id}>
+              <Cell>
+                <Link className="text-primary underline-offset-4 hover:underline" to={`/students/${p.id}`}>
+                  {p.name}
+                </Link>
+              </Cell>
+              <Cell>{p.formGroup ?? '—'}</Cell>
+              <Cell>
+                <ul className="space-y-1">
+                  {reasons(p).map((r) => (
+                    <li key={r}>{r}</li>
+                  ))}
+                </ul>
+              </Cell>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </Section>
+  )
+}
+
+const SCOPE_TEXT: Record<string, string> = {
+  SCHOOL: 'The whole school.',
+  TRUST: 'Every school of your trust; choose one to look at it alone.',
+  OWN: 'The assignments you sent.',
+}
+
+export function InsightsPage() {
+  const options = useInsightsFilters()
+  const [range] = useState(defaultRange)
+  const [filters, setFilters] = useState<InsightsInput>({ ...EMPTY, ...range })
+  const set = (patch: Partial<InsightsInput>) => setFilters((f) => ({ ...f, ...patch }))
+  const overview = useInsightsOverview(filters)
+  const o = options.data
+  return (
+    <div className="min-w-0 space-y-6">
+      <div className="space-y-1">
+        <h1 className="text-3xl font-bold tracking-tight">Insights</h1>
+        <p className="text-muted-foreground">
+          {o ? SCOPE_TEXT[o.scope] : 'Hand-ins, marking and feedback over time.'}
+        </p>
+      </div>
+      <Section title="Filters">
+        {options.isError && <Alert>The filters could not be loaded: {errorMessage(options.error)}</Alert>}
+        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          <FormField label="From">
+            <Input type="date" value={filters.from ?? ''} onChange={(e) => set({ from: e.target.value || null })} />
+          </FormField>
+          <FormField label="To">
+            <Input type="date" value={filters.to ?? ''} onChange={(e) => set({ to: e.target.value || null })} />
+          </FormField>
+          {o && o.scope === 'TRUST' && (
+            <Choose label="School" all="All schools" value={filters.schoolId} options={o.schools} onChange={(v) => set({ schoolId: v })} />
+          )}
+          {o && (
+            <>
+              <Choose label="Year group" all="All year groups" value={filters.yearGroupId} options={o.yearGroups} onChange={(v) => set({ yearGroupId: v })} />
+              <Choose label="Form group" all="All form groups" value={filters.formGroupId} options={o.formGroups} onChange={(v) => set({ formGroupId: v })} />
+              <Choose label="Class" all="All classes" value={filters.classId} options={o.classes} onChange={(v) => set({ classId: v })} />
+              {o.scope !== 'OWN' && (
+                <Choose label="Teacher" all="All teachers" value={filters.teacherId} options={o.teachers} onChange={(v) => set({ teacherId: v })} />
+              )}
+            </>
+          )}
+        </div>
+      </Section>
+      {overview.isError && <Alert>The insights could not be loaded: {errorMessage(overview.error)}</Alert>}
+      {overview.isPending && <p role="status">Loading…</p>}
+      {overview.data && (
+        <div className="grid min-w-0 gap-6 xl:grid-cols-2">
+          <HandIns data={overview.data} />
+          <Turnaround data={overview.data} />
+          <Sentiment data={overview.data} />
+          <Reach data={overview.data} />
+        </div>
+      )}
+      <Pupils filters={filters} />
+    </div>
+  )
+}

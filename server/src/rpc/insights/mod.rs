@@ -1,0 +1,210 @@
+//! `insights.*`: the leaders' Insights page and the pupil profile's view of the same
+//! numbers (issue 29 items 4 and 5, docs/insights.md). Who sees what ([`scope_of`]):
+//! admins and org admins (and a superadmin in the organisation they chose) the whole
+//! school; MAT users every school they may act in, with a school filter; anyone else only
+//! the assignments they sent (the Feedback Hub's rule). The SQL is `models::insights`.
+
+pub mod filters;
+pub mod overview;
+pub mod pupils;
+pub mod student;
+
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
+use core_wasm::UserRole;
+
+use crate::db::DbConn;
+use crate::models::insights::{Filter, Scope};
+use crate::models::organisations;
+use crate::rpc::registry::{procedure, Procedure};
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, FieldErrors, RpcResult};
+
+/// The procedures of this router, for the registry.
+pub fn procedures() -> Vec<Procedure> {
+    vec![
+        procedure!(Query "insights.filters" => filters),
+        procedure!(Query "insights.overview" => overview),
+        procedure!(Query "insights.pupils" => pupils),
+        procedure!(Query "insights.student" => student),
+    ]
+}
+
+/// How many weeks the range covers when none is given.
+pub const DEFAULT_WEEKS: i64 = 12;
+/// The longest range, in days (two school years).
+pub const MAX_DAYS: i64 = 800;
+
+rpc_type! {
+    /// The page's filters: dates `yyyy-MM-dd` (both included; default the last 12 weeks),
+    /// and ids (null = all).
+    pub struct InsightsInput {
+        pub from: Option<String>,
+        pub to: Option<String>,
+        pub school_id: Option<String>,
+        pub year_group_id: Option<String>,
+        pub form_group_id: Option<String>,
+        pub class_id: Option<String>,
+        pub teacher_id: Option<String>,
+    }
+}
+
+/// What the caller sees: `SCHOOL` (the whole school), `TRUST` (a MAT user's schools) or
+/// `OWN` (the assignments they sent).
+pub fn scope_name(scope: &Scope, role: UserRole) -> &'static str {
+    if scope.sender_id.is_some() {
+        "OWN"
+    } else if role == UserRole::MatUser {
+        "TRUST"
+    } else {
+        "SCHOOL"
+    }
+}
+
+/// The caller's scope, before the school filter.
+pub async fn scope_of(ctx: &Ctx, conn: &mut DbConn<'_>) -> RpcResult<(Scope, UserRole)> {
+    let user = ctx.require_user()?;
+    let school_id = ctx.school_id()?.to_owned();
+    let scope = match user.role {
+        UserRole::Admin | UserRole::OrgAdmin | UserRole::Superadmin => Scope {
+            school_ids: vec![school_id],
+            sender_id: None,
+        },
+        UserRole::MatUser => {
+            let home = ctx.home_school_id().or(Some(school_id.as_str()));
+            let mut ids = organisations::acting_school_ids(conn, &user.id, home).await?;
+            if !ids.contains(&school_id) {
+                ids.push(school_id);
+            }
+            Scope {
+                school_ids: ids,
+                sender_id: None,
+            }
+        }
+        UserRole::Teacher => Scope {
+            school_ids: vec![school_id],
+            sender_id: Some(user.id.clone()),
+        },
+    };
+    Ok((scope, user.role))
+}
+
+/// The checked range `[from, to + 1 day)` and filter of `input` for `scope`: a school
+/// outside the scope matches nothing; a teacher's teacher filter is themselves.
+pub struct Checked {
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub scope: Scope,
+    pub filter: Filter,
+}
+
+impl Checked {
+    pub fn start(&self) -> NaiveDateTime {
+        self.from.and_hms_opt(0, 0, 0).expect("midnight")
+    }
+    pub fn end(&self) -> NaiveDateTime {
+        (self.to + chrono::Duration::days(1)).and_hms_opt(0, 0, 0).expect("midnight")
+    }
+}
+
+fn day(fields: &mut FieldErrors, name: &str, value: Option<&str>) -> Option<NaiveDate> {
+    let value = value.map(str::trim).filter(|v| !v.is_empty())?;
+    let parsed = NaiveDate::parse_from_str(value, "%Y-%m-%d").ok();
+    if parsed.is_none() {
+        fields.add(name, "Enter a date as dd/MM/yyyy.");
+    }
+    parsed
+}
+
+/// The range of `from`/`to` (`yyyy-MM-dd`), by default the 12 weeks up to today.
+pub fn range(from: Option<&str>, to: Option<&str>) -> RpcResult<(NaiveDate, NaiveDate)> {
+    let mut fields = FieldErrors::default();
+    let today = crate::models::now().date();
+    let to = day(&mut fields, "to", to).unwrap_or(today);
+    let from = day(&mut fields, "from", from)
+        .unwrap_or(to - chrono::Duration::days(DEFAULT_WEEKS * 7 - 1));
+    if fields.is_empty() && from > to {
+        fields.add("to", "The end date must not be before the start date.");
+    } else if fields.is_empty() && (to - from).num_days() > MAX_DAYS {
+        fields.add("from", "Choose a range of at most two years.");
+    }
+    fields.into_result()?;
+    Ok((from, to))
+}
+
+pub fn check(input: &InsightsInput, mut scope: Scope) -> RpcResult<Checked> {
+    let (from, to) = range(input.from.as_deref(), input.to.as_deref())?;
+    let clean = |v: &Option<String>| v.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
+    if let Some(school) = clean(&input.school_id) {
+        scope.school_ids.retain(|id| *id == school);
+    }
+    let teacher_id = match &scope.sender_id {
+        Some(_) => None,
+        None => clean(&input.teacher_id),
+    };
+    Ok(Checked {
+        from,
+        to,
+        filter: Filter {
+            year_group_id: clean(&input.year_group_id),
+            form_group_id: clean(&input.form_group_id),
+            class_id: clean(&input.class_id),
+            teacher_id,
+        },
+        scope,
+    })
+}
+
+/// The Monday of `day`'s week (`yyyy-MM-dd` text; anything else is `None`).
+pub fn week_of(day: &str) -> Option<NaiveDate> {
+    let date = NaiveDate::parse_from_str(day.get(..10)?, "%Y-%m-%d").ok()?;
+    Some(date - chrono::Duration::days(date.weekday().num_days_from_monday() as i64))
+}
+
+/// The Mondays of the weeks from `from` to `to`, as `yyyy-MM-dd`.
+pub fn weeks(from: NaiveDate, to: NaiveDate) -> Vec<String> {
+    let mut monday = from - chrono::Duration::days(from.weekday().num_days_from_monday() as i64);
+    let mut out = Vec::new();
+    while monday <= to {
+        out.push(monday.format("%Y-%m-%d").to_string());
+        monday += chrono::Duration::days(7);
+    }
+    out
+}
+
+/// `part` of `whole` in percent to one decimal; `None` of nothing.
+pub fn percent(part: i64, whole: i64) -> Option<f64> {
+    (whole > 0).then(|| (part as f64 * 1000.0 / whole as f64).round() / 10.0)
+}
+
+/// Hours to one decimal.
+pub fn hours(value: f64) -> f64 {
+    (value * 10.0).round() / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weeks_cover_the_range_from_its_monday() {
+        let d = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        assert_eq!(weeks(d("2026-11-04"), d("2026-11-16")), vec!["2026-11-02", "2026-11-09", "2026-11-16"]);
+        assert_eq!(percent(1, 3), Some(33.3));
+        assert_eq!(percent(0, 0), None);
+    }
+
+    #[test]
+    fn weeks_start_on_monday() {
+        assert_eq!(week_of("2026-11-27"), NaiveDate::from_ymd_opt(2026, 11, 23));
+        assert_eq!(week_of("2026-11-23 10:00:00"), NaiveDate::from_ymd_opt(2026, 11, 23));
+        assert_eq!(week_of("x"), None);
+    }
+
+    #[test]
+    fn ranges_default_to_twelve_weeks_and_refuse_backwards() {
+        let (from, to) = range(None, Some("2026-11-27")).unwrap();
+        assert_eq!((to - from).num_days(), 83);
+        assert!(range(Some("2026-11-28"), Some("2026-11-27")).is_err());
+        assert!(range(Some("27/11/2026"), None).is_err());
+    }
+}

@@ -1,0 +1,162 @@
+//! `insights.overview`: the Insights page's charts for a range and filters: hand-in and
+//! on-time rates per week (the week of the due date), marking turnaround per teacher and
+//! per class (median and 90th percentile hours), sentiment per week (the week marked) and
+//! parents reached per message type (docs/insights.md).
+
+use std::collections::BTreeMap;
+
+use crate::models::insights::{self, TurnaroundBy};
+use crate::rpc::insights::{check, hours, percent, scope_name, scope_of, weeks, InsightsInput};
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, RpcResult};
+
+rpc_type! {
+    pub struct HandInWeek {
+        /// The Monday, `yyyy-MM-dd`.
+        pub week: String,
+        pub assigned: i64,
+        pub handed_in: i64,
+        pub on_time: i64,
+        /// Percent, one decimal; null without assignments that week.
+        pub hand_in_rate: Option<f64>,
+        pub on_time_rate: Option<f64>,
+    }
+}
+
+rpc_type! {
+    pub struct SentimentWeek {
+        pub week: String,
+        pub positive: i64,
+        pub neutral: i64,
+        pub negative: i64,
+    }
+}
+
+rpc_type! {
+    pub struct TurnaroundRow {
+        pub id: String,
+        pub name: String,
+        pub marks: i64,
+        pub median_hours: f64,
+        pub p90_hours: f64,
+    }
+}
+
+rpc_type! {
+    pub struct ReachRow {
+        /// GENERAL or ASSIGNMENT.
+        pub message_type: String,
+        pub reached: i64,
+        /// Parent deliveries no longer waiting.
+        pub decided: i64,
+        pub share: Option<f64>,
+    }
+}
+
+rpc_type! {
+    pub struct InsightsOverview {
+        /// `yyyy-MM-dd`, both included.
+        pub from: String,
+        pub to: String,
+        /// SCHOOL, TRUST or OWN.
+        pub scope: String,
+        pub hand_ins: Vec<HandInWeek>,
+        pub turnaround_by_teacher: Vec<TurnaroundRow>,
+        pub turnaround_by_class: Vec<TurnaroundRow>,
+        pub sentiment: Vec<SentimentWeek>,
+        pub reach: Vec<ReachRow>,
+    }
+}
+
+/// Sentiment counts per week of `rows`, every week of the range present.
+pub fn sentiment_weeks(all: &[String], rows: &[(String, String, i64)]) -> Vec<SentimentWeek> {
+    let mut by: BTreeMap<String, SentimentWeek> = all
+        .iter()
+        .map(|w| {
+            (w.clone(), SentimentWeek { week: w.clone(), positive: 0, neutral: 0, negative: 0 })
+        })
+        .collect();
+    for (day, sentiment, n) in rows {
+        let Some(week) = crate::rpc::insights::week_of(day) else { continue };
+        let Some(entry) = by.get_mut(&week.format("%Y-%m-%d").to_string()) else { continue };
+        match sentiment.as_str() {
+            "POSITIVE" => entry.positive += n,
+            "NEGATIVE" => entry.negative += n,
+            _ => entry.neutral += n,
+        }
+    }
+    by.into_values().collect()
+}
+
+fn rows(list: Vec<insights::Turnaround>) -> Vec<TurnaroundRow> {
+    list.into_iter()
+        .map(|t| TurnaroundRow {
+            id: t.id,
+            name: t.name,
+            marks: t.marks,
+            median_hours: hours(t.median_hours),
+            p90_hours: hours(t.p90_hours),
+        })
+        .collect()
+}
+
+pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverview> {
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let (scope, role) = scope_of(ctx, &mut conn).await?;
+    let c = check(&input, scope)?;
+    let (start, end) = (c.start(), c.end());
+    let all = weeks(c.from, c.to);
+
+    let mut hand: BTreeMap<String, (i64, i64, i64)> = all.iter().map(|w| (w.clone(), (0, 0, 0))).collect();
+    for day in insights::hand_ins(&mut conn, &c.scope, &c.filter, start, end).await? {
+        let Some(week) = crate::rpc::insights::week_of(&day.day) else { continue };
+        if let Some(e) = hand.get_mut(&week.format("%Y-%m-%d").to_string()) {
+            e.0 += day.assigned;
+            e.1 += day.handed_in;
+            e.2 += day.on_time;
+        }
+    }
+    let hand_ins = hand
+        .into_iter()
+        .map(|(week, (assigned, handed_in, on_time))| HandInWeek {
+            week,
+            assigned,
+            handed_in,
+            on_time,
+            hand_in_rate: percent(handed_in, assigned),
+            on_time_rate: percent(on_time, assigned),
+        })
+        .collect();
+
+    let sentiment_rows: Vec<(String, String, i64)> =
+        insights::sentiments(&mut conn, &c.scope, &c.filter, start, end)
+            .await?
+            .into_iter()
+            .map(|r| (r.day, r.sentiment, r.marks))
+            .collect();
+    let by_teacher =
+        insights::turnaround(&mut conn, &c.scope, &c.filter, TurnaroundBy::Teacher, start, end).await?;
+    let by_class =
+        insights::turnaround(&mut conn, &c.scope, &c.filter, TurnaroundBy::Class, start, end).await?;
+    let reach = insights::reach(&mut conn, &c.scope, &c.filter, start, end)
+        .await?
+        .into_iter()
+        .map(|r| ReachRow {
+            share: percent(r.reached, r.decided),
+            message_type: r.kind,
+            reached: r.reached,
+            decided: r.decided,
+        })
+        .collect();
+    Ok(InsightsOverview {
+        from: c.from.format("%Y-%m-%d").to_string(),
+        to: c.to.format("%Y-%m-%d").to_string(),
+        scope: scope_name(&c.scope, role).to_owned(),
+        hand_ins,
+        turnaround_by_teacher: rows(by_teacher),
+        turnaround_by_class: rows(by_class),
+        sentiment: sentiment_weeks(&all, &sentiment_rows),
+        reach,
+    })
+}

@@ -1,0 +1,85 @@
+//! `insights.pupils`: the pupils to look at, under the page's filters (the date range does
+//! not apply: each reason has its own window): no hand-in in their last `last` assignments
+//! that are due (default 3), only negative feedback in the last four weeks, a parent not
+//! reached in the last month (a parent delivery not sent, or bounced).
+
+use std::collections::BTreeMap;
+
+use crate::models::insights;
+use crate::rpc::insights::{check, scope_of, InsightsInput};
+use crate::rpc::typescript::rpc_type;
+use crate::rpc::{Ctx, FieldErrors, RpcResult};
+
+/// The most assignments "the last N" may count.
+pub const MAX_LAST: i64 = 20;
+
+rpc_type! {
+    pub struct InsightsPupilsInput {
+        pub filters: InsightsInput,
+        /// N of "no hand-in in the last N assignments"; default 3.
+        pub last: Option<i64>,
+    }
+}
+
+rpc_type! {
+    pub struct PupilToLookAt {
+        pub id: String,
+        pub name: String,
+        pub form_group: Option<String>,
+        /// Set when none of their last N assignments was handed in: N.
+        pub missed: Option<i64>,
+        /// Set when all their marks of the last four weeks were negative: how many.
+        pub negative_marks: Option<i64>,
+        /// Set when a parent was not reached in the last month: how many messages.
+        pub parents_not_reached: Option<i64>,
+    }
+}
+
+#[derive(Default)]
+struct Reasons {
+    missed: Option<i64>,
+    negative: Option<i64>,
+    unreached: Option<i64>,
+}
+
+pub async fn handler(ctx: &Ctx, input: InsightsPupilsInput) -> RpcResult<Vec<PupilToLookAt>> {
+    let last = input.last.unwrap_or(3);
+    if !(1..=MAX_LAST).contains(&last) {
+        let mut fields = FieldErrors::default();
+        fields.add("last", format!("Choose between 1 and {MAX_LAST} assignments."));
+        fields.into_result()?;
+    }
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let (scope, _) = scope_of(ctx, &mut conn).await?;
+    let c = check(&input.filters, scope)?;
+    let now = crate::models::now();
+    let mut by: BTreeMap<String, Reasons> = BTreeMap::new();
+    for (id, n) in insights::no_hand_ins(&mut conn, &c.scope, &c.filter, last, now).await? {
+        by.entry(id).or_default().missed = Some(n);
+    }
+    let four_weeks = now - chrono::Duration::days(28);
+    for (id, n) in insights::only_negative(&mut conn, &c.scope, &c.filter, four_weeks).await? {
+        by.entry(id).or_default().negative = Some(n);
+    }
+    let month = now - chrono::Duration::days(30);
+    for (id, n) in insights::parents_not_reached(&mut conn, &c.scope, &c.filter, month).await? {
+        by.entry(id).or_default().unreached = Some(n);
+    }
+    let ids: Vec<String> = by.keys().cloned().collect();
+    let names = insights::pupil_names(&mut conn, &c.scope.school_ids, &ids).await?;
+    Ok(names
+        .into_iter()
+        .map(|p| {
+            let reasons = by.remove(&p.id).unwrap_or_default();
+            PupilToLookAt {
+                name: format!("{} {}", p.forename, p.surname),
+                id: p.id,
+                form_group: p.form_group,
+                missed: reasons.missed,
+                negative_marks: reasons.negative,
+                parents_not_reached: reasons.unreached,
+            }
+        })
+        .collect())
+}
