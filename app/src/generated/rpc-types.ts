@@ -816,6 +816,8 @@ export interface PublicMessageView {
 export interface ReachInput {
   id: string;
   days: number | null;
+  show: string | null;
+  page: number | null;
 }
 
 export interface NotificationReach {
@@ -823,6 +825,10 @@ export interface NotificationReach {
   days: number;
   counts: Array<ReachCount>;
   notReached: number;
+  total: number;
+  shown: number;
+  page: number;
+  pageSize: number;
   entries: Array<ReachEntry>;
 }
 

@@ -1,5 +1,6 @@
 //! The Reach tab of a notification (docs/reach.md): each pupil's and parent's delivery with
-//! its state, a count per state that filters the list, 'Not reached' (not sent, bounced, or
+//! its state, a count per state that filters the list (the server sends a page of 200),
+//! 'Not reached' (not sent, bounced, or
 //! not opened after the days chosen) and the office's downloads of that list.
 
 import { useId, useState } from 'react'
@@ -32,7 +33,8 @@ export function ReachTab({ n }: { n: NotificationDetail }) {
   const [days, setDays] = useState(3)
   const [typed, setTyped] = useState('3')
   const [filter, setFilter] = useState<string>(ALL)
-  const reach = useReach(n.id, days)
+  const [page, setPage] = useState(1)
+  const reach = useReach(n.id, days, filter, page)
 
   if (reach.isError) return <Alert>{errorMessage(reach.error)}</Alert>
   if (!reach.data) return <p role="status">Loading…</p>
@@ -47,11 +49,10 @@ export function ReachTab({ n }: { n: NotificationDetail }) {
     )
   }
 
-  const shown = data.entries.filter((e) =>
-    filter === ALL ? true : filter === NOT_REACHED ? e.notReached : e.state === filter,
-  )
+  const shown = data.entries
+  const pages = Math.max(1, Math.ceil(Number(data.shown) / Number(data.pageSize)))
   const choices = [
-    { key: ALL, label: 'Everyone', count: data.entries.length },
+    { key: ALL, label: 'Everyone', count: Number(data.total) },
     ...data.counts.map((c) => ({ key: c.state, label: c.label, count: Number(c.count) })),
     { key: NOT_REACHED, label: 'Not reached', count: Number(data.notReached) },
   ]
@@ -60,15 +61,18 @@ export function ReachTab({ n }: { n: NotificationDetail }) {
   const changeDays = (value: string) => {
     setTyped(value)
     const number = Number(value)
-    if (Number.isInteger(number) && number >= 1 && number <= 60) setDays(number)
+    if (Number.isInteger(number) && number >= 1 && number <= 60) {
+      setDays(number)
+      setPage(1)
+    }
   }
 
   return (
     <div className="space-y-4">
       <p>
         {Number(data.notReached) === 0
-          ? `Everyone this message was for has been reached so far (${data.entries.length} in all).`
-          : `${data.notReached} of ${data.entries.length} not reached: not sent, bounced, or not opened ${days} ${days === 1 ? 'day' : 'days'} after sending.`}
+          ? `Everyone this message was for has been reached so far (${data.total} in all).`
+          : `${data.notReached} of ${data.total} not reached: not sent, bounced, or not opened ${days} ${days === 1 ? 'day' : 'days'} after sending.`}
       </p>
       <div role="group" aria-label="Show" className="flex flex-wrap gap-2">
         {choices.map((c) => (
@@ -78,7 +82,10 @@ export function ReachTab({ n }: { n: NotificationDetail }) {
             size="sm"
             variant={filter === c.key ? 'default' : 'outline'}
             aria-pressed={filter === c.key}
-            onClick={() => setFilter(c.key)}
+            onClick={() => {
+              setFilter(c.key)
+              setPage(1)
+            }}
           >
             {c.label} ({c.count})
           </Button>
@@ -137,6 +144,19 @@ export function ReachTab({ n }: { n: NotificationDetail }) {
             </tr>
           ))}
         </DataTable>
+      )}
+      {pages > 1 && (
+        <nav aria-label="Pages" className="flex flex-wrap items-center gap-3">
+          <Button type="button" variant="outline" size="sm" disabled={data.page <= 1} onClick={() => setPage(Number(data.page) - 1)}>
+            Previous
+          </Button>
+          <span className="text-sm">
+            Page {data.page} of {pages}
+          </span>
+          <Button type="button" variant="outline" size="sm" disabled={data.page >= pages} onClick={() => setPage(Number(data.page) + 1)}>
+            Next
+          </Button>
+        </nav>
       )}
     </div>
   )
