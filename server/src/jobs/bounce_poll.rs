@@ -301,7 +301,21 @@ pub fn read_dsn(raw: &[u8], bounce_address: Option<&str>, at: NaiveDateTime) -> 
     let mut found = Vec::new();
     // The first group of fields is about the message; each further group, one recipient.
     for group in text.split("\n\n").skip(1) {
-        let group = format!("{}\r\n\r\n", group.trim().replace('\n', "\r\n"));
+        // Folded lines joined first (RFC 5322 unfolding), so that a long Diagnostic-Code
+        // reads whole.
+        let mut unfolded = String::new();
+        for line in group.trim().lines() {
+            if line.starts_with([' ', '\t']) {
+                unfolded.push(' ');
+                unfolded.push_str(line.trim());
+            } else {
+                if !unfolded.is_empty() {
+                    unfolded.push_str("\r\n");
+                }
+                unfolded.push_str(line);
+            }
+        }
+        let group = format!("{unfolded}\r\n\r\n");
         let Some(fields) = MessageParser::default().parse_headers(group.as_bytes()) else {
             continue;
         };
@@ -365,7 +379,7 @@ Final-Recipient: rfc822; Mum@Families.example\r\n\
 Action: failed\r\n\
 Status: 5.1.1\r\n\
 Diagnostic-Code: smtp; 550 5.1.1 <mum@families.example>:\r\n\
- User unknown\r\n\
+\tUser unknown\r\n\
 \r\n\
 Final-Recipient: rfc822; dad@families.example\r\n\
 Action: delayed\r\n\

@@ -592,7 +592,7 @@ Action: failed\r\n\
 Status: 5.1.1\r\n\
 Remote-MTA: dns; mx.families.test\r\n\
 Diagnostic-Code: smtp; 550 5.1.1 <{recipient}>: Recipient address rejected:\r\n\
-    User unknown in virtual mailbox table\r\n\
+\tUser unknown in virtual mailbox table\r\n\
 \r\n\
 --DSN.b1\r\n\
 Content-Description: Undelivered Message Headers\r\n\
