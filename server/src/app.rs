@@ -58,6 +58,8 @@ pub fn router(state: AppState) -> Router {
         .nest("/privacy", http::privacy_export::routes().layer(timeout(Duration::from_secs(5 * 60))))
         // Stripe's signed events (docs/billing.md): stored and queued, answered at once.
         .nest("/stripe", http::stripe_webhook::routes().layer(timeout(Duration::from_secs(30))))
+        // Sending services' signed delivery events (docs/bounces.md).
+        .nest("/webhooks", http::sendgrid_webhook::routes().layer(timeout(Duration::from_secs(30))))
         .fallback(api_not_found)
         // Answers carry personal data: no browser or proxy keeps a copy (a download that
         // sets its own Cache-Control keeps it).

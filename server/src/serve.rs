@@ -66,6 +66,19 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         {
             tracing::warn!(%err, "could not queue the file expiry sweep");
         }
+        // The bounce mailbox's reads chain the same way (docs/bounces.md).
+        let bounces = &state.config.bounces;
+        if bounces.imap_url.is_some() {
+            if let Err(err) = crate::jobs::bounce_poll::schedule(
+                &mut pooled.db(),
+                crate::models::now(),
+                bounces.poll_minutes,
+            )
+            .await
+            {
+                tracing::warn!(%err, "could not queue the bounce mailbox's first read");
+            }
+        }
     }
     let workers = Workers::start(state.clone(), Registry::standard(), settings);
     let (stopping, stop_asked) = watch::channel(false);

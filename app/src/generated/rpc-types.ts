@@ -105,6 +105,7 @@ export interface MisSyncStatus {
   noFormCount: number;
   noForm: Array<ProblemPupil>;
   duplicateEmails: Array<DuplicateEmail>;
+  refusedAddresses: Array<RefusedAddress>;
 }
 
 export interface SyncRunView {
@@ -130,6 +131,16 @@ export interface DuplicateEmail {
   pupils: number;
 }
 
+export interface RefusedAddress {
+  studentId: string;
+  name: string;
+  audience: string;
+  address: string;
+  reason: string;
+  refusedAt: Date;
+  sentence: string;
+}
+
 export interface ProfileViewsInput {
   page: number | null;
 }
@@ -146,6 +157,10 @@ export interface ProfileView {
   at: Date;
   viewer: string;
   pupil: string;
+}
+
+export interface RefusedAddresses {
+  addresses: Array<RefusedAddress>;
 }
 
 export interface SaveGroup {
@@ -1069,6 +1084,7 @@ export interface StudentProfile {
   yearGroup: string | null;
   formGroup: string | null;
   classes: Array<ClassName>;
+  refusedAddresses: Array<RefusedAddress>;
 }
 
 export interface ClassName {
@@ -1682,6 +1698,7 @@ export interface RpcProcedures {
   'admin.listYearGroups': { kind: 'query'; input: void; output: Array<Group> };
   'admin.misSync': { kind: 'query'; input: void; output: MisSyncStatus };
   'admin.profileViews': { kind: 'query'; input: ProfileViewsInput; output: ProfileViewPage };
+  'admin.refusedAddresses': { kind: 'query'; input: void; output: RefusedAddresses };
   'admin.saveClass': { kind: 'mutation'; input: SaveGroup; output: Group };
   'admin.saveFormGroup': { kind: 'mutation'; input: SaveGroup; output: Group };
   'admin.saveGroupcall': { kind: 'mutation'; input: SaveGroupcall; output: SavedGroupcall };

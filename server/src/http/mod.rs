@@ -7,6 +7,7 @@ pub mod health;
 pub mod reports;
 pub mod security_headers;
 pub mod sse;
+pub mod sendgrid_webhook;
 pub mod stripe_webhook;
 pub mod submission_files;
 pub mod upload_parts;

@@ -24,6 +24,7 @@
 //! | `voice_note.transcribe` | [`voice_note_transcribe::TranscribeVoiceNote`] | `voice_note_transcribe.rs` |
 //! | `stripe.event` | [`stripe_event::ApplyStripeEvent`] | `stripe_event.rs` |
 //! | `mis.sync` | [`mis_sync::SyncMis`] | `mis_sync.rs` |
+//! | `bounces.poll` | [`bounce_poll::PollBounces`] | `bounce_poll.rs` |
 //!
 //! A job's life: `QUEUED` → (claimed by a worker: `locked_at`, `locked_by`, `attempts + 1`)
 //! `RUNNING` → `DONE` (`finished_at`), or back to `QUEUED` with `run_at = now + backoff`
@@ -32,6 +33,7 @@
 //! is `crate::models::jobs`. See `docs/jobs-and-mail.md`.
 
 pub mod audience;
+pub mod bounce_poll;
 pub mod email_account;
 pub mod email_digest;
 pub mod email_feedback;
@@ -165,6 +167,8 @@ impl From<crate::mail::MailError> for JobError {
         match err {
             // A malformed address will not improve with time.
             crate::mail::MailError::Address { .. } => JobError::Permanent(err.to_string()),
+            // The server refused the recipient for good (`send_email` records it).
+            crate::mail::MailError::Refused { .. } => JobError::Permanent(err.to_string()),
             other => JobError::Retry(other.to_string()),
         }
     }
@@ -178,12 +182,84 @@ pub fn payload<T: DeserializeOwned>(job: &Job) -> Result<T, JobError> {
 
 /// Sends `email` to `to` as job `job`: the job id is the Message-ID, so a copy sent again
 /// after a crash carries the same one (see `email_notification`).
+///
+/// Refused addresses (docs/bounces.md), for every e-mail job in one place:
+/// - `to` already refused (`address_refusals`): nothing is sent, the skip is logged and the
+///   job fails for good with the refusal in `last_error` (FAILED, no retries);
+/// - the mail server refuses it now (a 5xx to RCPT TO or DATA): the address is refused
+///   with the server's words, and the job fails for good the same way.
+///
+/// For an `email.notification` job the delivery (notification, pupil, audience from the
+/// payload) becomes Not sent / REFUSED with the reason, and a sent message carries the
+/// delivery's id (VERP token, SendGrid custom argument) so a later bounce finds it.
 pub async fn send_email(
     state: &AppState,
     job: &Job,
     to: &str,
     email: Email,
 ) -> Result<(), JobError> {
-    state.mailer.send_with_id(to, email, Some(&job.id)).await?;
-    Ok(())
+    use crate::models::{address_refusals, bounces};
+    let address = crate::addresses::normalise_email(to);
+    let delivery = notification_delivery(job);
+    let delivery_id = {
+        let mut pooled = state.db.conn().await?;
+        let mut conn = pooled.db();
+        if let Some(refusal) = address_refusals::find(&mut conn, &address).await? {
+            tracing::info!(job = %job.id, kind = %job.kind, "not sent: the address was refused by its mail server");
+            if let Some((notification, student, audience)) = &delivery {
+                bounces::refused_at_send(&mut conn, notification, student, audience, &refusal.reason)
+                    .await?;
+            }
+            return Err(JobError::Permanent(format!(
+                "not sent: {address} was refused by its mail server on {}: {}",
+                refusal.refused_at.format("%d/%m/%Y"),
+                refusal.reason
+            )));
+        }
+        match &delivery {
+            Some((notification, student, audience)) => {
+                bounces::delivery_id(&mut conn, notification, student, audience).await?
+            }
+            None => None,
+        }
+    };
+    let tracking = crate::mail::Tracking {
+        message_id: Some(&job.id),
+        delivery_id: delivery_id.as_deref(),
+    };
+    match state.mailer.send_tracked(to, email, tracking).await {
+        Ok(()) => Ok(()),
+        Err(crate::mail::MailError::Refused { reason }) => {
+            tracing::warn!(job = %job.id, kind = %job.kind, %reason, "the mail server refused the address");
+            let mut pooled = state.db.conn().await?;
+            let mut conn = pooled.db();
+            let at = crate::models::now();
+            crate::transaction!(&mut conn, |c| {
+                address_refusals::refuse(c, &address, &reason, at).await?;
+                if let Some((notification, student, audience)) = &delivery {
+                    bounces::refused_at_send(c, notification, student, audience, &reason).await?;
+                }
+                Ok::<_, diesel::result::Error>(())
+            })?;
+            Err(JobError::Permanent(format!(
+                "the mail server refused {address}: {reason}"
+            )))
+        }
+        Err(other) => Err(other.into()),
+    }
+}
+
+/// The delivery an `email.notification` job is (notification id, pupil id, audience), read
+/// from its payload; `None` for every other job.
+fn notification_delivery(job: &Job) -> Option<(String, String, String)> {
+    use email_notification::NotificationEmail;
+    if job.kind != NotificationEmail::KIND {
+        return None;
+    }
+    let email: NotificationEmail = serde_json::from_str(&job.payload).ok()?;
+    Some((
+        email.notification_id,
+        email.student_id,
+        email.audience.as_str().to_owned(),
+    ))
 }

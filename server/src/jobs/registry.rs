@@ -15,6 +15,7 @@ use super::email_notification::NotificationEmail;
 use super::email_support::SupportEmail;
 use super::feedback_release::ReleaseFeedback;
 use super::feedback_send::SendFeedback;
+use super::bounce_poll::PollBounces;
 use super::file_expiry::ExpireFiles;
 use super::idempotency_sweep::SweepIdempotencyKeys;
 use super::mis_sync::SyncMis;
@@ -71,6 +72,7 @@ impl Registry {
             .register::<InviteEmail>()
             .register::<SyncMis>()
             .register::<ImportFromMicrosoft>()
+            .register::<PollBounces>()
     }
 
     /// Adds job type `J` under its `KIND`.
@@ -127,7 +129,7 @@ mod tests {
             declared.push(kind.to_owned());
         }
         declared.sort();
-        assert_eq!(declared.len(), 16, "job types found: {declared:?}");
+        assert_eq!(declared.len(), 17, "job types found: {declared:?}");
         assert_eq!(Registry::standard().kinds(), declared);
     }
 

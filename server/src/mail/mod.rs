@@ -10,6 +10,8 @@ mod timeout_stream;
 
 use std::path::PathBuf;
 
+use lettre::address::{Address, Envelope};
+use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
@@ -26,6 +28,11 @@ pub enum MailError {
     Build(String),
     #[error("could not send the message: {0}")]
     Transport(String),
+    /// The mail server refused the recipient or the message for good (a 5xx answer to RCPT
+    /// TO or to DATA): `reason` is the server's words, e.g. `550 5.1.1 User unknown`.
+    /// Sending again will not help (docs/bounces.md).
+    #[error("the mail server refused the message: {reason}")]
+    Refused { reason: String },
     #[error("cannot set up mail: {0}")]
     Setup(String),
 }
@@ -44,6 +51,8 @@ enum Transport {
 /// Sends e-mail through the configured transport.
 pub struct Mailer {
     from: Mailbox,
+    /// `VOICEMARK_BOUNCE_ADDRESS`: the envelope sender (VERP, see [`verp_sender`]).
+    bounce_address: Option<Address>,
     transport: Transport,
     /// The bound on one whole SMTP send (connecting included).
     message_timeout: std::time::Duration,
@@ -81,8 +90,15 @@ impl Mailer {
                 }
             }
         };
+        let bounce_address = match &config.bounces.address {
+            Some(a) => Some(a.parse::<Address>().map_err(|e| {
+                MailError::Setup(format!("VOICEMARK_BOUNCE_ADDRESS: {e}"))
+            })?),
+            None => None,
+        };
         Ok(Mailer {
             from,
+            bounce_address,
             transport,
             message_timeout: config.mail.timeouts.message,
         })
@@ -111,30 +127,66 @@ impl Mailer {
         email: Email,
         message_id: Option<&str>,
     ) -> Result<(), MailError> {
-        let message = Message::builder()
-            .message_id(message_id.map(|id| format!("<{id}@voicemark>")))
+        self.send_tracked(
+            to,
+            email,
+            Tracking {
+                message_id,
+                delivery_id: None,
+            },
+        )
+        .await
+    }
+
+    /// Sends like [`Mailer::send_with_id`], marked so that a bounce finds its way back
+    /// (docs/bounces.md): with a bounce address configured the envelope sender (MAIL FROM,
+    /// the Return-Path) is `bounces+{delivery id}@domain` for a notification e-mail and the
+    /// bare bounce address otherwise; a notification e-mail also carries SendGrid's
+    /// `X-SMTPAPI` header with the delivery id as the custom argument `voicemark_delivery`.
+    /// A permanent refusal of the recipient or of the message (5xx to RCPT TO or DATA) is
+    /// [`MailError::Refused`]; a 4xx stays a [`MailError::Transport`] (try again later).
+    pub async fn send_tracked(
+        &self,
+        to: &str,
+        email: Email,
+        tracking: Tracking<'_>,
+    ) -> Result<(), MailError> {
+        let recipient = parse_mailbox(to)?;
+        let mut builder = Message::builder()
+            .message_id(tracking.message_id.map(|id| format!("<{id}@voicemark>")))
             .from(self.from.clone())
-            .to(parse_mailbox(to)?)
-            .subject(email.subject)
+            .to(recipient.clone())
+            .subject(email.subject);
+        if let Some(delivery) = tracking.delivery_id {
+            builder = builder.raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str("X-SMTPAPI"),
+                serde_json::json!({ "unique_args": { SENDGRID_DELIVERY_ARG: delivery } })
+                    .to_string(),
+            ));
+        }
+        let message = builder
             .multipart(MultiPart::alternative_plain_html(email.text, email.html))
             .map_err(|e| MailError::Build(e.to_string()))?;
+        let sender = match &self.bounce_address {
+            Some(bounce) => verp_sender(bounce, tracking.delivery_id),
+            None => self.from.email.clone(),
+        };
+        let envelope = Envelope::new(Some(sender), vec![recipient.email])
+            .map_err(|e| MailError::Build(e.to_string()))?;
+        let formatted = message.formatted();
         match &self.transport {
             Transport::Outbox { files, .. } => files
-                .send(message)
+                .send_raw(&envelope, &formatted)
                 .await
                 .map(drop)
                 .map_err(|e| MailError::Transport(e.to_string())),
-            Transport::SmtpPool(pool) => {
-                let formatted = message.formatted();
-                self.bounded(pool.send(message.envelope(), &formatted))
-                    .await
-            }
+            Transport::SmtpPool(pool) => self.bounded(pool.send(&envelope, &formatted)).await,
             Transport::Smtp(smtp) => {
                 self.bounded(async {
-                    smtp.send(message)
+                    smtp.send_raw(&envelope, &formatted)
                         .await
                         .map(drop)
-                        .map_err(|e| MailError::Transport(e.to_string()))
+                        .map_err(smtps_error)
                 })
                 .await
             }
@@ -156,6 +208,72 @@ impl Mailer {
                 )))
             })
     }
+}
+
+/// What a job's message carries besides its content, for finding it again.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tracking<'a> {
+    /// `Message-ID: <{message_id}@voicemark>` (the job's id).
+    pub message_id: Option<&'a str>,
+    /// The `deliveries` row this message is (notification e-mails only).
+    pub delivery_id: Option<&'a str>,
+}
+
+/// SendGrid's custom argument that names the delivery (`X-SMTPAPI` unique_args; SendGrid's
+/// Event Webhook posts it back as a field of each event).
+pub const SENDGRID_DELIVERY_ARG: &str = "voicemark_delivery";
+
+/// The envelope sender for `bounce` (`bounces@mail.school.example`): with a delivery id,
+/// `bounces+{id}@mail.school.example` (VERP: the bounce comes back to an address that names
+/// the message), else the bounce address itself.
+pub fn verp_sender(bounce: &Address, delivery_id: Option<&str>) -> Address {
+    let token = delivery_id.filter(|id| {
+        !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    });
+    match token {
+        Some(id) => Address::new(format!("{}+{id}", bounce.user()), bounce.domain())
+            .unwrap_or_else(|_| bounce.clone()),
+        None => bounce.clone(),
+    }
+}
+
+/// The VERP token in `address` (`bounces+{token}@domain`) when it is the bounce address
+/// `bounce` with a token, else `None`.
+pub fn verp_token(bounce: &str, address: &str) -> Option<String> {
+    let (user, domain) = bounce.rsplit_once('@')?;
+    let (a_user, a_domain) = address.trim().rsplit_once('@')?;
+    if !a_domain.eq_ignore_ascii_case(domain) {
+        return None;
+    }
+    let token = a_user.strip_prefix(user)?.strip_prefix('+')?;
+    (!token.is_empty()).then(|| token.to_ascii_lowercase())
+}
+
+/// The server's words for a negative SMTP reply: `550 5.1.1 User unknown`.
+pub(crate) fn server_words(err: &lettre::transport::smtp::Error) -> String {
+    match (err.status(), std::error::Error::source(err)) {
+        (Some(code), Some(text)) => format!("{code} {text}"),
+        _ => err.to_string(),
+    }
+}
+
+/// An `smtps://` failure. lettre's pool does not say which command was refused, so only a
+/// 5xx whose enhanced status names the recipient's mailbox or system (RFC 3463 5.1.1,
+/// 5.1.2, 5.1.3, 5.1.6, 5.1.10, 5.2.x) counts as a refusal; any other 5xx (say, a 5xx to
+/// MAIL FROM, which is about our sender) stays a transport error, retried, then failed.
+fn smtps_error(err: lettre::transport::smtp::Error) -> MailError {
+    let words = server_words(&err);
+    if err.is_permanent() && recipient_status(&words) {
+        MailError::Refused { reason: words }
+    } else {
+        MailError::Transport(err.to_string())
+    }
+}
+
+fn recipient_status(words: &str) -> bool {
+    let enhanced = words.split_whitespace().nth(1).unwrap_or("");
+    ["5.1.1", "5.1.2", "5.1.3", "5.1.6", "5.1.10"].contains(&enhanced)
+        || enhanced.starts_with("5.2.")
 }
 
 /// Where the file transport writes: `{data_dir}/outbox`.
@@ -233,5 +351,31 @@ mod tests {
             timeouts: SmtpTimeouts::default(),
         };
         assert!(validate(&bad).is_err());
+    }
+
+    #[test]
+    fn verp_senders_name_the_delivery_and_read_back() {
+        let bounce: Address = "bounces@mail.school.example".parse().expect("address");
+        let id = "0193b5c2-7d1e-7a00-8000-0123456789ab";
+        let sender = verp_sender(&bounce, Some(id));
+        assert_eq!(sender.to_string(), format!("bounces+{id}@mail.school.example"));
+        assert_eq!(verp_sender(&bounce, None), bounce);
+        assert_eq!(verp_sender(&bounce, Some("a b")), bounce, "odd tokens are left out");
+        assert_eq!(
+            verp_token("bounces@mail.school.example", &sender.to_string()).as_deref(),
+            Some(id)
+        );
+        assert_eq!(verp_token("bounces@mail.school.example", "bounces@mail.school.example"), None);
+        assert_eq!(verp_token("bounces@mail.school.example", "bounces+x@other.example"), None);
+        assert_eq!(verp_token("bounces@mail.school.example", "someone+x@mail.school.example"), None);
+    }
+
+    #[test]
+    fn only_recipient_statuses_count_as_refusals_on_smtps() {
+        assert!(recipient_status("550 5.1.1 User unknown"));
+        assert!(recipient_status("552 5.2.2 Mailbox full"));
+        assert!(!recipient_status("550 5.7.1 Sender rejected"));
+        assert!(!recipient_status("553 5.1.8 Bad sender address"));
+        assert!(!recipient_status("550 No such user"));
     }
 }

@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{AsyncSmtpConnection, TlsParameters};
-use lettre::transport::smtp::extension::ClientId;
+use lettre::transport::smtp::commands::{Data, Mail, Rcpt};
+use lettre::transport::smtp::extension::{ClientId, Extension, MailBodyParameter, MailParameter};
 use tokio::sync::Semaphore;
 
 use super::timeout_stream::TimeoutStream;
@@ -115,6 +116,66 @@ struct Idle {
     since: Instant,
 }
 
+/// What lettre's `AsyncSmtpConnection::send` does (MAIL, RCPT, DATA, the message), one
+/// command at a time so that we know which one the server refused: a 5xx to RCPT TO or to
+/// the message (DATA) is about this recipient or message and is [`MailError::Refused`]; a
+/// 5xx to MAIL FROM is about our sender (a setting to fix, not the pupil's address) and,
+/// like every 4xx, a [`MailError::Transport`] error.
+async fn send_steps(
+    connection: &mut AsyncSmtpConnection,
+    envelope: &Envelope,
+    message: &[u8],
+) -> Result<(), MailError> {
+    let transport = |e: lettre::transport::smtp::Error| MailError::Transport(e.to_string());
+    let refused_or_transport = |e: lettre::transport::smtp::Error| {
+        if e.is_permanent() {
+            MailError::Refused {
+                reason: super::server_words(&e),
+            }
+        } else {
+            MailError::Transport(e.to_string())
+        }
+    };
+    let mut options = Vec::new();
+    let non_ascii = envelope
+        .from()
+        .into_iter()
+        .chain(envelope.to())
+        .any(|a| !AsRef::<str>::as_ref(a).is_ascii());
+    if non_ascii {
+        if !connection.server_info().supports_feature(Extension::SmtpUtfEight) {
+            return Err(MailError::Transport(
+                "the address is not ASCII and the mail server does not take SMTPUTF8".into(),
+            ));
+        }
+        options.push(MailParameter::SmtpUtfEight);
+    }
+    if !message.is_ascii() {
+        if !connection.server_info().supports_feature(Extension::EightBitMime) {
+            return Err(MailError::Transport(
+                "the message is not ASCII and the mail server does not take 8BITMIME".into(),
+            ));
+        }
+        options.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+    }
+    connection
+        .command(Mail::new(envelope.from().cloned(), options))
+        .await
+        .map_err(transport)?;
+    for to in envelope.to() {
+        connection
+            .command(Rcpt::new(to.clone(), vec![]))
+            .await
+            .map_err(refused_or_transport)?;
+    }
+    connection.command(Data).await.map_err(refused_or_transport)?;
+    connection
+        .message(message)
+        .await
+        .map_err(refused_or_transport)?;
+    Ok(())
+}
+
 /// Up to [`MAX_CONNECTIONS`] connections, each used by one sender at a time and reused.
 pub struct SmtpPool {
     server: SmtpServer,
@@ -156,14 +217,14 @@ impl SmtpPool {
             Some(connection) => connection,
             None => self.connect().await?,
         };
-        match connection.send(envelope, message).await {
-            Ok(_) => {
+        match send_steps(&mut connection, envelope, message).await {
+            Ok(()) => {
                 self.give_back(connection);
                 Ok(())
             }
             Err(err) => {
                 connection.abort().await;
-                Err(MailError::Transport(err.to_string()))
+                Err(err)
             }
         }
     }

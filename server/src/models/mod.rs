@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod address_refusals;
+pub mod bounces;
 pub mod assistant_queries;
 pub mod audit;
 pub mod billing;

@@ -7,6 +7,7 @@ mod support;
 mod admin;
 mod assistant;
 mod auth;
+mod bounces;
 mod autofill;
 mod cli;
 mod comment_bank;

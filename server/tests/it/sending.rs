@@ -308,6 +308,8 @@ pub mod smtp {
     pub struct SmtpSink {
         pub port: u16,
         pub received: Arc<Mutex<Vec<Received>>>,
+        /// Recipients answered `550 5.1.1 User unknown` at RCPT TO (see [`SmtpSink::refuse`]).
+        pub refused: Arc<Mutex<std::collections::HashSet<String>>>,
     }
 
     impl SmtpSink {
@@ -315,16 +317,24 @@ pub mod smtp {
             let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind smtp");
             let port = listener.local_addr().expect("addr").port();
             let received = Arc::new(Mutex::new(Vec::new()));
+            let refused = Arc::new(Mutex::new(std::collections::HashSet::new()));
             let store = received.clone();
+            let refusing = refused.clone();
             tokio::spawn(async move {
                 while let Ok((socket, _)) = listener.accept().await {
                     let store = store.clone();
+                    let refusing = refusing.clone();
                     tokio::spawn(async move {
-                        let _ = session(socket, store).await;
+                        let _ = session(socket, store, refusing).await;
                     });
                 }
             });
-            SmtpSink { port, received }
+            SmtpSink { port, received, refused }
+        }
+
+        /// From now on, answers `550 5.1.1 User unknown` to RCPT TO `address`.
+        pub fn refuse(&self, address: &str) {
+            self.refused.lock().expect("lock").insert(address.to_lowercase());
         }
 
         pub fn url(&self) -> String {
@@ -350,6 +360,7 @@ pub mod smtp {
     async fn session(
         socket: tokio::net::TcpStream,
         store: Arc<Mutex<Vec<Received>>>,
+        refused: Arc<Mutex<std::collections::HashSet<String>>>,
     ) -> std::io::Result<()> {
         let (read, mut write) = socket.into_split();
         let mut lines = BufReader::new(read);
@@ -374,7 +385,12 @@ pub mod smtp {
                 to.clear();
                 write.write_all(b"250 OK\r\n").await?;
             } else if upper.starts_with("RCPT TO:") {
-                to.push(address(&command[8..]));
+                let rcpt = address(&command[8..]);
+                if refused.lock().expect("lock").contains(&rcpt) {
+                    write.write_all(b"550 5.1.1 User unknown\r\n").await?;
+                    continue;
+                }
+                to.push(rcpt);
                 write.write_all(b"250 OK\r\n").await?;
             } else if upper == "DATA" {
                 write

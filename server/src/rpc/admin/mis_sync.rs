@@ -67,6 +67,8 @@ rpc_type! {
         pub no_form_count: i64,
         pub no_form: Vec<ProblemPupil>,
         pub duplicate_emails: Vec<DuplicateEmail>,
+        /// Pupils whose own or parent's address a mail server refused (docs/bounces.md).
+        pub refused_addresses: Vec<super::refused_addresses::RefusedAddress>,
     }
 }
 
@@ -139,6 +141,7 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<MisSyncStatus> {
     let last_full_sync = store::last_full_sync(&mut conn, school_id).await?;
     let last_delta_sync = store::last_done(&mut conn, school_id, Some("DELTA")).await?;
     let problems = store::data_problems(&mut conn, school_id).await?;
+    let refused = crate::models::bounces::refusals_in_school(&mut conn, school_id).await?;
     Ok(MisSyncStatus {
         source: source.map(|s| s.as_str().to_owned()),
         wonde_id,
@@ -160,5 +163,6 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<MisSyncStatus> {
             .into_iter()
             .map(|(email, pupils)| DuplicateEmail { email, pupils })
             .collect(),
+        refused_addresses: refused.into_iter().map(Into::into).collect(),
     })
 }

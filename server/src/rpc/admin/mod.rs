@@ -11,6 +11,7 @@ pub mod list_staff;
 pub mod list_year_groups;
 pub mod mis_sync;
 pub mod profile_views;
+pub mod refused_addresses;
 pub mod save_class;
 pub mod save_form_group;
 pub mod save_pupil;
@@ -42,6 +43,7 @@ pub fn procedures() -> Vec<Procedure> {
         procedure!(Query "admin.listYearGroups" => list_year_groups),
         procedure!(Query "admin.misSync" => mis_sync),
         procedure!(Query "admin.profileViews" => profile_views),
+        procedure!(Query "admin.refusedAddresses" => refused_addresses),
         procedure!(Mutation "admin.saveClass" => save_class),
         procedure!(Mutation "admin.saveFormGroup" => save_form_group),
         procedure!(Mutation "admin.savePupil" => save_pupil),

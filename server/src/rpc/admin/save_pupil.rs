@@ -3,7 +3,7 @@
 use super::list_pupils::Pupil;
 use super::{not_found, optional_text, require_admin};
 use crate::addresses::normalise_email;
-use crate::models::{email_preferences, groups, organisations};
+use crate::models::{address_refusals, email_preferences, groups, organisations};
 use crate::models::students::{self, PupilFields, SavedPupil};
 use crate::rpc::input::check_length;
 use crate::rpc::typescript::rpc_type;
@@ -118,6 +118,17 @@ pub async fn handler(ctx: &Ctx, input: SavePupil) -> RpcResult<Pupil> {
             return Err(RpcError::field("classIds", "Choose classes from the list."));
         }
         let saved = students::save_pupil(c, school_id, id.as_deref(), &fields).await?;
+        if let SavedPupil::Written(_) = &saved {
+            // Saving an address on the record lifts its refusal (docs/bounces.md): a new
+            // address was never refused, and the same one saved again means the office
+            // checked it with the family.
+            for address in [fields.email.as_deref(), fields.parent_email.as_deref()]
+                .into_iter()
+                .flatten()
+            {
+                address_refusals::clear(c, address).await?;
+            }
+        }
         if let (SavedPupil::Written(_), Some(address), Some(language)) =
             (&saved, fields.parent_email.as_deref(), parent_language.as_deref())
         {

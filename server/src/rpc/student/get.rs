@@ -24,6 +24,8 @@ rpc_type! {
         pub year_group: Option<String>,
         pub form_group: Option<String>,
         pub classes: Vec<ClassName>,
+        /// The pupil's or parent's address a mail server refused (docs/bounces.md).
+        pub refused_addresses: Vec<crate::rpc::admin::refused_addresses::RefusedAddress>,
     }
 }
 
@@ -36,6 +38,7 @@ pub async fn handler(ctx: &Ctx, input: StudentIdInput) -> RpcResult<StudentProfi
         .await?
         .ok_or_else(student_not_found)?;
     let classes = students::classes_of(&mut conn, &student.id).await?;
+    let refused = crate::models::bounces::refusals_of_pupil(&mut conn, school_id, &student.id).await?;
     audit::record(
         &mut conn,
         &user.id,
@@ -58,5 +61,6 @@ pub async fn handler(ctx: &Ctx, input: StudentIdInput) -> RpcResult<StudentProfi
             .into_iter()
             .map(|(id, name)| ClassName { id, name })
             .collect(),
+        refused_addresses: refused.into_iter().map(Into::into).collect(),
     })
 }

@@ -186,6 +186,11 @@ pub fn capabilities(config: &Config) -> Vec<Capability> {
                 setting("VOICEMARK_SMTP_URL", config.mail.smtp_url.is_some(), true),
                 setting("VOICEMARK_MAIL_FROM", true, false),
                 setting("VOICEMARK_PUBLIC_URL", true, false),
+                // Bounces (docs/bounces.md): all optional.
+                setting("VOICEMARK_BOUNCE_ADDRESS", config.bounces.address.is_some(), false),
+                setting("VOICEMARK_BOUNCE_IMAP_URL", config.bounces.imap_url.is_some(), false),
+                setting("VOICEMARK_BOUNCE_POLL_MINUTES", config.bounces.poll_minutes != 5, false),
+                setting("VOICEMARK_SENDGRID_WEBHOOK_PUBLIC_KEY", config.bounces.sendgrid_public_key.is_some(), false),
             ],
             docs: "docs/jobs-and-mail.md".into(),
         },

@@ -320,7 +320,10 @@ export function MisSyncTab() {
       </Section>
 
       <Section title="Data problems to fix in your MIS">
-        {data.noParentCount === 0 && data.noFormCount === 0 && data.duplicateEmails.length === 0 ? (
+        {data.noParentCount === 0 &&
+        data.noFormCount === 0 &&
+        data.duplicateEmails.length === 0 &&
+        data.refusedAddresses.length === 0 ? (
           <p className="text-sm">No problems found.</p>
         ) : (
           <div className="space-y-4 text-sm">
@@ -331,6 +334,22 @@ export function MisSyncTab() {
                 <ul aria-label={`${word.Many} with no reachable parent`} className="list-disc pl-5">
                   {data.noParent.map((pupil) => (
                     <li key={pupil.id}>{pupil.name}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            {data.refusedAddresses.length > 0 && (
+              <div>
+                <h3 className="font-medium">Refused e-mail addresses ({data.refusedAddresses.length})</h3>
+                <p className="text-muted-foreground">
+                  A mail server refused these addresses, so nothing more is sent to them until the address is changed or saved
+                  again.
+                </p>
+                <ul aria-label="Refused e-mail addresses" className="list-disc pl-5">
+                  {data.refusedAddresses.map((r) => (
+                    <li key={`${r.studentId}-${r.audience}`}>
+                      {r.name}: {r.sentence}
+                    </li>
                   ))}
                 </ul>
               </div>

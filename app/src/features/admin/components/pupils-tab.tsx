@@ -20,6 +20,7 @@ import { usePupilWord } from '@/lib/pupil-word'
 import { allFieldMessages, useImportPupils } from '../api/import-pupils'
 import { useClasses, useFormGroups, useYearGroups } from '../api/list-groups'
 import { usePupils } from '../api/list-pupils'
+import { useRefusedAddresses } from '../api/refused-addresses'
 import { pupilSchema, useSavePupil, type PupilValues } from '../api/save-pupil'
 
 const FIELDS = ['forename', 'surname', 'email', 'parentEmail', 'parentLanguage', 'upn', 'yearGroupId', 'formGroupId', 'classIds'] as const
@@ -79,6 +80,7 @@ function PupilForm({ pupil, onDone }: { pupil?: Pupil; onDone: () => void }) {
 
   return (
     <Section title={pupil ? `Edit ${pupil.forename} ${pupil.surname}` : `Add a ${word.one}`}>
+      {pupil && <PupilRefusals studentId={pupil.id} />}
       <form onSubmit={onSubmit} noValidate className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="Forename" error={errors.forename?.message}>
@@ -223,6 +225,45 @@ function ImportForm() {
   )
 }
 
+/** The refusal of the edited pupil's addresses, above their form: saving lifts it. */
+function PupilRefusals({ studentId }: { studentId: string }) {
+  const refused = useRefusedAddresses()
+  const mine = refused.data?.addresses.filter((r) => r.studentId === studentId) ?? []
+  if (mine.length === 0) return null
+  return (
+    <div className="mb-4 space-y-2">
+      {mine.map((r) => (
+        <Alert key={r.audience} tone="info">
+          {r.sentence}
+        </Alert>
+      ))}
+    </div>
+  )
+}
+
+/** Every pupil with a refused address, for schools with or without an MIS. */
+function RefusedAddresses() {
+  const word = usePupilWord()
+  const refused = useRefusedAddresses()
+  const rows = refused.data?.addresses ?? []
+  if (rows.length === 0) return null
+  return (
+    <Section title={`Refused e-mail addresses (${rows.length})`}>
+      <p className="mb-2 text-sm text-muted-foreground">
+        A mail server refused these addresses, so nothing more is sent to them. Correct the address on the {word.one}&apos;s
+        record, or save it again once the family has confirmed it.
+      </p>
+      <ul aria-label="Refused e-mail addresses" className="list-disc space-y-1 pl-5 text-sm">
+        {rows.map((r) => (
+          <li key={`${r.studentId}-${r.audience}`}>
+            <span className="font-medium">{r.name}</span>: {r.sentence}
+          </li>
+        ))}
+      </ul>
+    </Section>
+  )
+}
+
 export function PupilsTab() {
   const word = usePupilWord()
   const [search, setSearch] = useState('')
@@ -258,6 +299,7 @@ export function PupilsTab() {
         )}
       </div>
       {pupils.isError && <Alert>{errorMessage(pupils.error)}</Alert>}
+      <RefusedAddresses />
       <DataTable caption={word.Many} headers={['Name', 'Year group', 'Form group', 'UPN', 'Parent e-mail', '']}>
         {pupils.data?.pupils.map((pupil) => (
           <tr key={pupil.id}>

@@ -40,14 +40,21 @@ function Details({ student }: { student: StudentProfile }) {
     ["Parent's e-mail", student.parentEmail ?? '—'],
   ]
   return (
-    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-      {rows.map(([label, value]) => (
-        <div key={label} className="contents">
-          <dt className="font-medium">{label}</dt>
-          <dd className="text-muted-foreground">{value}</dd>
-        </div>
+    <div className="space-y-3">
+      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="font-medium">{label}</dt>
+            <dd className="text-muted-foreground">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {student.refusedAddresses.map((r) => (
+        <Alert key={r.audience} tone="info">
+          {r.sentence}
+        </Alert>
       ))}
-    </dl>
+    </div>
   )
 }
 
