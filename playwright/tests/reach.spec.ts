@@ -1,9 +1,11 @@
 // Reach (issue 29, docs/reach.md), against a server of this file's own: the teacher sends a
-// message to Year 7 English, pupils and parents, where one parent has no address; a parent
-// follows the signed link in their e-mail and reads the message; the Reach tab shows each
-// state with its count, 'Not reached' lists the parent without an address, and the paper
-// list downloads as a PDF naming them. axe on the Reach tab and the message page; nothing
+// message to Year 7 English, pupils and parents, where one parent has no address and one
+// parent's address bounces (a signed SendGrid event, docs/bounces.md); a parent follows the
+// signed link in their e-mail and reads the message; the Reach tab shows each state with
+// its count, 'Not reached' lists the two parents, and the paper list downloads as a PDF
+// naming them. axe on the Reach tab and the message page; nothing
 // scrolls sideways at 360 px.
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 
 import AxeBuilder from '@axe-core/playwright'
@@ -14,7 +16,11 @@ import { PASSWORD, USERS } from '../fixtures/users'
 
 test.describe.configure({ mode: 'serial' })
 
-const servers = mailServersForFile(test)
+// The key SendGrid would sign its events with; the server knows the public half.
+const sendgrid = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+const servers = mailServersForFile(test, {
+  VOICEMARK_SENDGRID_WEBHOOK_PUBLIC_KEY: sendgrid.publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+})
 
 const PARENT = /@families\.test$/
 
@@ -57,6 +63,26 @@ test('the Reach tab shows who a message reached and prints who it did not', asyn
   await expect.poll(() => parentMails().length, { timeout: 60_000, intervals: [500] }).toBeGreaterThan(0)
   const link = /https?:\/\/[^\s"'<>]+\/api\/reach\/open\/[\w~-]+/.exec(parentMails()[0].text)?.[0]
   expect(link, parentMails()[0].text).toBeTruthy()
+  // Another parent's address bounces: SendGrid posts a signed event.
+  const bounced = parentMails()[1]
+  expect(bounced, 'two parents got the message').toBeTruthy()
+  const bouncedPupil = /sent you a message about (\w+ \w+)/.exec(bounced.text)?.[1]
+  expect(bouncedPupil, bounced.text).toBeTruthy()
+  const events = JSON.stringify([
+    { email: bounced.to[0], event: 'bounce', type: 'bounce', reason: '550 5.1.1 User unknown', timestamp: Math.floor(Date.now() / 1000) },
+  ])
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  const signature = crypto.sign('sha256', Buffer.from(timestamp + events), sendgrid.privateKey).toString('base64')
+  const posted = await page.request.post('/api/webhooks/sendgrid', {
+    headers: {
+      'content-type': 'application/json',
+      'x-twilio-email-event-webhook-signature': signature,
+      'x-twilio-email-event-webhook-timestamp': timestamp,
+    },
+    data: events,
+  })
+  expect(posted.status(), await posted.text()).toBeLessThan(300)
+
   const parentContext = await browser.newContext()
   const parent = await parentContext.newPage()
   await parent.goto(new URL(new URL(link!).pathname, server.baseURL).toString())
@@ -77,7 +103,8 @@ test('the Reach tab shows who a message reached and prints who it did not', asyn
   await expect(show.getByRole('button', { name: 'Opened (1)' })).toBeVisible()
   await expect(show.getByRole('button', { name: /^Not sent \([1-9]\d*\)$/ })).toBeVisible()
   await expect(show.getByRole('button', { name: /^Sent \([1-9]\d*\)$/ })).toBeVisible()
-  for (const state of ['Waiting', 'Bounced', 'Handed in']) {
+  await expect(show.getByRole('button', { name: 'Bounced (1)' })).toBeVisible()
+  for (const state of ['Waiting', 'Handed in']) {
     await expect(show.getByRole('button', { name: new RegExp(`^${state} \\(\\d+\\)$`) })).toBeVisible()
   }
   await show.getByRole('button', { name: /^Opened/ }).click()
@@ -88,6 +115,8 @@ test('the Reach tab shows who a message reached and prints who it did not', asyn
   const row = table.getByRole('row').filter({ hasText: noAddress })
   await expect(row).toContainText('No e-mail address')
   await expect(row).toContainText('Parent')
+  const bouncedRow = table.getByRole('row').filter({ hasText: bouncedPupil! })
+  await expect(bouncedRow).toContainText('Bounced: 550 5.1.1 User unknown')
   expect(await seriousViolations(page)).toEqual([])
 
   // The paper list names them.
@@ -102,6 +131,8 @@ test('the Reach tab shows who a message reached and prints who it did not', asyn
   const drawn = [...pdf.toString('latin1').matchAll(/Td \((.*?)\) Tj/g)].map((m) => m[1]).join(' ')
   expect(drawn).toContain(`${noAddress} \\(`)
   expect(drawn).toContain('No e-mail address.')
+  expect(drawn).toContain(`${bouncedPupil} \\(`)
+  expect(drawn).toContain('Bounced: 550 5.1.1 User unknown.')
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()])
   const text = fs.readFileSync((await csv.path())!, 'utf8')
   expect(text.split('\n')[0]).toBe('Pupil,Form group,Who,Address,Reason')
