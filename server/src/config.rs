@@ -16,7 +16,6 @@ mod microsoft;
 pub use microsoft::MicrosoftConfig;
 mod bounces;
 pub use bounces::BounceConfig;
-use bounces::bounce_config;
 use microsoft::microsoft_config;
 
 /// Where the server listens and how it presents itself.
@@ -70,8 +69,7 @@ pub struct Config {
     pub encryption_key: Option<EncryptionKey>,
     /// The MIS providers' addresses (docs/mis-sync.md).
     pub mis: MisConfig,
-    /// Where bounces come back: VERP sender, IMAP bounce mailbox, SendGrid's webhook key
-    /// (docs/bounces.md).
+    /// Where bounces come back: VERP, IMAP bounce mailbox, SendGrid key (docs/bounces.md).
     pub bounces: BounceConfig,
 }
 
@@ -476,9 +474,8 @@ pub fn from_lookup(
         delta_minutes: number("VOICEMARK_SYNC_DELTA_MINUTES", 60, 5, 24 * 60)? as u32,
         full_sync_hour: number("VOICEMARK_SYNC_FULL_HOUR", 2, 0, 23)? as u32,
     };
-    let bounces = bounce_config(&get, &number)?;
     Ok(Config {
-        bounces,
+        bounces: bounces::bounce_config(&get, &number)?,
         microsoft,
         encryption_key,
         mis,
