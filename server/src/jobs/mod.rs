@@ -218,7 +218,7 @@ pub async fn send_email(
         }
         match &delivery {
             Some((notification, student, audience)) => {
-                bounces::delivery_id(&mut conn, notification, student, audience).await?
+                crate::models::deliveries::find_id(&mut conn, notification, student, audience).await?
             }
             None => None,
         }

@@ -22,24 +22,6 @@ pub const REFUSED: &str = "REFUSED";
 /// How long after sending a bounce that names no delivery is matched by its address alone.
 pub const MATCH_BY_ADDRESS_DAYS: i64 = 7;
 
-/// The delivery row of notification `notification_id` to pupil `student_id`'s `audience`
-/// (`pupil` or `parent`), if the send wrote one.
-pub async fn delivery_id(
-    conn: &mut DbConn<'_>,
-    notification_id: &str,
-    student_id: &str,
-    audience: &str,
-) -> QueryResult<Option<String>> {
-    with_conn!(conn, |c| deliveries::table
-        .filter(deliveries::notification_id.eq(notification_id))
-        .filter(deliveries::student_id.eq(student_id))
-        .filter(deliveries::audience.eq(audience))
-        .select(deliveries::id)
-        .first::<String>(c)
-        .await
-        .optional())
-}
-
 /// The mail server refused the message at send (a 5xx to RCPT TO or DATA), or the address
 /// was already refused when its job ran: the delivery is Not sent / REFUSED with the
 /// server's words as `bounce_reason`. A delivery already sent is left as it is (states only
