@@ -40,6 +40,7 @@ diesel::table! {
         notify_parents_assignment -> Bool,
         notifications_frequency -> Text,
         assistant_history -> Bool,
+        reach_pixel -> Bool,
     }
 }
 

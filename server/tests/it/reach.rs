@@ -401,6 +401,77 @@ dual_test!(
     }
 );
 
+dual_test!(
+    async fn an_invisible_image_counts_opened_only_where_the_school_switched_it_on(app: TestApp) {
+        let sink = SmtpSink::start().await;
+        let state = smtp_state(&app, &sink);
+        let school = make_school(&app, "Pixel Academy").await;
+        let teacher = staff(&app, Some(&school), UserRole::Teacher, "Tess").await;
+        let admin = staff(&app, Some(&school), UserRole::Admin, "Ada").await;
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut conn = pooled.db();
+        let form = make_form_group(&mut conn, &school, "8P").await;
+        let eve = make_pupil(&mut conn, &school, spec("Eve", true, &form)).await;
+        drop(pooled);
+
+        // Off by default: the first message's e-mail carries no image.
+        let settings = query(&app, "admin.schoolSettings", Value::Null, Some(&admin.cookie)).await;
+        assert_eq!(settings.data()["reachPixel"], false);
+        let send = |kind| NotificationSpec {
+            kind,
+            filters: Filters { students: vec![eve.clone()], ..Default::default() },
+            to_pupil: true,
+            to_parent: true,
+            send_date: None,
+        };
+        let mut pooled = app.db.conn().await.expect("connection");
+        let first = make_notification(&mut pooled.db(), &school, &teacher.id, send(NotificationType::General)).await;
+        queue_send(&mut pooled.db(), &first, "1").await;
+        drop(pooled);
+        drain(&state).await;
+        let mail = sink.to("parent.eve@families.test");
+        assert_eq!(mail.len(), 1);
+        assert!(!mail[0].text().contains("/api/reach/seen/"), "no image while off");
+
+        // The admin switches it on in Manage School › Settings.
+        let mut on = settings.data().clone();
+        on["reachPixel"] = json!(true);
+        let saved = crate::submissions::mutate(&app, "admin.saveSchoolSettings", on, Some(&admin.cookie)).await;
+        assert_eq!(saved.data()["reachPixel"], true);
+
+        let mut pooled = app.db.conn().await.expect("connection");
+        let second = make_notification(&mut pooled.db(), &school, &teacher.id, send(NotificationType::Assignment)).await;
+        queue_send(&mut pooled.db(), &second, "2").await;
+        drop(pooled);
+        drain(&state).await;
+        let image_of = |address: &str| {
+            let mail = sink.to(address);
+            let text = mail.last().expect("an e-mail").text();
+            let at = text.find("https://voicemark.test/api/reach/seen/").unwrap_or_else(|| panic!("no image in: {text}"));
+            text[at..].split('"').next().expect("src").to_owned()
+        };
+        let parent_image = image_of("parent.eve@families.test");
+        let pupil_image = image_of("eve@pupils.test");
+        assert_ne!(parent_image, pupil_image, "one image per recipient");
+
+        // A forged image counts nothing; the parent's mail app loading theirs counts Opened.
+        let path = parent_image.trim_start_matches("https://voicemark.test");
+        let forged = app.get(&format!("{path}x")).await;
+        assert_eq!(forged.status, StatusCode::OK);
+        assert_eq!(forged.header("content-type"), Some("image/gif"));
+        let reach = query(&app, "notification.reach", json!({"id": second}), Some(&teacher.cookie)).await;
+        assert_eq!(entry(reach.data(), "Eve", "parent")["state"], "SENT");
+        let image = app.get(path).await;
+        assert_eq!(image.status, StatusCode::OK);
+        assert_eq!(image.header("content-type"), Some("image/gif"));
+        assert_eq!(image.header("cache-control"), Some("no-store"));
+        assert!(image.body.starts_with(b"GIF89a"), "a real GIF");
+        let reach = query(&app, "notification.reach", json!({"id": second}), Some(&teacher.cookie)).await;
+        assert_eq!(entry(reach.data(), "Eve", "parent")["state"], "OPENED");
+        assert_eq!(entry(reach.data(), "Eve", "pupil")["state"], "SENT", "only the image loaded counts");
+    }
+);
+
 /// The (id, token) of the submission the send created for `student`.
 async fn submission_row_of(app: &TestApp, notification: &str, student: &str) -> (String, String) {
     let mut pooled = app.db.conn().await.expect("connection");
