@@ -3,15 +3,20 @@
 //! pupils to look at, over a scope (schools, and for a teacher only the assignments they
 //! sent) and filters. Every aggregate is computed in SQL, written once for both backends:
 //! the statements use `?` placeholders, numbered `$1…` for PostgreSQL by [`numbered`]. Only
-//! the hours between two timestamps differ per backend ([`hours_between`]).
+//! a timestamp's day and the time between two differ per backend ([`day_number`],
+//! [`tenths_between`]). Each statement answers few rows (per assignment, per day, per
+//! group and tenth of an hour), never one per submission (docs/performance.md).
 
 use chrono::NaiveDateTime;
 use diesel::result::QueryResult;
-use diesel::sql_types::{BigInt, Double, Nullable, Text, Timestamp};
+use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
 use diesel::QueryableByName;
 use diesel_async::RunQueryDsl;
 
 use crate::db::DbConn;
+
+mod pupils;
+pub use pupils::*;
 
 /// Whose numbers: the schools (one, or a trust's for a MAT user) and, for a teacher, only
 /// the notifications they sent (the Feedback Hub's `MarkerScope` rule).
@@ -143,22 +148,36 @@ where
     }
 }
 
-/// The hours from `from` to `to` (two timestamp expressions) as a double, per backend.
-fn hours_between(conn: &DbConn<'_>, from: &str, to: &str) -> String {
+/// Whole days since 1970-01-01 of a timestamp expression, per backend: cheap to group by
+/// (no text per row).
+fn day_number(conn: &DbConn<'_>, expr: &str) -> String {
     match conn {
-        DbConn::Postgres(_) => {
-            format!("CAST(EXTRACT(EPOCH FROM ({to} - {from})) AS DOUBLE PRECISION) / 3600.0")
-        }
-        DbConn::Sqlite(_) => format!("(julianday({to}) - julianday({from})) * 24.0"),
+        DbConn::Postgres(_) => format!("CAST(CAST({expr} AS DATE) - DATE '1970-01-01' AS BIGINT)"),
+        DbConn::Sqlite(_) => format!("CAST(julianday({expr}) - 2440587.5 AS INTEGER)"),
     }
 }
 
-/// The day (`yyyy-MM-dd`) of a timestamp expression, the same text on both backends.
-fn day_of(expr: &str) -> String {
-    format!("SUBSTR(CAST({expr} AS TEXT), 1, 10)")
+/// Tenths of an hour from `from` to `to` (two timestamp expressions), rounded half up, in
+/// whole seconds so the rounding is exact: nearest-rank percentiles of these equal the
+/// percentiles of the hours rounded to the tenth the page shows (rounding keeps the order).
+fn tenths_between(conn: &DbConn<'_>, from: &str, to: &str) -> String {
+    match conn {
+        DbConn::Postgres(_) => {
+            format!("CAST(FLOOR(date_part('epoch', {to} - {from}) / 360.0 + 0.5) AS BIGINT)")
+        }
+        // Whole seconds from the two julian days (exact once rounded), then integer tenths.
+        DbConn::Sqlite(_) => format!(
+            "(CAST(ROUND((julianday({to}) - julianday({from})) * 86400.0) AS INTEGER) * 10 + 1800) / 3600"
+        ),
+    }
 }
 
-const FROM_SUBMISSIONS: &str = " FROM submissions s JOIN notifications n ON n.id = s.notification_id \
+/// The date of a day number of [`day_number`].
+pub fn date_of_day(day: i64) -> chrono::NaiveDate {
+    chrono::NaiveDate::from_ymd_opt(1970, 1, 1).expect("epoch") + chrono::Duration::days(day)
+}
+
+const FROM_SUBMISSIONS: &str = " FROM notifications n JOIN submissions s ON s.notification_id = n.id \
      JOIN students p ON p.id = s.student_id WHERE";
 
 impl Filter {
@@ -167,23 +186,23 @@ impl Filter {
         self.year_group_id.is_some() || self.form_group_id.is_some() || self.class_id.is_some()
     }
 
-    /// ` FROM submissions s JOIN notifications n …` with the pupils only when filtered on:
+    /// ` FROM notifications n JOIN submissions s …` with the pupils only when filtered on:
     /// the join costs a pass over every pupil for nothing otherwise.
     fn from_submissions(&self) -> &'static str {
         if self.on_pupils() {
             FROM_SUBMISSIONS
         } else {
-            " FROM submissions s JOIN notifications n ON n.id = s.notification_id WHERE"
+            " FROM notifications n JOIN submissions s ON s.notification_id = n.id WHERE"
         }
     }
 }
 
-/// Hand-ins of the assignments due on one day.
+/// Hand-ins of one assignment due in the range.
 #[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
-pub struct HandInDay {
-    #[diesel(sql_type = Text)]
-    pub day: String,
-    /// Submissions (pupils the assignments went to).
+pub struct AssignmentHandIns {
+    #[diesel(sql_type = Timestamp)]
+    pub due: NaiveDateTime,
+    /// Submissions (pupils the assignment went to).
     #[diesel(sql_type = BigInt)]
     pub assigned: i64,
     #[diesel(sql_type = BigInt)]
@@ -192,73 +211,98 @@ pub struct HandInDay {
     pub on_time: i64,
 }
 
-/// Hand-ins per due day of the assignments due in `[from, to)`.
+/// Hand-ins per assignment due in `[from, to)`: one row per assignment (hundreds), counted
+/// from the submissions by the assignment's index; the caller sums them per week.
 pub async fn hand_ins(
     conn: &mut DbConn<'_>,
     scope: &Scope,
     filter: &Filter,
     from: NaiveDateTime,
     to: NaiveDateTime,
-) -> QueryResult<Vec<HandInDay>> {
-    let day = day_of("n.submission_due_date");
+) -> QueryResult<Vec<AssignmentHandIns>> {
     let mut sql = Sql::default();
-    sql.push(&format!(
-        "SELECT {day} AS day, COUNT(*) AS assigned, COUNT(s.received_at) AS handed_in, \
-         COUNT(CASE WHEN s.received_at <= n.submission_due_date THEN 1 END) AS on_time"
-    ))
+    sql.push(
+        "SELECT n.submission_due_date AS due, COUNT(*) AS assigned, COUNT(s.received_at) AS handed_in, \
+         COUNT(CASE WHEN s.received_at <= n.submission_due_date THEN 1 END) AS on_time",
+    )
     .push(filter.from_submissions())
     .scoped(scope, filter)
     .push(" AND n.type = 'ASSIGNMENT' AND n.submission_due_date >= ")
     .time(from)
     .push(" AND n.submission_due_date < ")
     .time(to)
-    .push(&format!(" GROUP BY {day} ORDER BY {day}"));
+    .push(" GROUP BY n.id, n.submission_due_date");
     load(conn, sql).await
 }
 
-/// Marks of one sentiment given on one day.
+/// One mark made in the range: who sent the assignment, whose work, the day marked, the
+/// sentiment and the tenths of an hour from hand-in to mark (none when never handed in).
 #[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
-pub struct SentimentDay {
+pub struct Mark {
     #[diesel(sql_type = Text)]
-    pub day: String,
+    pub sender_id: String,
     #[diesel(sql_type = Text)]
-    pub sentiment: String,
+    pub student_id: String,
+    /// [`day_number`]: days since 1970-01-01 ([`date_of_day`]).
     #[diesel(sql_type = BigInt)]
-    pub marks: i64,
+    pub day: i64,
+    #[diesel(sql_type = Nullable<Text>)]
+    pub sentiment: Option<String>,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    pub tenths: Option<i64>,
 }
 
-/// Marks with a sentiment per day marked and sentiment, marked in `[from, to)`.
-pub async fn sentiments(
+/// The marks made in `[from, to)` that count for sentiment or turnaround, read once for
+/// both (and for turnaround per teacher and per class): one pass over the marked
+/// submissions, five narrow columns, the grouping done by the caller. Grouping in SQL cost
+/// a sort per statement, and per class a join that counts every mark once per class of the
+/// pupil (five times over, in a secondary school).
+pub async fn marks(
     conn: &mut DbConn<'_>,
     scope: &Scope,
     filter: &Filter,
     from: NaiveDateTime,
     to: NaiveDateTime,
-) -> QueryResult<Vec<SentimentDay>> {
-    let day = day_of("s.marked_at");
+) -> QueryResult<Vec<Mark>> {
+    let day = day_number(conn, "s.marked_at");
+    let tenths = tenths_between(conn, "s.received_at", "s.marked_at");
     let mut sql = Sql::default();
     sql.push(&format!(
-        "SELECT {day} AS day, s.feedback_sentiment AS sentiment, COUNT(*) AS marks"
+        "SELECT n.sender_id AS sender_id, s.student_id AS student_id, {day} AS day, \
+         s.feedback_sentiment AS sentiment, {tenths} AS tenths"
     ))
     .push(filter.from_submissions())
     .scoped(scope, filter)
-    .push(" AND s.feedback_sentiment IS NOT NULL AND s.marked_at >= ")
+    .push(" AND s.marked_at >= ")
     .time(from)
     .push(" AND s.marked_at < ")
     .time(to)
-    .push(&format!(" GROUP BY {day}, s.feedback_sentiment ORDER BY {day}"));
+    .push(" AND (s.received_at IS NOT NULL OR s.feedback_sentiment IS NOT NULL)");
     load(conn, sql).await
 }
 
-/// By whom turnaround is grouped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TurnaroundBy {
-    Teacher,
-    Class,
+/// A pupil's membership of a class.
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+pub struct Membership {
+    #[diesel(sql_type = Text)]
+    pub class_id: String,
+    #[diesel(sql_type = Text)]
+    pub student_id: String,
+}
+
+/// Every pupil's classes in `school_ids`.
+pub async fn memberships(conn: &mut DbConn<'_>, school_ids: &[String]) -> QueryResult<Vec<Membership>> {
+    let mut sql = Sql::default();
+    sql.push(
+        "SELECT cs.class_id AS class_id, cs.student_id AS student_id FROM class_students cs \
+         JOIN classes c ON c.id = cs.class_id WHERE c.school_id IN ",
+    )
+    .list(school_ids);
+    load(conn, sql).await
 }
 
 /// One group's marking turnaround: marks counted, median and 90th percentile hours from
-/// hand-in to mark (nearest rank: the value at rank ⌈p·n⌉ of the sorted hours).
+/// hand-in to mark, to the tenth (nearest rank: the value at rank ⌈p·n⌉ of the sorted hours).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Turnaround {
     pub id: String,
@@ -268,89 +312,41 @@ pub struct Turnaround {
     pub p90_hours: f64,
 }
 
-#[derive(Debug, Clone, QueryableByName)]
-struct RankRow {
-    #[diesel(sql_type = Text)]
-    id: String,
-    #[diesel(sql_type = Text)]
-    name: String,
-    #[diesel(sql_type = BigInt)]
-    rn: i64,
-    #[diesel(sql_type = BigInt)]
-    cnt: i64,
-    #[diesel(sql_type = Double)]
-    hours: f64,
+/// The turnaround of each group of `tenths` (sorted here), named from `names`, by name.
+pub fn turnarounds(groups: std::collections::HashMap<&str, Vec<i64>>, names: &[Choice]) -> Vec<Turnaround> {
+    let mut out: Vec<Turnaround> = groups
+        .into_iter()
+        .filter(|(_, tenths)| !tenths.is_empty())
+        .map(|(id, mut tenths)| {
+            tenths.sort_unstable();
+            let n = tenths.len() as i64;
+            let at = |rank: i64| tenths[(rank.max(1) - 1) as usize] as f64 / 10.0;
+            Turnaround {
+                id: id.to_owned(),
+                name: names.iter().find(|c| c.id == id).map(|c| c.name.clone()).unwrap_or_default(),
+                marks: n,
+                median_hours: at((n + 1) / 2),
+                p90_hours: at((9 * n + 9) / 10),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
+    out
 }
 
-/// Turnaround of the marks made in `[from, to)`, per teacher (the assignment's sender) or
-/// per class (each class the pupil is in). The ranks come from window functions, so only
-/// the two rows per group at the median's and the 90th percentile's rank leave the
-/// database.
-pub async fn turnaround(
-    conn: &mut DbConn<'_>,
-    scope: &Scope,
-    filter: &Filter,
-    by: TurnaroundBy,
-    from: NaiveDateTime,
-    to: NaiveDateTime,
-) -> QueryResult<Vec<Turnaround>> {
-    let hours = hours_between(conn, "s.received_at", "s.marked_at");
-    let (group, join, names) = match by {
-        TurnaroundBy::Teacher => (
-            "n.sender_id",
-            "",
-            "JOIN users g ON g.id = r.grp",
-        ),
-        TurnaroundBy::Class => (
-            "cs.class_id",
-            " JOIN class_students cs ON cs.student_id = s.student_id",
-            "JOIN classes g ON g.id = r.grp",
-        ),
-    };
-    let name = match by {
-        TurnaroundBy::Teacher => "g.forename || ' ' || g.surname",
-        TurnaroundBy::Class => "g.name",
-    };
-    let pupils = if filter.on_pupils() { " JOIN students p ON p.id = s.student_id" } else { "" };
-    let mut sql = Sql::default();
-    sql.push(&format!(
-        "WITH t AS (SELECT {group} AS grp, {hours} AS hours FROM submissions s \
-         JOIN notifications n ON n.id = s.notification_id{pupils}{join} WHERE"
-    ))
-    .scoped(scope, filter)
-    .push(" AND s.received_at IS NOT NULL AND s.marked_at >= ")
-    .time(from)
-    .push(" AND s.marked_at < ")
-    .time(to)
-    .push(
-        "), r AS (SELECT grp, hours, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY hours) AS rn, \
-         COUNT(*) OVER (PARTITION BY grp) AS cnt FROM t) ",
-    )
-    .push(&format!(
-        "SELECT r.grp AS id, {name} AS name, r.rn AS rn, r.cnt AS cnt, r.hours AS hours FROM r {names} \
-         WHERE r.rn = (r.cnt + 1) / 2 OR r.rn = (9 * r.cnt + 9) / 10 ORDER BY name, r.grp, r.rn"
-    ));
-    let rows: Vec<RankRow> = load(conn, sql).await?;
-    let mut out: Vec<Turnaround> = Vec::new();
-    for row in rows {
-        if out.last().is_none_or(|t| t.id != row.id) {
-            out.push(Turnaround {
-                id: row.id.clone(),
-                name: row.name.clone(),
-                marks: row.cnt,
-                median_hours: 0.0,
-                p90_hours: 0.0,
-            });
-        }
-        let last = out.last_mut().expect("just pushed");
-        if row.rn == (row.cnt + 1) / 2 {
-            last.median_hours = row.hours;
-        }
-        if row.rn == (9 * row.cnt + 9) / 10 {
-            last.p90_hours = row.hours;
-        }
+/// The names of users `ids` ("forename surname") or of classes `ids`.
+pub async fn names(conn: &mut DbConn<'_>, classes: bool, ids: &[String]) -> QueryResult<Vec<Choice>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
     }
-    Ok(out)
+    let mut sql = Sql::default();
+    sql.push(if classes {
+        "SELECT id, name FROM classes WHERE id IN "
+    } else {
+        "SELECT id, forename || ' ' || surname AS name FROM users WHERE id IN "
+    })
+    .list(ids);
+    load(conn, sql).await
 }
 
 /// Parent deliveries of one message type: reached (sent, not bounced) of those decided
@@ -387,196 +383,6 @@ pub async fn reach(
     .push(" AND d.created_at < ")
     .time(to)
     .push(" GROUP BY n.type ORDER BY n.type");
-    load(conn, sql).await
-}
-
-#[derive(Debug, Clone, QueryableByName)]
-struct PupilCount {
-    #[diesel(sql_type = Text)]
-    student_id: String,
-    #[diesel(sql_type = BigInt)]
-    n: i64,
-}
-
-/// Pupils (not archived) with no hand-in in their last `last` assignments due before `now`,
-/// with that count.
-pub async fn no_hand_ins(
-    conn: &mut DbConn<'_>,
-    scope: &Scope,
-    filter: &Filter,
-    last: i64,
-    now: NaiveDateTime,
-) -> QueryResult<Vec<(String, i64)>> {
-    let mut sql = Sql::default();
-    sql.push(
-        "WITH ranked AS (SELECT s.student_id AS student_id, s.received_at AS received_at, \
-         ROW_NUMBER() OVER (PARTITION BY s.student_id ORDER BY n.submission_due_date DESC, n.id DESC) AS rn",
-    )
-    .push(FROM_SUBMISSIONS)
-    .scoped(scope, filter)
-    .push(" AND p.archived_at IS NULL AND n.type = 'ASSIGNMENT' AND n.submission_due_date < ")
-    .time(now)
-    .push(") SELECT student_id, COUNT(*) AS n FROM ranked WHERE rn <= ")
-    .int(last)
-    .push(" GROUP BY student_id HAVING COUNT(*) = ")
-    .int(last)
-    .push(" AND COUNT(received_at) = 0");
-    let rows: Vec<PupilCount> = load(conn, sql).await?;
-    Ok(rows.into_iter().map(|r| (r.student_id, r.n)).collect())
-}
-
-/// Pupils whose every mark since `since` is NEGATIVE (at least one), with how many.
-pub async fn only_negative(
-    conn: &mut DbConn<'_>,
-    scope: &Scope,
-    filter: &Filter,
-    since: NaiveDateTime,
-) -> QueryResult<Vec<(String, i64)>> {
-    let mut sql = Sql::default();
-    sql.push("SELECT s.student_id AS student_id, COUNT(*) AS n")
-        .push(FROM_SUBMISSIONS)
-        .scoped(scope, filter)
-        .push(" AND p.archived_at IS NULL AND s.feedback_sentiment IS NOT NULL AND s.marked_at >= ")
-        .time(since)
-        .push(
-            " GROUP BY s.student_id HAVING COUNT(*) = \
-             COUNT(CASE WHEN s.feedback_sentiment = 'NEGATIVE' THEN 1 END)",
-        );
-    let rows: Vec<PupilCount> = load(conn, sql).await?;
-    Ok(rows.into_iter().map(|r| (r.student_id, r.n)).collect())
-}
-
-/// Pupils with a parent delivery since `since` that was not sent or bounced, with how many.
-pub async fn parents_not_reached(
-    conn: &mut DbConn<'_>,
-    scope: &Scope,
-    filter: &Filter,
-    since: NaiveDateTime,
-) -> QueryResult<Vec<(String, i64)>> {
-    let mut sql = Sql::default();
-    sql.push(
-        "SELECT d.student_id AS student_id, COUNT(*) AS n FROM deliveries d \
-         JOIN notifications n ON n.id = d.notification_id JOIN students p ON p.id = d.student_id WHERE",
-    )
-    .scoped(scope, filter)
-    .push(
-        " AND p.archived_at IS NULL AND d.audience = 'parent' \
-         AND (d.not_sent_reason IS NOT NULL OR d.bounced_at IS NOT NULL) AND d.created_at >= ",
-    )
-    .time(since)
-    .push(" GROUP BY d.student_id");
-    let rows: Vec<PupilCount> = load(conn, sql).await?;
-    Ok(rows.into_iter().map(|r| (r.student_id, r.n)).collect())
-}
-
-/// A pupil's name and form group, for the list.
-#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
-pub struct PupilName {
-    #[diesel(sql_type = Text)]
-    pub id: String,
-    #[diesel(sql_type = Text)]
-    pub forename: String,
-    #[diesel(sql_type = Text)]
-    pub surname: String,
-    #[diesel(sql_type = Nullable<Text>)]
-    pub form_group: Option<String>,
-}
-
-/// The names of pupils `ids` of `school_ids`, by surname then forename.
-pub async fn pupil_names(
-    conn: &mut DbConn<'_>,
-    school_ids: &[String],
-    ids: &[String],
-) -> QueryResult<Vec<PupilName>> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut sql = Sql::default();
-    sql.push(
-        "SELECT p.id AS id, p.forename AS forename, p.surname AS surname, f.name AS form_group \
-         FROM students p LEFT JOIN form_groups f ON f.id = p.form_group_id WHERE p.school_id IN ",
-    )
-    .list(school_ids)
-    .push(" AND p.id IN ")
-    .list(ids)
-    .push(" ORDER BY p.surname, p.forename, p.id");
-    load(conn, sql).await
-}
-
-/// One of a pupil's assignments, for their profile.
-#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
-pub struct PupilAssignment {
-    #[diesel(sql_type = Nullable<Timestamp>)]
-    pub due: Option<NaiveDateTime>,
-    #[diesel(sql_type = Nullable<Timestamp>)]
-    pub received_at: Option<NaiveDateTime>,
-    #[diesel(sql_type = Nullable<Timestamp>)]
-    pub marked_at: Option<NaiveDateTime>,
-    #[diesel(sql_type = Nullable<Timestamp>)]
-    pub released_at: Option<NaiveDateTime>,
-    #[diesel(sql_type = Nullable<Text>)]
-    pub sentiment: Option<String>,
-}
-
-/// Pupil `student_id`'s assignments in school `school_id` due in `[from, to)`.
-pub async fn pupil_assignments(
-    conn: &mut DbConn<'_>,
-    school_id: &str,
-    student_id: &str,
-    from: NaiveDateTime,
-    to: NaiveDateTime,
-) -> QueryResult<Vec<PupilAssignment>> {
-    let mut sql = Sql::default();
-    sql.push(
-        "SELECT n.submission_due_date AS due, s.received_at AS received_at, s.marked_at AS marked_at, \
-         s.feedback_released_at AS released_at, s.feedback_sentiment AS sentiment FROM submissions s JOIN notifications n ON n.id = s.notification_id \
-         WHERE n.school_id = ",
-    )
-    .text(school_id)
-    .push(" AND s.student_id = ")
-    .text(student_id)
-    .push(" AND n.type = 'ASSIGNMENT' AND n.submission_due_date >= ")
-    .time(from)
-    .push(" AND n.submission_due_date < ")
-    .time(to)
-    .push(" ORDER BY n.submission_due_date");
-    load(conn, sql).await
-}
-
-/// A choice of a filter: id and name.
-#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
-pub struct Choice {
-    #[diesel(sql_type = Text)]
-    pub id: String,
-    #[diesel(sql_type = Text)]
-    pub name: String,
-}
-
-/// What the filters offer in `school_ids`: `table` is one of year_groups, form_groups,
-/// classes, schools; teachers are the users who sent an assignment there.
-pub async fn choices(
-    conn: &mut DbConn<'_>,
-    school_ids: &[String],
-    what: &str,
-) -> QueryResult<Vec<Choice>> {
-    let mut sql = Sql::default();
-    match what {
-        "teachers" => sql
-            .push(
-                "SELECT u.id AS id, u.forename || ' ' || u.surname AS name FROM users u WHERE u.id IN \
-                 (SELECT n.sender_id FROM notifications n WHERE n.type = 'ASSIGNMENT' AND n.school_id IN ",
-            )
-            .list(school_ids)
-            .push(") ORDER BY u.surname, u.forename, u.id"),
-        "schools" => sql
-            .push("SELECT id, name FROM schools WHERE id IN ")
-            .list(school_ids)
-            .push(" ORDER BY name, id"),
-        table => sql
-            .push(&format!("SELECT id, name FROM {table} WHERE school_id IN "))
-            .list(school_ids)
-            .push(" ORDER BY name, id"),
-    };
     load(conn, sql).await
 }
 
