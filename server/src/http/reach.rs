@@ -17,8 +17,6 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
-use core_wasm::roles::has_role;
-use core_wasm::UserRole;
 use serde::Deserialize;
 
 use crate::http::reports::markdown::{Block, Span};
@@ -147,11 +145,11 @@ async fn not_reached(
             None,
         );
     }
-    let scope = NotificationScope {
-        school_id: session.user.school_id.clone().unwrap_or_default(),
-        sender_id: (!has_role(session.user.role, &[UserRole::Admin]))
-            .then(|| session.user.id.clone()),
-    };
+    let scope = NotificationScope::for_user(
+        session.user.school_id.clone().unwrap_or_default(),
+        &session.user.id,
+        session.user.role,
+    );
     let days = days_or_default(query.days);
     let found = match state.db.conn().await {
         Ok(mut pooled) => {

@@ -157,6 +157,18 @@ mod authoring {
         pub sender_id: Option<String>,
     }
 
+    impl NotificationScope {
+        /// What a user with `role` sees at `school_id`: an admin the school's notifications,
+        /// anyone else the ones they sent.
+        pub fn for_user(school_id: String, user_id: &str, role: core_wasm::UserRole) -> Self {
+            let admin = core_wasm::roles::has_role(role, &[core_wasm::UserRole::Admin]);
+            NotificationScope {
+                school_id,
+                sender_id: (!admin).then(|| user_id.to_owned()),
+            }
+        }
+    }
+
     /// The notification `id` if `scope` may see it.
     pub async fn find_in_scope(
         conn: &mut DbConn<'_>,

@@ -17,6 +17,12 @@ struct PupilCount {
     n: i64,
 }
 
+/// The (pupil, count) rows `sql` answers.
+async fn counts(conn: &mut DbConn<'_>, sql: Sql) -> QueryResult<Vec<(String, i64)>> {
+    let rows: Vec<PupilCount> = load(conn, sql).await?;
+    Ok(rows.into_iter().map(|r| (r.student_id, r.n)).collect())
+}
+
 /// Pupils (not archived) with no hand-in in their last `last` assignments due before `now`,
 /// with that count.
 pub async fn no_hand_ins(
@@ -40,8 +46,7 @@ pub async fn no_hand_ins(
     .push(" GROUP BY student_id HAVING COUNT(*) = ")
     .int(last)
     .push(" AND COUNT(received_at) = 0");
-    let rows: Vec<PupilCount> = load(conn, sql).await?;
-    Ok(rows.into_iter().map(|r| (r.student_id, r.n)).collect())
+    counts(conn, sql).await
 }
 
 /// Pupils whose every mark since `since` is NEGATIVE (at least one), with how many.
@@ -61,8 +66,7 @@ pub async fn only_negative(
             " GROUP BY s.student_id HAVING COUNT(*) = \
              COUNT(CASE WHEN s.feedback_sentiment = 'NEGATIVE' THEN 1 END)",
         );
-    let rows: Vec<PupilCount> = load(conn, sql).await?;
-    Ok(rows.into_iter().map(|r| (r.student_id, r.n)).collect())
+    counts(conn, sql).await
 }
 
 /// Pupils with a parent delivery since `since` that was not sent or bounced, with how many.
@@ -84,8 +88,7 @@ pub async fn parents_not_reached(
     )
     .time(since)
     .push(" GROUP BY d.student_id");
-    let rows: Vec<PupilCount> = load(conn, sql).await?;
-    Ok(rows.into_iter().map(|r| (r.student_id, r.n)).collect())
+    counts(conn, sql).await
 }
 
 /// A pupil's name and form group, for the list.
