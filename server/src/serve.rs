@@ -50,6 +50,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         "Voicemark is listening on http://{address}"
     );
     let state = AppState::new(db, config)?;
+    // On PostgreSQL, other processes' changes empty this one's caches (docs/scaling.md).
+    let _listener = crate::db::listen::spawn(&state.config.database.url);
     let settings = state.config.jobs.clone();
     if settings.workers > 0 {
         tracing::info!(

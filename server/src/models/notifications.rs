@@ -10,6 +10,7 @@ use diesel_async::RunQueryDsl;
 use crate::db::schema::{notifications, submissions};
 use crate::db::DbConn;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = notifications)]
@@ -61,7 +62,6 @@ pub async fn insert_submission(
     conn: &mut DbConn<'_>,
     submission: &NewSubmission,
 ) -> QueryResult<()> {
-    crate::models::hub_count::forget();
     // A row written already marked (demo data) was released when it was marked.
     with_conn!(conn, |c| diesel::insert_into(submissions::table)
         .values((
@@ -70,6 +70,7 @@ pub async fn insert_submission(
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Submissions).await?;
     Ok(())
 }
 

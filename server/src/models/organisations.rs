@@ -10,6 +10,7 @@ use crate::db::schema::{schools, trusts};
 use crate::db::DbConn;
 use crate::models::now;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = trusts)]
@@ -539,7 +540,6 @@ pub async fn make_founding_admin(
     school_id: &str,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     use crate::db::schema::users;
     with_conn!(conn, |c| diesel::update(users::table.find(user_id))
         .set((
@@ -551,5 +551,6 @@ pub async fn make_founding_admin(
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }

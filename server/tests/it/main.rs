@@ -35,6 +35,7 @@ mod notifications;
 mod organisations;
 mod preferences;
 mod privacy;
+mod processes;
 mod reach;
 mod reports;
 mod providers;
