@@ -24,7 +24,9 @@ async fn counts(conn: &mut DbConn<'_>, sql: Sql) -> QueryResult<Vec<(String, i64
 }
 
 /// Pupils (not archived) with no hand-in in their last `last` assignments due before `now`,
-/// with that count.
+/// with how many assignments in a row they have not handed in (at least `last`): those due
+/// after the latest one they handed in (one due at the same moment counts as handed in).
+/// Two passes that group, where ranking every pupil's assignments sorted all of them.
 pub async fn no_hand_ins(
     conn: &mut DbConn<'_>,
     scope: &Scope,
@@ -34,18 +36,16 @@ pub async fn no_hand_ins(
 ) -> QueryResult<Vec<(String, i64)>> {
     let mut sql = Sql::default();
     sql.push(
-        "WITH ranked AS (SELECT s.student_id AS student_id, s.received_at AS received_at, \
-         ROW_NUMBER() OVER (PARTITION BY s.student_id ORDER BY n.submission_due_date DESC, n.id DESC) AS rn",
+        "WITH due AS (SELECT s.student_id AS student_id, n.submission_due_date AS due,          s.received_at AS received_at",
     )
     .push(FROM_SUBMISSIONS)
     .scoped(scope, filter)
     .push(" AND p.archived_at IS NULL AND n.type = 'ASSIGNMENT' AND n.submission_due_date < ")
     .time(now)
-    .push(") SELECT student_id, COUNT(*) AS n FROM ranked WHERE rn <= ")
-    .int(last)
-    .push(" GROUP BY student_id HAVING COUNT(*) = ")
-    .int(last)
-    .push(" AND COUNT(received_at) = 0");
+    .push(
+        "), handed AS (SELECT student_id, MAX(due) AS due FROM due WHERE received_at IS NOT NULL          GROUP BY student_id)          SELECT d.student_id AS student_id, COUNT(*) AS n FROM due d          LEFT JOIN handed h ON h.student_id = d.student_id          WHERE h.due IS NULL OR d.due > h.due GROUP BY d.student_id HAVING COUNT(*) >= ",
+    )
+    .int(last);
     counts(conn, sql).await
 }
 
