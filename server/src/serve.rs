@@ -101,10 +101,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         }
         let _ = stopping.send(true);
     });
-    // On SIGTERM the workers stop (handing back what they cannot finish) while the requests
-    // in flight finish, side by side, each bounded: the process is gone within
+    // After the drain the workers stop (handing back what they cannot finish) while the
+    // requests in flight finish, side by side, each bounded: the process is gone within
     // `HTTP_DRAIN` or the workers' grace + `HAND_BACK_MARGIN`, whichever is longer (15 s
-    // with the defaults), well inside the usual 30 s before a SIGKILL.
+    // with the defaults), after the drain (5 s): inside the usual 30 s before a SIGKILL.
     let served = tokio::select! {
         served = &mut http => {
             workers.shutdown().await;
