@@ -50,6 +50,12 @@ pub fn install() -> Option<PrometheusHandle> {
         .clone()
 }
 
+/// Whether a recorder is installed (without one, recording is skipped before any label is
+/// built).
+fn installed() -> bool {
+    HANDLE.get().is_some_and(Option::is_some)
+}
+
 /// Error and failure counters start at 0 (so a rate over them exists before the first one).
 fn zero_counters() {
     for kind in crate::jobs::Registry::standard().kinds() {
@@ -114,6 +120,9 @@ async fn refresh_queue(state: &AppState) {
 /// Middleware: counts every HTTP request and times it, by its route template (`/api/trpc/{*path}`,
 /// never a path with ids in it; `fallback` for the app's pages and files and unknown paths).
 pub async fn track_http(request: Request, next: Next) -> Response {
+    if !installed() {
+        return next.run(request).await;
+    }
     let route = request
         .extensions()
         .get::<MatchedPath>()
