@@ -3,11 +3,15 @@
 //! badge count (`models::hub_count`).
 //!
 //! The rules, the same for every use:
-//! * An entry is answered for at most its `ttl`: the bound within which a change made by
-//!   **another** process (a second server, the CLI, SQL by hand) is seen.
-//! * Every model function of **this** process that changes what an entry depends on calls
-//!   [`ProcessCache::invalidate`], which empties the cache and moves its generation on: the
-//!   next read goes to the database.
+//! * Every model function that changes what an entry depends on publishes the change on the
+//!   change feed (`crate::db::changes`, docs/scaling.md); each cache subscribes and, on a
+//!   change it depends on, calls [`ProcessCache::invalidate`], which empties the cache and
+//!   moves its generation on: the next read goes to the database. In **this** process at
+//!   once; in **every other** process on the same PostgreSQL when the notification arrives
+//!   after the commit (milliseconds; docs/scaling.md has the measured delay).
+//! * An entry is answered for at most its `ttl`: the bound for what the feed does not carry
+//!   (SQL typed by hand; a process whose listening connection is down, which empties its
+//!   caches when it notices and again when it listens again).
 //! * A read that began before an invalidation is not kept ([`ProcessCache::put`] takes the
 //!   generation read before the query). The write that invalidated may sit in a transaction
 //!   that has not committed yet, so nothing is kept for `settle` after an invalidation.

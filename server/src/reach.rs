@@ -45,6 +45,24 @@ pub fn open_link(public_url: &str, secret: &str, delivery_id: &str) -> String {
     )
 }
 
+/// The invisible image's address, for a school that counts opens by image too
+/// (`organisations::reach_pixel_on`; docs/reach.md).
+pub fn pixel_link(public_url: &str, secret: &str, delivery_id: &str) -> String {
+    format!(
+        "{}/api/reach/seen/{}",
+        public_url.trim_end_matches('/'),
+        token(secret, delivery_id)
+    )
+}
+
+/// The `<img>` of [`pixel_link`], for the end of an e-mail's HTML.
+pub fn pixel_html(public_url: &str, secret: &str, delivery_id: &str) -> String {
+    format!(
+        "<img src=\"{}\" width=\"1\" height=\"1\" alt=\"\" style=\"display:block;border:0\">\n",
+        pixel_link(public_url, secret, delivery_id)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use core_wasm::{FeedbackSentiment, NotificationFrequency, NotificationType, OrgT
 use crate::db::{Db, DbConn, DbError};
 use crate::ids::{new_id, new_token};
 use crate::models::{
-    email_preferences, groups, notifications, now, organisations, receipts, students, templates,
+    deliveries, email_preferences, groups, notifications, now, organisations, receipts, students, templates,
     users,
 };
 use crate::transaction;
@@ -325,7 +325,7 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
     }
 
     // 60 pupils: ten in each form group, each form's year in its year's class.
-    let mut pupils: Vec<(String, usize)> = Vec::with_capacity(DEMO_PUPILS);
+    let mut pupils: Vec<DemoPupil> = Vec::with_capacity(DEMO_PUPILS);
     for n in 0..DEMO_PUPILS {
         let forename = FORENAMES[n % FORENAMES.len()];
         let surname = SURNAMES[(n * 7 + n / FORENAMES.len()) % SURNAMES.len()];
@@ -339,6 +339,7 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
             n + 1
         );
         let parent_email = format!("parent.{handle}@families.test");
+        let pupil_email = format!("{handle}@pupils.northbridge.test");
         students::insert(
             c,
             &students::NewStudent {
@@ -347,7 +348,7 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
                 updated_at: at,
                 forename: forename.into(),
                 surname: surname.into(),
-                email: Some(format!("{handle}@pupils.northbridge.test")),
+                email: Some(pupil_email.clone()),
                 parent_email: Some(parent_email.clone()),
                 upn: Some(format!("N{:012}", 100_000 + n)),
                 school_id: school_id.clone(),
@@ -360,7 +361,7 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
         email_preferences::insert(
             c,
             &email_preferences::NewEmailPreference {
-                email: parent_email,
+                email: parent_email.clone(),
                 language: "en".into(),
                 general: true,
                 assignment: n % 9 != 0,
@@ -375,10 +376,67 @@ async fn write_demo(c: &mut DbConn<'_>, password_hash: &str) -> Result<(), DbErr
             },
         )
         .await?;
-        pupils.push((id, form_index / 2));
+        pupils.push(DemoPupil {
+            id,
+            class: form_index / 2,
+            email: pupil_email,
+            parent_email,
+            assignments_to_parent: n % 9 != 0,
+        });
     }
 
     write_demo_notifications(c, at, &school_id, &teacher_id, &classes[0], &pupils).await
+}
+
+/// A demo pupil: id, index of their class, their and their parent's addresses, and
+/// whether the parent gets assignment e-mails.
+struct DemoPupil {
+    id: String,
+    class: usize,
+    email: String,
+    parent_email: String,
+    assignments_to_parent: bool,
+}
+
+/// The Reach tab's rows of a sent demo message (docs/reach.md): every pupil's and parent's
+/// e-mail sent, a parent who turned assignments off not sent, and every third parent opened.
+async fn write_demo_deliveries(
+    c: &mut DbConn<'_>,
+    notification: &notifications::NewNotification,
+    sent: NaiveDateTime,
+    pupils: &[&DemoPupil],
+) -> Result<(), DbError> {
+    let opted_out = |p: &DemoPupil| {
+        notification.kind == NotificationType::Assignment && !p.assignments_to_parent
+    };
+    let row = |p: &DemoPupil, audience: &str, address: &str, reason: Option<&str>| deliveries::NewDelivery {
+        id: new_id(),
+        school_id: notification.school_id.clone(),
+        notification_id: notification.id.clone(),
+        student_id: p.id.clone(),
+        audience: audience.into(),
+        address: Some(address.into()),
+        not_sent_reason: reason.map(Into::into),
+        created_at: sent,
+    };
+    let mut rows = Vec::with_capacity(pupils.len() * 2);
+    for &p in pupils {
+        rows.push(row(p, "pupil", &p.email, None));
+        let reason = opted_out(p).then_some(deliveries::OPTED_OUT);
+        rows.push(row(p, "parent", &p.parent_email, reason));
+    }
+    let parents: Vec<String> = rows.iter().filter(|r| r.audience == "parent").map(|r| r.id.clone()).collect();
+    deliveries::insert_new(c, rows).await?;
+    for (i, &p) in pupils.iter().enumerate() {
+        deliveries::mark_sent(c, &notification.id, &p.id, "pupil", sent).await?;
+        if !opted_out(p) {
+            deliveries::mark_sent(c, &notification.id, &p.id, "parent", sent).await?;
+            if i % 3 == 0 {
+                deliveries::mark_opened(c, &parents[i], sent + Duration::hours(2)).await?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A sent message, a sent assignment with submissions, and a scheduled assignment.
@@ -388,13 +446,10 @@ async fn write_demo_notifications(
     school_id: &str,
     teacher_id: &str,
     year7_class_id: &str,
-    pupils: &[(String, usize)],
+    pupils: &[DemoPupil],
 ) -> Result<(), DbError> {
-    let year7: Vec<&String> = pupils
-        .iter()
-        .filter(|(_, class)| *class == 0)
-        .map(|(id, _)| id)
-        .collect();
+    let year7_pupils: Vec<&DemoPupil> = pupils.iter().filter(|p| p.class == 0).collect();
+    let year7: Vec<&String> = year7_pupils.iter().map(|p| &p.id).collect();
     let week_ago = at - Duration::days(7);
     let demo = [
         (
@@ -443,7 +498,7 @@ async fn write_demo_notifications(
         };
         notifications::insert(c, &notification).await?;
         let sent = send_date.filter(|d| *d <= at);
-        let Some(_) = sent else {
+        let Some(sent) = sent else {
             // Scheduled: no receipts yet; the job queue sends it at its send date.
             crate::jobs::notification_send::SendNotification::schedule(
                 c,
@@ -460,11 +515,12 @@ async fn write_demo_notifications(
                 &receipts::NewReceipt {
                     notification_id: notification.id.clone(),
                     student_id: (*student_id).clone(),
-                    sent_at: sent,
+                    sent_at: Some(sent),
                 },
             )
             .await?;
         }
+        write_demo_deliveries(c, &notification, sent, &year7_pupils).await?;
         if index != 1 {
             continue;
         }

@@ -49,6 +49,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let database = config.database.url.display_target();
     let state = AppState::new(db.clone(), config)?;
     state.readiness.set(Phase::Starting);
+    // On PostgreSQL, other processes' changes empty this one's caches (docs/scaling.md).
+    let _listener = crate::db::listen::spawn(&state.config.database.url);
     let (stopping, stop_asked) = watch::channel(false);
     if let Some(metrics) = state.config.ops.metrics_addr {
         crate::metrics::serve(metrics, state.clone(), asked(stop_asked.clone())).await?;

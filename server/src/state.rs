@@ -43,7 +43,7 @@ impl AppState {
     /// Builds the mailer and the auth services from `config` around an open database.
     pub fn new(db: Db, config: Config) -> Result<AppState, StateError> {
         let mailer = Mailer::from_config(&config)?;
-        let auth = AuthServices::from_config(&config).map_err(|source| StateError::Secret {
+        let auth = AuthServices::from_config(&config, &db).map_err(|source| StateError::Secret {
             dir: config.data_dir.display().to_string(),
             source,
         })?;

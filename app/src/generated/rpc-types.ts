@@ -198,6 +198,7 @@ export interface SchoolSettings {
   notifyParentsAssignment: boolean;
   notificationsFrequency: 'DAILY' | 'WEEKLY' | 'IMMEDIATELY';
   assistantHistory: boolean;
+  reachPixel: boolean;
 }
 
 export interface SaveStaff {

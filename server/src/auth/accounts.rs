@@ -102,7 +102,7 @@ pub async fn register(
     let organisation = check_organisation(&form)?;
     let email_key = format!("register:{email}");
     let address_key = address.map(|a| format!("register-ip:{a}"));
-    acquire(state, &email_key, RESET_LIMIT, address_key.as_deref())?;
+    acquire(state, &email_key, RESET_LIMIT, address_key.as_deref()).await?;
     // Hash before looking the address up, so both answers take as long.
     let password_hash = hash_password(form.password).await?;
 
@@ -187,7 +187,8 @@ pub async fn request_password_reset(
         &format!("reset:{email}"),
         RESET_LIMIT,
         address_key.as_deref(),
-    )?;
+    )
+    .await?;
     let mut pooled = state.db.conn().await?;
     let mut conn = pooled.db();
     let public_url = &state.config.public_url;
@@ -232,7 +233,7 @@ pub async fn reset_password(
     check_rule("password", password)?;
     let address_key = address.map(|a| format!("reset-ip:{a}"));
     if let Some(key) = &address_key {
-        if !state.auth.limiter.try_acquire(key, ADDRESS_LIMIT) {
+        if !state.auth.limiter.try_acquire(key, ADDRESS_LIMIT).await {
             return Err(AccountError::RateLimited);
         }
     }
@@ -247,7 +248,7 @@ pub async fn reset_password(
         return Err(AccountError::InvalidToken);
     }
     if let Some(key) = &address_key {
-        state.auth.limiter.release(key);
+        state.auth.limiter.release(key).await;
     }
     let password_hash = hash_password(password.to_owned()).await?;
     let mut pooled = state.db.conn().await?;
@@ -374,7 +375,7 @@ pub async fn change_password(
     new: &str,
 ) -> Result<NaiveDateTime, AccountError> {
     let key = format!("change-password:{user_id}");
-    if !state.auth.limiter.try_acquire(&key, CHANGE_PASSWORD_LIMIT) {
+    if !state.auth.limiter.try_acquire(&key, CHANGE_PASSWORD_LIMIT).await {
         return Err(AccountError::RateLimited);
     }
     let stored = users::password_hash(&mut state.db.conn().await?.db(), user_id).await;
@@ -394,9 +395,9 @@ pub async fn change_password(
                 message: "Your current password is incorrect.".into(),
             })
         }
-        Ok(true) => state.auth.limiter.release(&key),
+        Ok(true) => state.auth.limiter.release(&key).await,
         Err(err) => {
-            state.auth.limiter.release(&key);
+            state.auth.limiter.release(&key).await;
             return Err(err);
         }
     }
@@ -425,7 +426,7 @@ fn account_exists(email: &str, forename: &str, public_url: &str) -> AccountEmail
 
 /// Reserves one attempt for `key` (up to `limit`) and, when known, one for the client
 /// address key (up to [`ADDRESS_LIMIT`]), together.
-fn acquire(
+async fn acquire(
     state: &AppState,
     key: &str,
     limit: usize,
@@ -435,7 +436,7 @@ fn acquire(
     if let Some(address_key) = address_key {
         keys.push((address_key, ADDRESS_LIMIT));
     }
-    if state.auth.limiter.try_acquire_all(&keys) {
+    if state.auth.limiter.try_acquire_all(&keys).await {
         Ok(())
     } else {
         Err(AccountError::RateLimited)

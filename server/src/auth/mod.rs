@@ -19,15 +19,17 @@ use crate::config::Config;
 #[derive(Debug)]
 pub struct AuthServices {
     secret: String,
-    pub limiter: rate_limit::RateLimiter,
+    /// Counted in `db` on PostgreSQL (every process shares them), else in memory.
+    pub limiter: rate_limit::Limits,
 }
 
 impl AuthServices {
-    /// Reads (or makes) the secret; see [`secret::load_or_create`].
-    pub fn from_config(config: &Config) -> std::io::Result<AuthServices> {
+    /// Reads (or makes) the secret (see [`secret::load_or_create`]); the limits count in
+    /// `db` when it is PostgreSQL.
+    pub fn from_config(config: &Config, db: &crate::db::Db) -> std::io::Result<AuthServices> {
         Ok(AuthServices {
             secret: secret::load_or_create(config)?,
-            limiter: Default::default(),
+            limiter: rate_limit::Limits::new(db),
         })
     }
 

@@ -1,21 +1,30 @@
-//! Attempt limits in memory, per account, per e-mail address and per client address.
+//! Attempt limits, per account, per e-mail address and per client address.
 //!
-//! A limited action *reserves* its slots before it does the work it guards, under one lock
-//! for every key it touches ([`RateLimiter::try_acquire_all`]): of 40 parallel wrong
-//! passwords for one account exactly [`ACCOUNT_LIMIT`] reach the password check, because the
-//! sixth finds the five slots taken even while the first five are still being verified. A
-//! success gives its slot back ([`RateLimiter::release`]) or clears the account's failures.
+//! A limited action *reserves* its slots before it does the work it guards, all its keys at
+//! once ([`Limits::try_acquire_all`]): of 40 parallel wrong passwords for one account
+//! exactly [`ACCOUNT_LIMIT`] reach the password check, because the sixth finds the five
+//! slots taken even while the first five are still being verified. A success gives its slot
+//! back ([`Limits::release`]) or clears the account's failures ([`Limits::clear`]).
 //! (The `governor` crate was the other candidate: its GCRA is a rate that refills
 //! continuously and has no "give the slot back on success", so "at most N failures per
-//! 15 minutes" would only be approximated; this map is exact and has no dependency.)
+//! 15 minutes" would only be approximated; counting events is exact and has no dependency.)
 //!
-//! Counters live in this process only: with several server processes each keeps its own
-//! (so the effective limit is the limit times the number of processes), and a restart
-//! forgets them. Good enough against guessing; a shared store can replace this later.
+//! Where the counts live ([`Limits`], docs/scaling.md):
+//! * **PostgreSQL: in the database** (`models::attempts`, the `attempts` table), shared by
+//!   every server process: three processes behind a load balancer allow the same 5 guesses
+//!   as one. Each reservation is one transaction under advisory locks on its keys. Should
+//!   the database fail to answer, the process falls back to its memory for that call (a
+//!   warning is logged): still limited, per process, while the database is away.
+//! * **SQLite: in memory** ([`RateLimiter`], under one lock for every key), since SQLite
+//!   serves one process only; a restart forgets the counts.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use crate::db::{Backend, Db};
+use crate::models::attempts;
 
 /// Failed sign-ins allowed per account within [`WINDOW`].
 pub const ACCOUNT_LIMIT: usize = 5;
@@ -29,7 +38,125 @@ pub const CHANGE_PASSWORD_LIMIT: usize = 5;
 /// The sliding window the limits count over: 15 minutes.
 pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 
-/// Timestamps of recent events per key, e.g. `account:ada@school.org` or `ip:10.0.0.1`.
+/// The server's limits: counted in the database on PostgreSQL, in memory on SQLite (see the
+/// module's doc). Keys name what is counted, e.g. `account:ada@school.org` or `ip:10.0.0.1`.
+pub struct Limits {
+    /// The counts on SQLite, and on PostgreSQL while the database does not answer.
+    memory: RateLimiter,
+    /// The database that counts, on PostgreSQL.
+    db: Option<Db>,
+    /// Reservations made by this process, to prune the table every [`PRUNE_EVERY`].
+    reservations: AtomicU64,
+}
+
+/// Every this many reservations a process deletes the attempts older than the window (each
+/// reservation already deletes its own keys' old rows; this catches keys never seen again).
+pub const PRUNE_EVERY: u64 = 500;
+
+impl std::fmt::Debug for Limits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Limits")
+            .field("in_database", &self.db.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Limits {
+    /// Limits counted in `db` when it is PostgreSQL, else in memory.
+    pub fn new(db: &Db) -> Limits {
+        Limits {
+            memory: RateLimiter::default(),
+            db: (db.backend() == Backend::Postgres).then(|| db.clone()),
+            reservations: AtomicU64::new(0),
+        }
+    }
+
+    /// Limits counted in this process's memory only.
+    pub fn in_memory() -> Limits {
+        Limits { memory: RateLimiter::default(), db: None, reservations: AtomicU64::new(0) }
+    }
+
+    /// Whether the counts are in the database (shared by every process).
+    pub fn shared(&self) -> bool {
+        self.db.is_some()
+    }
+
+    /// The start of the window ending now, and now.
+    fn window() -> (chrono::NaiveDateTime, chrono::NaiveDateTime) {
+        let at = crate::models::now();
+        let window = chrono::Duration::seconds(WINDOW.as_secs() as i64);
+        (at - window, at)
+    }
+
+    /// Reserves one slot for each `(key, limit)` if none of the keys is at its limit, all
+    /// together; `false` (and nothing recorded) when any is.
+    pub async fn try_acquire_all(&self, keys: &[(&str, usize)]) -> bool {
+        if let Some(db) = &self.db {
+            let (since, at) = Self::window();
+            let outcome = async {
+                let mut pooled = db.conn().await?;
+                let mut conn = pooled.db();
+                let granted = attempts::try_acquire_all(&mut conn, keys, at, since).await?;
+                if self.reservations.fetch_add(1, Ordering::Relaxed) % PRUNE_EVERY == PRUNE_EVERY - 1 {
+                    attempts::prune(&mut conn, since).await?;
+                }
+                Ok::<bool, crate::db::DbError>(granted)
+            }
+            .await;
+            match outcome {
+                Ok(granted) => return granted,
+                Err(err) => tracing::warn!(%err, "attempt limits: the database did not answer; counting in this process"),
+            }
+        }
+        self.memory.try_acquire_all(keys)
+    }
+
+    /// Reserves one slot for `key` unless it is already at `limit`; `false` when limited.
+    pub async fn try_acquire(&self, key: &str, limit: usize) -> bool {
+        self.try_acquire_all(&[(key, limit)]).await
+    }
+
+    /// Records one event for `key` whatever its count (tests fill a counter this way).
+    pub async fn record(&self, key: &str) {
+        self.try_acquire(key, usize::MAX).await;
+    }
+
+    /// Gives back the latest slot of `key` (the attempt it guarded succeeded).
+    pub async fn release(&self, key: &str) {
+        if let Some(db) = &self.db {
+            let (since, _) = Self::window();
+            let outcome = async {
+                let mut pooled = db.conn().await?;
+                attempts::release(&mut pooled.db(), key, since).await?;
+                Ok::<(), crate::db::DbError>(())
+            }
+            .await;
+            match outcome {
+                Ok(()) => return,
+                Err(err) => tracing::warn!(%err, "attempt limits: the database did not answer; counting in this process"),
+            }
+        }
+        self.memory.release(key)
+    }
+
+    /// Forgets `key` (a successful sign-in clears the account's failures).
+    pub async fn clear(&self, key: &str) {
+        if let Some(db) = &self.db {
+            let outcome = async {
+                let mut pooled = db.conn().await?;
+                attempts::clear(&mut pooled.db(), key).await?;
+                Ok::<(), crate::db::DbError>(())
+            }
+            .await;
+            if let Err(err) = outcome {
+                tracing::warn!(%err, "attempt limits: the database did not answer; counting in this process");
+            }
+        }
+        self.memory.clear(key)
+    }
+}
+
+/// Timestamps of recent events per key, in this process's memory (SQLite's limits).
 #[derive(Debug, Default)]
 pub struct RateLimiter {
     events: Mutex<HashMap<String, VecDeque<Instant>>>,

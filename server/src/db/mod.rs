@@ -4,7 +4,9 @@
 //! written once and expanded per backend by [`with_conn!`] and [`transaction!`]
 //! (see `../shared/reference/data-layer.md` for why this shape and not MultiConnection).
 
+pub mod changes;
 pub mod fault;
+pub mod listen;
 pub mod schema;
 pub mod sql;
 mod url;

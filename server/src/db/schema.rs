@@ -40,6 +40,7 @@ diesel::table! {
         notify_parents_assignment -> Bool,
         notifications_frequency -> Text,
         assistant_history -> Bool,
+        reach_pixel -> Bool,
     }
 }
 
@@ -612,6 +613,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    attempts (id) {
+        id -> Text,
+        limit_key -> Text,
+        at -> Timestamp,
+    }
+}
+
 diesel::joinable!(schools -> trusts (trust_id));
 diesel::joinable!(users -> schools (school_id));
 diesel::joinable!(organisation_memberships -> users (user_id));
@@ -719,4 +728,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     phrase_counts,
     deliveries,
     address_refusals,
+    attempts,
 );

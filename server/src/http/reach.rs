@@ -5,6 +5,8 @@
 //!   the real page: a pupil's assignment to their submission page, anything else to the
 //!   message at `/messages/{token}`. A link whose signature does not hold records nothing
 //!   and leads to the same page, which says the link is not valid.
+//! - `GET /api/reach/seen/{token}`: the invisible image in the e-mails of a school that
+//!   switched it on in Manage School › Settings (off by default); records Opened the same way.
 //! - `GET /api/reach/{notificationId}/not-reached?format=csv|pdf&days=3`: the Reach tab's
 //!   'Not reached' list as a CSV file or a paper list (PDF) for the office, with the session
 //!   cookie like tRPC and the same scope (a teacher their own notifications, an admin the
@@ -15,8 +17,6 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
-use core_wasm::roles::has_role;
-use core_wasm::UserRole;
 use serde::Deserialize;
 
 use crate::http::reports::markdown::{Block, Span};
@@ -33,6 +33,7 @@ use crate::storage::content_disposition;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/open/{token}", get(open))
+        .route("/seen/{token}", get(seen))
         .route("/{id}/not-reached", get(not_reached))
 }
 
@@ -73,6 +74,39 @@ async fn open(State(state): State<AppState>, Path(token): Path<String>) -> Respo
     }
 }
 
+/// A transparent 1×1 GIF.
+const PIXEL: &[u8] = &[
+    0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0xff, 0xff, 0xff, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00,
+    0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
+];
+
+/// The invisible image of a school that switched it on: records the delivery as opened
+/// when its signature holds, and answers the same image either way (never cached, so a
+/// second reader's mail app asks again; the state moves forward only).
+async fn seen(State(state): State<AppState>, Path(token): Path<String>) -> Response {
+    if let Some(id) = reach::verify(state.auth.secret(), &token) {
+        let recorded = match state.db.conn().await {
+            Ok(mut pooled) => deliveries::mark_opened(&mut pooled.db(), id, now())
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(error) = recorded {
+            tracing::warn!(%error, "opening not recorded");
+        }
+    }
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("image/gif")),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+        ],
+        PIXEL,
+    )
+        .into_response()
+}
+
 /// A token as it may stand in a path: the characters of a real one, else `invalid`.
 fn path_token(s: &str) -> String {
     if !s.is_empty()
@@ -111,11 +145,11 @@ async fn not_reached(
             None,
         );
     }
-    let scope = NotificationScope {
-        school_id: session.user.school_id.clone().unwrap_or_default(),
-        sender_id: (!has_role(session.user.role, &[UserRole::Admin]))
-            .then(|| session.user.id.clone()),
-    };
+    let scope = NotificationScope::for_user(
+        session.user.school_id.clone().unwrap_or_default(),
+        &session.user.id,
+        session.user.role,
+    );
     let days = days_or_default(query.days);
     let found = match state.db.conn().await {
         Ok(mut pooled) => {

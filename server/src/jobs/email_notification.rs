@@ -17,7 +17,7 @@ use crate::jobs::audience::{self, Audience};
 use crate::jobs::{send_email, BackgroundJob, Job, JobError};
 use crate::mail::templates::{due_line, escape, html_to_text, preferences_link, submission_link};
 use crate::mail::Template;
-use crate::models::{deliveries, notifications, now, students, submissions};
+use crate::models::{deliveries, notifications, now, organisations, students, submissions};
 use crate::reach;
 use crate::state::AppState;
 use crate::translation;
@@ -78,6 +78,15 @@ impl BackgroundJob for NotificationEmail {
             };
         let details = due_line(n.submission_due_date);
         let prefs = preferences_link(public_url, &preference.token);
+        // The delivery's signed links (docs/reach.md): the one that counts the message as
+        // opened, and the invisible image where the school switched it on.
+        let delivery = deliveries::find_id(&mut conn, &n.id, &self.student_id, whom).await?;
+        let pixel_html = match &delivery {
+            Some(id) if organisations::reach_pixel_on(&mut conn, &n.school_id).await? => {
+                reach::pixel_html(public_url, state.auth.secret(), id)
+            }
+            _ => String::new(),
+        };
         let email = if pupil && n.kind == NotificationType::Assignment {
             let Some((id, token)) =
                 submissions::find_link(&mut conn, &n.id, &self.student_id).await?
@@ -93,13 +102,13 @@ impl BackgroundJob for NotificationEmail {
                 ("body_html", &body_html),
                 ("details", &details),
                 ("submission_link", &link),
+                ("pixel_html", &pixel_html),
                 ("preferences_link", &prefs),
             ])
         } else {
-            // The signed link that counts the message as opened (docs/reach.md).
-            let open = deliveries::find_id(&mut conn, &n.id, &self.student_id, whom)
-                .await?
-                .map(|id| reach::open_link(public_url, state.auth.secret(), &id));
+            let open = delivery
+                .as_deref()
+                .map(|id| reach::open_link(public_url, state.auth.secret(), id));
             let open_line = open
                 .as_deref()
                 .map(|l| format!("\nRead this message online: {l}\n"))
@@ -128,6 +137,7 @@ impl BackgroundJob for NotificationEmail {
                 ("details", &details),
                 ("open_line", &open_line),
                 ("open_html", &open_html),
+                ("pixel_html", &pixel_html),
                 ("preferences_link", &prefs),
             ])
         };

@@ -16,9 +16,6 @@ use crate::db::DbConn;
 use crate::models::address_refusals as refusals;
 use crate::with_conn;
 
-/// The `not_sent_reason` of a delivery whose address the mail server refused.
-pub const REFUSED: &str = "REFUSED";
-
 /// How long after sending a bounce that names no delivery is matched by its address alone.
 pub const MATCH_BY_ADDRESS_DAYS: i64 = 7;
 
@@ -41,7 +38,7 @@ pub async fn refused_at_send(
             .filter(deliveries::sent_at.is_null())
     )
     .set((
-        deliveries::not_sent_reason.eq(REFUSED),
+        deliveries::not_sent_reason.eq(crate::models::deliveries::REFUSED),
         deliveries::bounce_reason.eq(reason),
     ))
     .execute(c)

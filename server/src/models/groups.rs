@@ -15,6 +15,7 @@ use crate::db::{lower, DbConn};
 use crate::ids::new_id;
 use crate::models::now;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = form_groups)]
@@ -257,7 +258,6 @@ pub async fn save_form_group(
     id: Option<&str>,
     name: &str,
 ) -> QueryResult<Option<String>> {
-    crate::models::students::forget_rosters();
     let at = now();
     match id {
         Some(id) => {
@@ -269,6 +269,7 @@ pub async fn save_form_group(
             .set((form_groups::name.eq(name), form_groups::updated_at.eq(at)))
             .execute(c)
             .await)?;
+            changes::publish(conn, Change::Roster).await?;
             Ok((n == 1).then(|| id.to_owned()))
         }
         None => {
@@ -292,7 +293,6 @@ pub async fn rename_year_group(
     id: &str,
     name: &str,
 ) -> QueryResult<bool> {
-    crate::models::students::forget_rosters();
     let at = now();
     let n = with_conn!(conn, |c| diesel::update(
         year_groups::table
@@ -302,6 +302,7 @@ pub async fn rename_year_group(
     .set((year_groups::name.eq(name), year_groups::updated_at.eq(at)))
     .execute(c)
     .await)?;
+    changes::publish(conn, Change::Roster).await?;
     Ok(n == 1)
 }
 
@@ -313,7 +314,6 @@ pub async fn year_group_id(
     school_id: &str,
     name: &str,
 ) -> QueryResult<String> {
-    crate::models::students::forget_rosters();
     if let Some(id) = year_group_named(conn, school_id, name).await? {
         return Ok(id);
     }
@@ -330,6 +330,7 @@ pub async fn year_group_id(
         .on_conflict_do_nothing()
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Roster).await?;
     year_group_named(conn, school_id, name)
         .await?
         .ok_or(diesel::result::Error::NotFound)
@@ -337,12 +338,12 @@ pub async fn year_group_id(
 
 /// Inserts the form group unless the school has one of that name already (then nothing).
 pub async fn insert_form_group(conn: &mut DbConn<'_>, group: &NewFormGroup) -> QueryResult<()> {
-    crate::models::students::forget_rosters();
     with_conn!(conn, |c| diesel::insert_into(form_groups::table)
         .values(group)
         .on_conflict_do_nothing()
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Roster).await?;
     Ok(())
 }
 

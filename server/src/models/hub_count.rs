@@ -1,7 +1,8 @@
 //! The Feedback Hub count (the sidebar badge, the dashboard's "to mark"): submissions
 //! received and not yet marked that a member of staff may mark (`MarkerScope`). Kept per
 //! scope in the process for a few seconds (issue 15, docs/performance.md); every model write
-//! that can change a count calls [`forget`].
+//! that can change a count publishes `Change::Submissions` (`crate::db::changes`), on which
+//! the kept counts are forgotten, in every process (docs/scaling.md).
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -11,21 +12,31 @@ use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
 use crate::cache::ProcessCache;
+use crate::db::changes::{self, Change};
 use crate::db::schema::{notifications, submissions};
 use crate::db::DbConn;
 use crate::models::submissions::MarkerScope;
 use crate::with_conn;
 
 /// How long a Feedback Hub count is answered from memory: the bound within which another
-/// process's hand-ins and marks show in this one's badge (`crate::cache`).
+/// process's hand-ins and marks show in this one's badge when the change feed's listening
+/// connection is down (`crate::cache`, docs/scaling.md).
 pub const COUNT_TTL: Duration = Duration::from_secs(5);
 
 /// The Feedback Hub counts by scope, kept in the process. Every model write that can change
-/// a count (a hand-in, a mark, a new or deleted submission) calls [`forget`].
+/// a count (a hand-in, a mark, a new or deleted submission) publishes `Change::Submissions`.
 static WAITING: LazyLock<ProcessCache<MarkerScope, i64>> =
     LazyLock::new(|| {
+        changes::subscribe(on_change);
         ProcessCache::new(crate::cache::CacheKind::HubCount, COUNT_TTL, Duration::from_secs(1), 50_000)
     });
+
+/// What the counts drop on a change: all of them, on any change to submissions.
+fn on_change(change: Change) {
+    if matches!(change, Change::Submissions | Change::Everything) {
+        forget();
+    }
+}
 
 /// Forgets every kept Feedback Hub count.
 pub fn forget() {

@@ -14,6 +14,7 @@ use crate::db::schema::{class_students, notifications, students, submissions};
 use crate::db::DbConn;
 use crate::models::submissions::{HubRow, MarkerScope};
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 /// When a mark's feedback is released to the pupil and parents (docs/feedback-release.md):
 /// at once (as before), at `feedback_release_at`, or when the teacher says.
@@ -180,7 +181,6 @@ pub async fn mark(
     at: NaiveDateTime,
     released_at: Option<NaiveDateTime>,
 ) -> QueryResult<bool> {
-    crate::models::hub_count::forget();
     let changed = with_conn!(conn, |c| diesel::update(
         submissions::table
             .filter(submissions::id.eq(id))
@@ -196,6 +196,7 @@ pub async fn mark(
     ))
     .execute(c)
     .await)?;
+    changes::publish(conn, Change::Submissions).await?;
     Ok(changed == 1)
 }
 
@@ -235,7 +236,6 @@ pub async fn withdraw_held(
     id: &str,
     at: NaiveDateTime,
 ) -> QueryResult<bool> {
-    crate::models::hub_count::forget();
     let changed = with_conn!(conn, |c| diesel::update(
         submissions::table
             .filter(submissions::id.eq(id))
@@ -250,6 +250,7 @@ pub async fn withdraw_held(
     ))
     .execute(c)
     .await)?;
+    changes::publish(conn, Change::Submissions).await?;
     Ok(changed == 1)
 }
 

@@ -17,6 +17,7 @@ use crate::ids::new_id;
 use crate::mis::Source;
 use crate::models::now;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 pub use super::mis_credentials::{
     connected_source, groupcall_credentials, last_full_sync, set_groupcall_credentials,
@@ -84,8 +85,9 @@ pub struct NewSyncedPupil {
 }
 
 pub async fn insert_pupils(conn: &mut DbConn<'_>, rows: Vec<NewSyncedPupil>) -> QueryResult<usize> {
-    crate::models::students::forget_rosters();
-    crate::batch_insert!(conn, students::table, rows, columns = 13)
+    let written = crate::batch_insert!(conn, students::table, rows, columns = 13)?;
+    changes::publish(conn, Change::Roster).await?;
+    Ok(written)
 }
 
 /// The fields of a known pupil the MIS changed (`None`: leave as stored).
@@ -116,7 +118,6 @@ pub async fn update_pupil(
     id: &str,
     change: &PupilChange,
 ) -> QueryResult<()> {
-    crate::models::students::forget_rosters();
     with_conn!(conn, |c| diesel::update(
         students::table
             .filter(students::id.eq(id))
@@ -125,6 +126,7 @@ pub async fn update_pupil(
     .set((change, students::updated_at.eq(now())))
     .execute(c)
     .await)?;
+    changes::publish(conn, Change::Roster).await?;
     Ok(())
 }
 
@@ -136,7 +138,6 @@ pub async fn archive_pupils(
     ids: &[String],
     at: NaiveDateTime,
 ) -> QueryResult<usize> {
-    crate::models::students::forget_rosters();
     let mut archived = 0;
     for chunk in ids.chunks(500) {
         archived += with_conn!(conn, |c| diesel::update(
@@ -154,6 +155,7 @@ pub async fn archive_pupils(
         .execute(c)
         .await)?;
     }
+    changes::publish(conn, Change::Roster).await?;
     Ok(archived)
 }
 
@@ -217,7 +219,6 @@ pub async fn insert_form_group(
     source_id: &str,
     name: &str,
 ) -> QueryResult<String> {
-    crate::models::students::forget_rosters();
     let (id, at) = (new_id(), now());
     let (wonde_id, groupcall_id) = split(source, source_id);
     with_conn!(conn, |c| diesel::insert_into(form_groups::table)
@@ -232,6 +233,7 @@ pub async fn insert_form_group(
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Roster).await?;
     Ok(id)
 }
 
@@ -243,7 +245,6 @@ pub async fn update_form_group(
     source_id: &str,
     name: &str,
 ) -> QueryResult<()> {
-    crate::models::students::forget_rosters();
     match source {
         Source::Wonde => with_conn!(conn, |c| diesel::update(form_groups::table.find(id))
             .set((
@@ -262,6 +263,7 @@ pub async fn update_form_group(
             .execute(c)
             .await)?,
     };
+    changes::publish(conn, Change::Roster).await?;
     Ok(())
 }
 
@@ -442,7 +444,6 @@ pub async fn update_synced_user(
     names: (&str, &str, Option<&str>),
     staff_code: Option<&str>,
 ) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     let row = users::table
         .filter(users::id.eq(id))
         .filter(users::school_id.eq(school_id));
@@ -463,6 +464,7 @@ pub async fn update_synced_user(
             .execute(c)
             .await)?,
     };
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }
 

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod address_refusals;
 pub mod bounces;
 pub mod assistant_queries;
+pub mod attempts;
 pub mod audit;
 pub mod billing;
 pub mod comment_bank;

@@ -10,6 +10,7 @@ use diesel_async::RunQueryDsl;
 use crate::db::schema::{notifications, submissions};
 use crate::db::DbConn;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = notifications)]
@@ -61,7 +62,6 @@ pub async fn insert_submission(
     conn: &mut DbConn<'_>,
     submission: &NewSubmission,
 ) -> QueryResult<()> {
-    crate::models::hub_count::forget();
     // A row written already marked (demo data) was released when it was marked.
     with_conn!(conn, |c| diesel::insert_into(submissions::table)
         .values((
@@ -70,6 +70,7 @@ pub async fn insert_submission(
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Submissions).await?;
     Ok(())
 }
 
@@ -155,6 +156,18 @@ mod authoring {
     pub struct NotificationScope {
         pub school_id: String,
         pub sender_id: Option<String>,
+    }
+
+    impl NotificationScope {
+        /// What a user with `role` sees at `school_id`: an admin the school's notifications,
+        /// anyone else the ones they sent.
+        pub fn for_user(school_id: String, user_id: &str, role: core_wasm::UserRole) -> Self {
+            let admin = core_wasm::roles::has_role(role, &[core_wasm::UserRole::Admin]);
+            NotificationScope {
+                school_id,
+                sender_id: (!admin).then(|| user_id.to_owned()),
+            }
+        }
     }
 
     /// The notification `id` if `scope` may see it.

@@ -10,6 +10,7 @@ use crate::db::schema::{schools, trusts};
 use crate::db::DbConn;
 use crate::models::now;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = trusts)]
@@ -91,6 +92,8 @@ pub struct SchoolSettings {
     pub notifications_frequency: NotificationFrequency,
     /// The AI assistant keeps its questions and answers (docs/assistant.md).
     pub assistant_history: bool,
+    /// Opened e-mails are also counted by an invisible image (docs/reach.md, off by default).
+    pub reach_pixel: bool,
 }
 
 pub async fn school_settings(
@@ -120,6 +123,7 @@ pub async fn save_school_settings(
             schools::notify_parents_assignment.eq(settings.notify_parents_assignment),
             schools::notifications_frequency.eq(settings.notifications_frequency),
             schools::assistant_history.eq(settings.assistant_history),
+            schools::reach_pixel.eq(settings.reach_pixel),
             schools::updated_at.eq(at),
         ))
         .execute(c)
@@ -137,6 +141,18 @@ pub async fn assistant_history_on(conn: &mut DbConn<'_>, school_id: &str) -> Que
         .await
         .optional())?;
     Ok(on.unwrap_or(true))
+}
+
+/// Whether `school_id`'s e-mails carry the invisible image that counts them opened
+/// (false for an unknown school).
+pub async fn reach_pixel_on(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<bool> {
+    let on: Option<bool> = with_conn!(conn, |c| schools::table
+        .find(school_id)
+        .select(schools::reach_pixel)
+        .first(c)
+        .await
+        .optional())?;
+    Ok(on.unwrap_or(false))
 }
 
 /// What the session answer needs of a user's school: (redirect to the leaders' area,
@@ -524,7 +540,6 @@ pub async fn make_founding_admin(
     school_id: &str,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     use crate::db::schema::users;
     with_conn!(conn, |c| diesel::update(users::table.find(user_id))
         .set((
@@ -536,5 +551,6 @@ pub async fn make_founding_admin(
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }

@@ -21,6 +21,7 @@ use crate::ids::new_id;
 use crate::models::now;
 use crate::models::recipients::Filters;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 /// The audit entities whose ids belong to one pupil's records.
 pub const PUPIL_ENTITIES: [&str; 3] = ["student", "submission", "student_comment"];
@@ -337,7 +338,6 @@ pub async fn erase(
     id: &str,
     tombstone: &str,
 ) -> QueryResult<Erased> {
-    crate::models::students::forget_rosters();
     let (email, parent): (Option<String>, Option<String>) = with_conn!(conn, |c| students::table
         .find(id)
         .select((students::email, students::parent_email))
@@ -430,7 +430,6 @@ pub async fn erase(
         .execute(c)
         .await)?;
     }
-    crate::models::hub_count::forget();
     with_conn!(conn, |c| diesel::delete(
         submissions::table.filter(submissions::student_id.eq(id))
     )
@@ -466,5 +465,7 @@ pub async fn erase(
             crate::models::address_refusals::clear(conn, &address).await?;
         }
     }
+    changes::publish(conn, Change::Roster).await?;
+    changes::publish(conn, Change::Submissions).await?;
     Ok(Erased { keys })
 }

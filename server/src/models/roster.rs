@@ -11,19 +11,30 @@ use diesel_async::RunQueryDsl;
 use rustc_hash::FxHashMap;
 
 use crate::cache::ProcessCache;
+use crate::db::changes::{self, Change};
 use crate::db::schema::{form_groups, students, year_groups};
 use crate::db::{coalesce, string_agg, DbConn};
 use crate::shared_text::SharedText;
 
 /// How long a school's roster answer is sent from memory: the bound within which another
-/// process's changes to pupils or groups show in this one (`crate::cache`).
+/// process's changes to pupils or groups show in this one when the change feed's listening
+/// connection is down (`crate::cache`, docs/scaling.md).
 pub const ROSTER_TTL: Duration = Duration::from_secs(5);
 
 /// The roster answer (`school.listStudents`) of each school, encoded once (issue 15,
-/// docs/performance.md). Every model write to pupils, year groups or form groups calls
-/// [`forget_rosters`].
-pub static ROSTERS: LazyLock<ProcessCache<String, Arc<SharedText>>> =
-    LazyLock::new(|| ProcessCache::new(crate::cache::CacheKind::Roster, ROSTER_TTL, Duration::from_secs(1), 10_000));
+/// docs/performance.md). Every model write to pupils, year groups or form groups publishes
+/// `Change::Roster` (`crate::db::changes`), on which every kept roster is forgotten.
+pub static ROSTERS: LazyLock<ProcessCache<String, Arc<SharedText>>> = LazyLock::new(|| {
+    changes::subscribe(on_change);
+    ProcessCache::new(crate::cache::CacheKind::Roster, ROSTER_TTL, Duration::from_secs(1), 10_000)
+});
+
+/// What the rosters drop on a change: all of them, on any change to pupils or groups.
+fn on_change(change: Change) {
+    if matches!(change, Change::Roster | Change::Everything) {
+        forget_rosters();
+    }
+}
 
 /// Forgets every kept roster.
 pub fn forget_rosters() {

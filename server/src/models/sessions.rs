@@ -10,6 +10,7 @@ use crate::db::schema::{sessions, users, verification_tokens};
 use crate::db::DbConn;
 use crate::models::users::User;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 /// A new session row.
 #[derive(Debug, Clone, Insertable)]
@@ -34,21 +35,21 @@ pub async fn insert_session(conn: &mut DbConn<'_>, session: &NewSession<'_>) -> 
 
 /// Ends one session (sign-out).
 pub async fn delete_session(conn: &mut DbConn<'_>, token_hash: &str) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::delete(sessions::table.find(token_hash))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Sessions).await?;
     Ok(())
 }
 
 /// Ends every session of a user.
 pub async fn delete_user_sessions(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::delete(
         sessions::table.filter(sessions::user_id.eq(user_id))
     )
     .execute(c)
     .await)?;
+    changes::publish(conn, Change::Sessions).await?;
     Ok(())
 }
 
@@ -58,7 +59,6 @@ pub async fn delete_other_sessions(
     user_id: &str,
     keep_token_hash: &str,
 ) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::delete(
         sessions::table
             .filter(sessions::user_id.eq(user_id))
@@ -66,6 +66,7 @@ pub async fn delete_other_sessions(
     )
     .execute(c)
     .await)?;
+    changes::publish(conn, Change::Sessions).await?;
     Ok(())
 }
 
@@ -76,7 +77,6 @@ pub async fn set_session_expiry(
     expires_at: NaiveDateTime,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::update(sessions::table.find(token_hash))
         .set((
             sessions::expires_at.eq(expires_at),
@@ -84,6 +84,7 @@ pub async fn set_session_expiry(
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Sessions).await?;
     Ok(())
 }
 
@@ -114,11 +115,11 @@ pub async fn set_active_school(
     token_hash: &str,
     school_id: Option<&str>,
 ) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::update(sessions::table.find(token_hash))
         .set(sessions::active_school_id.eq(school_id))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Sessions).await?;
     Ok(())
 }
 

@@ -13,6 +13,7 @@ use crate::db::{like_pattern, lower, DbConn};
 use crate::ids::new_id;
 use crate::models::now;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 // The roster (every current pupil, with group names) and its cache: `models::roster`.
 pub use crate::models::roster::{forget_rosters, list_for_school, StudentListing};
@@ -34,11 +35,11 @@ pub struct NewStudent {
 }
 
 pub async fn insert(conn: &mut DbConn<'_>, student: &NewStudent) -> QueryResult<()> {
-    crate::models::students::forget_rosters();
     with_conn!(conn, |c| diesel::insert_into(students::table)
         .values(student)
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Roster).await?;
     Ok(())
 }
 
@@ -254,7 +255,6 @@ pub async fn save_pupil(
     id: Option<&str>,
     fields: &PupilFields,
 ) -> QueryResult<SavedPupil> {
-    crate::models::students::forget_rosters();
     let at = now();
     let id = match id {
         Some(id) => {
@@ -311,6 +311,7 @@ pub async fn save_pupil(
             id
         }
     };
+    changes::publish(conn, Change::Roster).await?;
     for class_id in &fields.class_ids {
         add_to_class(conn, &id, class_id).await?;
     }
@@ -320,12 +321,12 @@ pub async fn save_pupil(
 /// Inserts the pupil unless the insert meets a unique index (the school's UPN); false
 /// when nothing was written.
 async fn insert_unless_upn_taken(conn: &mut DbConn<'_>, student: &NewStudent) -> QueryResult<bool> {
-    crate::models::students::forget_rosters();
     let n = with_conn!(conn, |c| diesel::insert_into(students::table)
         .values(student)
         .on_conflict_do_nothing()
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Roster).await?;
     Ok(n == 1)
 }
 

@@ -11,6 +11,7 @@ use crate::db::schema::{class_students, notifications, schools, students, submis
 use crate::db::DbConn;
 use crate::models::users::User;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 /// Whose submissions a member of staff may see in the Feedback Hub and mark: those on
 /// notifications of their school that they sent, or, for an admin, every notification of
@@ -186,7 +187,6 @@ pub async fn hand_in(
     content: Option<&str>,
     at: NaiveDateTime,
 ) -> QueryResult<bool> {
-    crate::models::hub_count::forget();
     let changed = with_conn!(conn, |c| diesel::update(
         submissions::table
             .filter(submissions::id.eq(id))
@@ -199,6 +199,7 @@ pub async fn hand_in(
     ))
     .execute(c)
     .await)?;
+    changes::publish(conn, Change::Submissions).await?;
     Ok(changed == 1)
 }
 

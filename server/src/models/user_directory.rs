@@ -12,6 +12,7 @@ use crate::db::schema::{schools, users};
 use crate::db::{like_pattern, lower, DbConn};
 use crate::models::now;
 use crate::with_conn;
+use crate::db::changes::{self, Change};
 
 /// A user as Manage Users shows them.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable)]
@@ -189,49 +190,48 @@ pub async fn lock_user(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> 
 }
 
 pub async fn set_role(conn: &mut DbConn<'_>, id: &str, role: UserRole) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     let at = now();
     with_conn!(conn, |c| diesel::update(users::table.find(id))
         .set((users::role.eq(role), users::updated_at.eq(at)))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }
 
 pub async fn set_disabled(conn: &mut DbConn<'_>, id: &str, disabled: bool) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     let at = now();
     with_conn!(conn, |c| diesel::update(users::table.find(id))
         .set((users::disabled.eq(disabled), users::updated_at.eq(at)))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }
 
 pub async fn set_leader(conn: &mut DbConn<'_>, id: &str, leader: bool) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     let at = now();
     with_conn!(conn, |c| diesel::update(users::table.find(id))
         .set((users::leader.eq(leader), users::updated_at.eq(at)))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }
 
 /// Activates an invited account (its invite link was used); its address is proven too.
 pub async fn activate(conn: &mut DbConn<'_>, id: &str, at: NaiveDateTime) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::update(users::table.find(id))
         .set((users::activated.eq(true), users::updated_at.eq(at)))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }
 
 /// Removes a user who never activated their account (a revoked invite); their link tokens
 /// and class places go with them (`ON DELETE CASCADE`). Answers whether a row went.
 pub async fn delete_pending(conn: &mut DbConn<'_>, id: &str) -> QueryResult<bool> {
-    crate::auth::session_cache::invalidate();
     let deleted = with_conn!(conn, |c| diesel::delete(
         users::table
             .filter(users::id.eq(id))
@@ -239,6 +239,7 @@ pub async fn delete_pending(conn: &mut DbConn<'_>, id: &str) -> QueryResult<bool
     )
     .execute(c)
     .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(deleted > 0)
 }
 

@@ -58,6 +58,7 @@ pub struct User {
 
 // E-mail addresses are compared without case and without surrounding spaces.
 use crate::addresses::normalise_email;
+use crate::db::changes::{self, Change};
 
 pub async fn insert(conn: &mut DbConn<'_>, user: &NewUser) -> QueryResult<()> {
     with_conn!(conn, |c| diesel::insert_into(users::table)
@@ -105,7 +106,6 @@ pub async fn set_password(
     hash: &str,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::update(users::table.find(id))
         .set((
             users::password.eq(hash),
@@ -114,6 +114,7 @@ pub async fn set_password(
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }
 
@@ -124,12 +125,12 @@ pub async fn mark_email_verified(
     id: &str,
     at: NaiveDateTime,
 ) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     with_conn!(conn, |c| diesel::update(users::table.find(id))
         .filter(users::email_verified.is_null())
         .set((users::email_verified.eq(at), users::updated_at.eq(at)))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }
 
@@ -284,7 +285,6 @@ pub async fn save_staff(
     id: Option<&str>,
     fields: &StaffFields,
 ) -> QueryResult<(String, bool)> {
-    crate::auth::session_cache::invalidate();
     let at = now();
     let id = match id {
         Some(id) => {
@@ -344,6 +344,7 @@ pub async fn save_staff(
             id
         }
     };
+    changes::publish(conn, Change::Users).await?;
     for class_id in &fields.class_ids {
         add_to_class(conn, &id, class_id).await?;
     }
@@ -357,7 +358,6 @@ pub async fn update_name(
     forename: &str,
     surname: &str,
 ) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     let at = crate::models::now();
     with_conn!(conn, |c| diesel::update(users::table.find(user_id))
         .set((
@@ -367,12 +367,12 @@ pub async fn update_name(
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }
 
 /// Records that the user has finished (or skipped) the onboarding tour.
 pub async fn mark_tutorial_complete(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<()> {
-    crate::auth::session_cache::invalidate();
     let at = crate::models::now();
     with_conn!(conn, |c| diesel::update(users::table.find(user_id))
         .set((
@@ -381,6 +381,7 @@ pub async fn mark_tutorial_complete(conn: &mut DbConn<'_>, user_id: &str) -> Que
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Users).await?;
     Ok(())
 }
 

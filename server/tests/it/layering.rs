@@ -177,3 +177,33 @@ fn no_source_file_passes_600_lines() {
         long.join("\n")
     );
 }
+
+#[test]
+fn models_and_db_publish_changes_and_reach_no_cache_above_them() {
+    // The change feed (docs/scaling.md): `db/` and `models/` never call up into `auth/`
+    // (the session cache) and empty no cache of another file; they publish on
+    // `db/changes.rs`, to which the caches subscribe.
+    let mut offenders = Vec::new();
+    for (name, text) in all_sources() {
+        if !(name.starts_with("models/") || name.starts_with("db/")) {
+            continue;
+        }
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            let reaches_up = code.contains("crate::auth::") || code.contains("session_cache");
+            let empties_another = (code.contains("forget_rosters()") && name != "models/roster.rs")
+                || (code.contains("hub_count::forget()") && name != "models/hub_count.rs");
+            if reaches_up || empties_another {
+                offenders.push(format!("server/src/{name}:{}: {}", n + 1, code));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "publish a db::changes::Change instead of reaching a cache:\n{}",
+        offenders.join("\n")
+    );
+}

@@ -36,6 +36,7 @@ mod operations;
 mod organisations;
 mod preferences;
 mod privacy;
+mod processes;
 mod reach;
 mod reports;
 mod providers;

@@ -977,7 +977,7 @@ dual_test!(
         let (user_id, cookie) = teacher(&app).await;
         let limit = voicemark::rpc::submission::get_deepgram_key::MINT_LIMIT;
         for _ in 0..limit - 1 {
-            state.auth.limiter.record(&format!("dictation:{user_id}"));
+            state.auth.limiter.record(&format!("dictation:{user_id}")).await;
         }
         let response = post_raw(
             &routes,

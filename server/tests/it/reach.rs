@@ -59,6 +59,11 @@ fn count(reach: &Value, state: &str) -> i64 {
         .expect("count")
 }
 
+/// The Reach tab of notification `id` as the holder of `cookie` sees it.
+async fn reach_tab(app: &TestApp, id: &str, cookie: &str) -> crate::submissions::Answer {
+    query(app, "notification.reach", json!({"id": id}), Some(cookie)).await
+}
+
 async fn get_with(app: &TestApp, path: &str, cookie: Option<&str>) -> crate::support::TestResponse {
     let mut request = Request::get(path);
     if let Some(cookie) = cookie {
@@ -141,13 +146,7 @@ dual_test!(
         assert!(sink.to("parent.cal@families.test").is_empty());
         assert!(sink.to("parent.dan@families.test").is_empty());
 
-        let reach = query(
-            &app,
-            "notification.reach",
-            json!({"id": notification}),
-            Some(&teacher.cookie),
-        )
-        .await;
+        let reach = reach_tab(&app, &notification, &teacher.cookie).await;
         let reach = reach.data().clone();
         assert_eq!(reach["recorded"], true);
         assert_eq!(reach["entries"].as_array().map(Vec::len), Some(8));
@@ -178,13 +177,7 @@ dual_test!(
         let forged = format!("{}x", token);
         let refused = app.get(&format!("/api/reach/open/{forged}")).await;
         assert_eq!(refused.status, StatusCode::SEE_OTHER);
-        let reach_now = query(
-            &app,
-            "notification.reach",
-            json!({"id": notification}),
-            Some(&teacher.cookie),
-        )
-        .await;
+        let reach_now = reach_tab(&app, &notification, &teacher.cookie).await;
         assert_eq!(
             entry(reach_now.data(), "Ada", "parent")["state"],
             "SENT",
@@ -242,13 +235,7 @@ dual_test!(
         .expect("backdate");
         drop(pooled);
 
-        let reach = query(
-            &app,
-            "notification.reach",
-            json!({"id": notification}),
-            Some(&teacher.cookie),
-        )
-        .await;
+        let reach = reach_tab(&app, &notification, &teacher.cookie).await;
         let reach = reach.data().clone();
         assert_eq!(entry(&reach, "Ada", "parent")["state"], "OPENED");
         assert_eq!(entry(&reach, "Ada", "pupil")["state"], "OPENED");
@@ -342,21 +329,9 @@ dual_test!(
         assert!(!drawn.contains("Ada Reach"), "Ada was reached: {drawn}");
 
         // Only the sender and the school's admins see it.
-        let theirs = query(
-            &app,
-            "notification.reach",
-            json!({"id": notification}),
-            Some(&colleague.cookie),
-        )
-        .await;
+        let theirs = reach_tab(&app, &notification, &colleague.cookie).await;
         assert_eq!(theirs.code(), "NOT_FOUND");
-        let foreign = query(
-            &app,
-            "notification.reach",
-            json!({"id": notification}),
-            Some(&stranger.cookie),
-        )
-        .await;
+        let foreign = reach_tab(&app, &notification, &stranger.cookie).await;
         assert_eq!(foreign.code(), "NOT_FOUND");
         let foreign_csv = get_with(
             &app,
@@ -372,13 +347,7 @@ dual_test!(
         )
         .await;
         assert_eq!(nobody.status, StatusCode::UNAUTHORIZED);
-        let admin_view = query(
-            &app,
-            "notification.reach",
-            json!({"id": notification}),
-            Some(&admin.cookie),
-        )
-        .await;
+        let admin_view = reach_tab(&app, &notification, &admin.cookie).await;
         assert_eq!(
             admin_view.data()["entries"].as_array().map(Vec::len),
             Some(8)
@@ -389,15 +358,80 @@ dual_test!(
         queue_send(&mut pooled.db(), &notification, "again").await;
         drop(pooled);
         drain(&state).await;
-        let again = query(
-            &app,
-            "notification.reach",
-            json!({"id": notification}),
-            Some(&teacher.cookie),
-        )
-        .await;
+        let again = reach_tab(&app, &notification, &teacher.cookie).await;
         assert_eq!(again.data()["entries"].as_array().map(Vec::len), Some(8));
         assert_eq!(sink.count(), 5, "no e-mail went twice");
+    }
+);
+
+dual_test!(
+    async fn an_invisible_image_counts_opened_only_where_the_school_switched_it_on(app: TestApp) {
+        let sink = SmtpSink::start().await;
+        let state = smtp_state(&app, &sink);
+        let school = make_school(&app, "Pixel Academy").await;
+        let teacher = staff(&app, Some(&school), UserRole::Teacher, "Tess").await;
+        let admin = staff(&app, Some(&school), UserRole::Admin, "Ada").await;
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut conn = pooled.db();
+        let form = make_form_group(&mut conn, &school, "8P").await;
+        let eve = make_pupil(&mut conn, &school, spec("Eve", true, &form)).await;
+        drop(pooled);
+
+        // Off by default: the first message's e-mail carries no image.
+        let settings = query(&app, "admin.schoolSettings", Value::Null, Some(&admin.cookie)).await;
+        assert_eq!(settings.data()["reachPixel"], false);
+        let send = |kind| NotificationSpec {
+            kind,
+            filters: Filters { students: vec![eve.clone()], ..Default::default() },
+            to_pupil: true,
+            to_parent: true,
+            send_date: None,
+        };
+        let mut pooled = app.db.conn().await.expect("connection");
+        let first = make_notification(&mut pooled.db(), &school, &teacher.id, send(NotificationType::General)).await;
+        queue_send(&mut pooled.db(), &first, "1").await;
+        drop(pooled);
+        drain(&state).await;
+        let mail = sink.to("parent.eve@families.test");
+        assert_eq!(mail.len(), 1);
+        assert!(!mail[0].text().contains("/api/reach/seen/"), "no image while off");
+
+        // The admin switches it on in Manage School › Settings.
+        let mut on = settings.data().clone();
+        on["reachPixel"] = json!(true);
+        let saved = crate::submissions::mutate(&app, "admin.saveSchoolSettings", on, Some(&admin.cookie)).await;
+        assert_eq!(saved.data()["reachPixel"], true);
+
+        let mut pooled = app.db.conn().await.expect("connection");
+        let second = make_notification(&mut pooled.db(), &school, &teacher.id, send(NotificationType::Assignment)).await;
+        queue_send(&mut pooled.db(), &second, "2").await;
+        drop(pooled);
+        drain(&state).await;
+        let image_of = |address: &str| {
+            let mail = sink.to(address);
+            let text = mail.last().expect("an e-mail").text();
+            let at = text.find("https://voicemark.test/api/reach/seen/").unwrap_or_else(|| panic!("no image in: {text}"));
+            text[at..].split('"').next().expect("src").to_owned()
+        };
+        let parent_image = image_of("parent.eve@families.test");
+        let pupil_image = image_of("eve@pupils.test");
+        assert_ne!(parent_image, pupil_image, "one image per recipient");
+
+        // A forged image counts nothing; the parent's mail app loading theirs counts Opened.
+        let path = parent_image.trim_start_matches("https://voicemark.test");
+        let forged = app.get(&format!("{path}x")).await;
+        assert_eq!(forged.status, StatusCode::OK);
+        assert_eq!(forged.header("content-type"), Some("image/gif"));
+        let reach = reach_tab(&app, &second, &teacher.cookie).await;
+        assert_eq!(entry(reach.data(), "Eve", "parent")["state"], "SENT");
+        let image = app.get(path).await;
+        assert_eq!(image.status, StatusCode::OK);
+        assert_eq!(image.header("content-type"), Some("image/gif"));
+        assert_eq!(image.header("cache-control"), Some("no-store"));
+        assert!(image.body.starts_with(b"GIF89a"), "a real GIF");
+        let reach = reach_tab(&app, &second, &teacher.cookie).await;
+        assert_eq!(entry(reach.data(), "Eve", "parent")["state"], "OPENED");
+        assert_eq!(entry(reach.data(), "Eve", "pupil")["state"], "SENT", "only the image loaded counts");
     }
 );
 

@@ -117,6 +117,22 @@ dual_test!(
             [("notification.send".to_owned(), "QUEUED".to_owned())]
         );
 
+        // The two sent messages have their Reach rows: 20 pupils and 20 parents each; three
+        // parents turned assignment e-mails off; every third parent who got one opened it.
+        use voicemark::db::schema::deliveries;
+        let rows: Vec<(Option<String>, Option<chrono::NaiveDateTime>, Option<chrono::NaiveDateTime>)> =
+            with_conn!(&mut conn, |c| deliveries::table
+                .select((deliveries::not_sent_reason, deliveries::sent_at, deliveries::opened_at))
+                .load(c)
+                .await)
+            .expect("deliveries");
+        assert_eq!(rows.len(), 80);
+        let not_sent: Vec<_> = rows.iter().filter(|r| r.0.is_some()).collect();
+        assert_eq!(not_sent.len(), 3);
+        assert!(not_sent.iter().all(|r| r.0.as_deref() == Some("OPTED_OUT") && r.1.is_none()));
+        assert_eq!(rows.iter().filter(|r| r.1.is_some()).count(), 77);
+        assert_eq!(rows.iter().filter(|r| r.2.is_some()).count(), 11);
+
         // The teacher has three submissions waiting to be marked.
         let teacher = user_model::find_by_email(&mut conn, "teacher@northbridge.test")
             .await

@@ -132,13 +132,13 @@ async fn authorize(
     if let Some(key) = &address_key {
         keys.push((key.as_str(), ADDRESS_LIMIT));
     }
-    if !limiter.try_acquire_all(&keys) {
+    if !limiter.try_acquire_all(&keys).await {
         return Err(SignInFailure::TooManyAttempts);
     }
     let outcome = check_credentials(state, &email, password, address, user_agent).await;
-    let release_address = || {
+    let release_address = async || {
         if let Some(key) = &address_key {
-            limiter.release(key);
+            limiter.release(key).await;
         }
     };
     match &outcome {
@@ -149,12 +149,12 @@ async fn authorize(
             | SignInFailure::UserNotActivated
             | SignInFailure::AccountDisabled,
         ) => {
-            limiter.clear(&account_key);
-            release_address();
+            limiter.clear(&account_key).await;
+            release_address().await;
         }
         Err(SignInFailure::TooManyAttempts | SignInFailure::Default(_)) => {
-            limiter.release(&account_key);
-            release_address();
+            limiter.release(&account_key).await;
+            release_address().await;
         }
     }
     outcome

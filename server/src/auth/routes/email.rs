@@ -61,7 +61,7 @@ pub async fn send_sign_in_link(
     if let Some(key) = &address_key {
         keys.push((key.as_str(), ADDRESS_LIMIT));
     }
-    if !state.auth.limiter.try_acquire_all(&keys) {
+    if !state.auth.limiter.try_acquire_all(&keys).await {
         let failure = SignInFailure::TooManyAttempts;
         return redirect_answer(
             json,

@@ -40,6 +40,7 @@ pub async fn handler(ctx: &Ctx, input: SchoolSettings) -> RpcResult<SchoolSettin
         notify_parents_assignment: input.notify_parents_assignment,
         notifications_frequency: input.notifications_frequency,
         assistant_history: input.assistant_history,
+        reach_pixel: input.reach_pixel,
     };
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();

@@ -1,5 +1,6 @@
 //! `admin.schoolSettings`: the caller's school's name, postcode, type, parent e-mail settings
-//! and whether the AI assistant keeps its history.
+//! whether the AI assistant keeps its history and whether e-mails carry the image that
+//! counts them opened.
 
 use core_wasm::NotificationFrequency;
 
@@ -25,6 +26,9 @@ pub struct SchoolSettings {
     /// The AI assistant keeps questions and answers; absent (an older client) = on.
     #[serde(default = "on")]
     pub assistant_history: bool,
+    /// Opened e-mails are also counted by an invisible image; absent = off.
+    #[serde(default)]
+    pub reach_pixel: bool,
 }
 
 fn on() -> bool {
@@ -45,6 +49,7 @@ impl Ts for SchoolSettings {
                     NotificationFrequency::ts(gen),
                 ),
                 ("assistantHistory".into(), bool::ts(gen)),
+                ("reachPixel".into(), bool::ts(gen)),
             ]
         });
         "SchoolSettings".into()
@@ -61,6 +66,7 @@ impl From<Stored> for SchoolSettings {
             notify_parents_assignment: s.notify_parents_assignment,
             notifications_frequency: s.notifications_frequency,
             assistant_history: s.assistant_history,
+            reach_pixel: s.reach_pixel,
         }
     }
 }

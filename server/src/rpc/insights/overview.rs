@@ -3,9 +3,9 @@
 //! per class (median and 90th percentile hours), sentiment per week (the week marked) and
 //! parents reached per message type (docs/insights.md).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use crate::models::insights::{self, TurnaroundBy};
+use crate::models::insights;
 use crate::rpc::insights::{check, hours, percent, scope_name, scope_of, weeks, InsightsInput};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};
@@ -110,7 +110,7 @@ pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverv
 
     let mut hand: BTreeMap<String, (i64, i64, i64)> = all.iter().map(|w| (w.clone(), (0, 0, 0))).collect();
     for day in insights::hand_ins(&mut conn, &c.scope, &c.filter, start, end).await? {
-        let Some(week) = crate::rpc::insights::week_of(&day.day) else { continue };
+        let Some(week) = crate::rpc::insights::week_of(&day.due.format("%Y-%m-%d").to_string()) else { continue };
         if let Some(e) = hand.get_mut(&week.format("%Y-%m-%d").to_string()) {
             e.0 += day.assigned;
             e.1 += day.handed_in;
@@ -129,16 +129,43 @@ pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverv
         })
         .collect();
 
-    let sentiment_rows: Vec<(String, String, i64)> =
-        insights::sentiments(&mut conn, &c.scope, &c.filter, start, end)
-            .await?
-            .into_iter()
-            .map(|r| (r.day, r.sentiment, r.marks))
-            .collect();
-    let by_teacher =
-        insights::turnaround(&mut conn, &c.scope, &c.filter, TurnaroundBy::Teacher, start, end).await?;
-    let by_class =
-        insights::turnaround(&mut conn, &c.scope, &c.filter, TurnaroundBy::Class, start, end).await?;
+    // Sentiment and both turnarounds from one read of the marks (docs/performance.md).
+    let marks = insights::marks(&mut conn, &c.scope, &c.filter, start, end).await?;
+    let mut per_day: BTreeMap<(i64, &str), i64> = BTreeMap::new();
+    let mut by_teacher: HashMap<&str, Vec<i64>> = HashMap::new();
+    let mut by_pupil: HashMap<&str, Vec<i64>> = HashMap::new();
+    for m in &marks {
+        if let Some(sentiment) = &m.sentiment {
+            *per_day.entry((m.day, sentiment.as_str())).or_default() += 1;
+        }
+        if let Some(tenths) = m.tenths {
+            by_teacher.entry(m.sender_id.as_str()).or_default().push(tenths);
+            by_pupil.entry(m.student_id.as_str()).or_default().push(tenths);
+        }
+    }
+    let sentiment_rows: Vec<(String, String, i64)> = per_day
+        .into_iter()
+        .map(|((day, sentiment), n)| {
+            (insights::date_of_day(day).format("%Y-%m-%d").to_string(), sentiment.to_owned(), n)
+        })
+        .collect();
+    // Per class: each mark counts for every class the pupil is in.
+    let members = if by_pupil.is_empty() {
+        Vec::new()
+    } else {
+        insights::memberships(&mut conn, &c.scope.school_ids).await?
+    };
+    let mut by_class: HashMap<&str, Vec<i64>> = HashMap::new();
+    for m in &members {
+        if let Some(tenths) = by_pupil.get(m.student_id.as_str()) {
+            by_class.entry(m.class_id.as_str()).or_default().extend_from_slice(tenths);
+        }
+    }
+    let ids = |groups: &HashMap<&str, Vec<i64>>| groups.keys().map(|id| (*id).to_owned()).collect::<Vec<_>>();
+    let teacher_names = insights::names(&mut conn, false, &ids(&by_teacher)).await?;
+    let class_names = insights::names(&mut conn, true, &ids(&by_class)).await?;
+    let by_teacher = insights::turnarounds(by_teacher, &teacher_names);
+    let by_class = insights::turnarounds(by_class, &class_names);
     let reach = insights::reach(&mut conn, &c.scope, &c.filter, start, end)
         .await?
         .into_iter()

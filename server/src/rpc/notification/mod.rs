@@ -17,8 +17,7 @@ pub mod update;
 
 use chrono::{Duration, NaiveDateTime};
 use core_wasm::limits::MAX_TITLE_CHARS;
-use core_wasm::roles::has_role;
-use core_wasm::{NotificationType, UserRole};
+use core_wasm::NotificationType;
 
 use crate::db::DbConn;
 use crate::models::notifications::{FeedbackRelease, NotificationScope, NotificationStatus};
@@ -50,16 +49,7 @@ pub fn procedures() -> Vec<Procedure> {
 /// sent unless they are an admin.
 pub fn scope(ctx: &Ctx) -> RpcResult<NotificationScope> {
     let user = ctx.require_user()?;
-    let school_id = ctx.school_id()?.to_owned();
-    let sender_id = if has_role(user.role, &[UserRole::Admin]) {
-        None
-    } else {
-        Some(user.id.clone())
-    };
-    Ok(NotificationScope {
-        school_id,
-        sender_id,
-    })
+    Ok(NotificationScope::for_user(ctx.school_id()?.to_owned(), &user.id, user.role))
 }
 
 pub fn not_found() -> RpcError {

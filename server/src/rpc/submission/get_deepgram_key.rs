@@ -57,7 +57,7 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<DeepgramKey> {
         .clone()
         .ok_or_else(|| RpcError::new(ErrorCode::PreconditionFailed, NOT_CONFIGURED))?;
     let limiter = &ctx.state.auth.limiter;
-    if !limiter.try_acquire(&format!("dictation:{user_id}"), MINT_LIMIT) {
+    if !limiter.try_acquire(&format!("dictation:{user_id}"), MINT_LIMIT).await {
         return Err(RpcError::new(
             ErrorCode::TooManyRequests,
             format!(

@@ -70,7 +70,7 @@ pub async fn handler(ctx: &Ctx, input: ContactInput) -> RpcResult<ContactResult>
         .unwrap_or_else(|| "(not given)".to_owned());
 
     let limiter = &ctx.state.auth.limiter;
-    if !limiter.try_acquire(&format!("support:{}", user.id), CONTACT_LIMIT) {
+    if !limiter.try_acquire(&format!("support:{}", user.id), CONTACT_LIMIT).await {
         return Err(RpcError::new(
             ErrorCode::TooManyRequests,
             format!(

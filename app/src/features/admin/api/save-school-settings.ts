@@ -16,6 +16,8 @@ export const schoolSettingsSchema = z.object({
   notifyParentsAssignment: z.boolean(),
   /** Whether the AI assistant keeps each question and its answer (off deletes those kept). */
   assistantHistory: z.boolean(),
+  /** Whether e-mails carry the invisible image that counts them opened (off by default). */
+  reachPixel: z.boolean(),
 })
 
 export type SchoolSettingsValues = z.infer<typeof schoolSettingsSchema>

@@ -1,5 +1,5 @@
-//! Manage School › Settings: the school's name, postcode, type, parent e-mail settings and
-//! whether the AI assistant keeps its history.
+//! Manage School › Settings: the school's name, postcode, type, parent e-mail settings,
+//! whether the AI assistant keeps its history and whether e-mails count opens by image.
 
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useId } from 'react'
@@ -20,6 +20,7 @@ export function SettingsTab() {
   const { toast } = useToast()
   const save = useSaveSchoolSettings()
   const historyHintId = useId()
+  const pixelHintId = useId()
   const {
     register,
     handleSubmit,
@@ -89,6 +90,22 @@ export function SettingsTab() {
           <p id={historyHintId} className="text-xs text-muted-foreground">
             When off, questions to the AI assistant and its answers are not kept, and the history already kept for your
             school is deleted.
+          </p>
+        </div>
+        <div className="space-y-1">
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="size-4 accent-primary"
+              aria-describedby={pixelHintId}
+              {...register('reachPixel')}
+            />
+            Also count e-mails as opened when their images load
+          </label>
+          <p id={pixelHintId} className="text-xs text-muted-foreground">
+            Off unless you turn it on. An e-mail is always counted as opened when someone follows its link. With this on,
+            each e-mail also carries an invisible image: it tells you when a family reads a message, many mail apps block
+            it, and mail scanners can load it without anyone reading, so the count it adds is rough.
           </p>
         </div>
         <Button type="submit" disabled={isSubmitting}>

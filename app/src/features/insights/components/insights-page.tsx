@@ -8,6 +8,7 @@ import { Link } from 'react-router'
 
 import { ChartFigure } from '@/components/charts/chart-figure'
 import { BarsChart, CHART_COLORS, LinesChart } from '@/components/charts/charts'
+import { SentimentFigure } from '@/components/charts/sentiment-figure'
 import { weekLabel } from '@/components/charts/weeks'
 import { Cell, DataTable } from '@/components/data-table'
 import { Section } from '@/components/section'
@@ -120,32 +121,6 @@ function Turnaround({ data }: { data: InsightsOverview }) {
         series={[
           { key: 'median', label: 'Median', color: CHART_COLORS.primary },
           { key: 'p90', label: '90th percentile', color: CHART_COLORS.accent },
-        ]}
-      />
-    </ChartFigure>
-  )
-}
-
-function Sentiment({ data }: { data: InsightsOverview }) {
-  const rows = data.sentiment.filter((w) => w.positive + w.neutral + w.negative > 0)
-  return (
-    <ChartFigure
-      title="Feedback sentiment"
-      description="Marks given each week, by the sentiment of their feedback."
-      filename="feedback-sentiment.csv"
-      table={{
-        headers: ['Week of', 'Positive', 'Neutral', 'Negative'],
-        rows: rows.map((w) => [weekLabel(w.week), w.positive, w.neutral, w.negative]),
-      }}
-    >
-      <BarsChart
-        stacked
-        data={data.sentiment.map((w) => ({ week: weekLabel(w.week), positive: w.positive, neutral: w.neutral, negative: w.negative }))}
-        x="week"
-        series={[
-          { key: 'positive', label: 'Positive', color: CHART_COLORS.positive },
-          { key: 'neutral', label: 'Neutral', color: CHART_COLORS.neutral },
-          { key: 'negative', label: 'Negative', color: CHART_COLORS.negative },
         ]}
       />
     </ChartFigure>
@@ -287,7 +262,7 @@ export function InsightsPage() {
         <div className="grid min-w-0 gap-6 xl:grid-cols-2">
           <HandIns data={overview.data} />
           <Turnaround data={overview.data} />
-          <Sentiment data={overview.data} />
+          <SentimentFigure weeks={overview.data.sentiment} description="Marks given each week, by the sentiment of their feedback." />
           <Reach data={overview.data} />
         </div>
       )}

@@ -4,6 +4,7 @@
 
 import { ChartFigure } from '@/components/charts/chart-figure'
 import { BarsChart, CHART_COLORS, LinesChart } from '@/components/charts/charts'
+import { SentimentFigure } from '@/components/charts/sentiment-figure'
 import { weekLabel } from '@/components/charts/weeks'
 import { Alert } from '@/components/ui/alert'
 import { errorMessage } from '@/lib/rpc'
@@ -17,7 +18,6 @@ export function StudentInsights({ studentId }: { studentId: string }) {
   const data = insights.data
   const handIns = data.handIns.filter((w) => w.handedIn + w.missing > 0)
   const turnaround = data.turnaround.filter((w) => w.marks > 0)
-  const sentiment = data.sentiment.filter((w) => w.positive + w.neutral + w.negative > 0)
   return (
     <div className="grid min-w-0 gap-6 xl:grid-cols-2">
       <p className="text-sm text-muted-foreground xl:col-span-2">
@@ -61,27 +61,11 @@ export function StudentInsights({ studentId }: { studentId: string }) {
           series={[{ key: 'median', label: 'Median hours', color: CHART_COLORS.primary }]}
         />
       </ChartFigure>
-      <ChartFigure
-        title="Feedback sentiment"
+      <SentimentFigure
+        weeks={data.sentiment}
         description="Marks each week, by the sentiment of their feedback."
-        filename="feedback-sentiment.csv"
         empty="No feedback in these weeks."
-        table={{
-          headers: ['Week of', 'Positive', 'Neutral', 'Negative'],
-          rows: sentiment.map((w) => [weekLabel(w.week), w.positive, w.neutral, w.negative]),
-        }}
-      >
-        <BarsChart
-          stacked
-          data={data.sentiment.map((w) => ({ week: weekLabel(w.week), positive: w.positive, neutral: w.neutral, negative: w.negative }))}
-          x="week"
-          series={[
-            { key: 'positive', label: 'Positive', color: CHART_COLORS.positive },
-            { key: 'neutral', label: 'Neutral', color: CHART_COLORS.neutral },
-            { key: 'negative', label: 'Negative', color: CHART_COLORS.negative },
-          ]}
-        />
-      </ChartFigure>
+      />
     </div>
   )
 }

@@ -1,0 +1,203 @@
+//! The pupils to look at, a pupil's own assignments and the filters' choices (issue 29,
+//! docs/insights.md), written with the builder of [`super`].
+
+use chrono::NaiveDateTime;
+use diesel::result::QueryResult;
+use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
+use diesel::QueryableByName;
+
+use super::{load, Filter, Scope, Sql, FROM_SUBMISSIONS};
+use crate::db::DbConn;
+
+#[derive(Debug, Clone, QueryableByName)]
+struct PupilCount {
+    #[diesel(sql_type = Text)]
+    student_id: String,
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
+/// The (pupil, count) rows `sql` answers.
+async fn counts(conn: &mut DbConn<'_>, sql: Sql) -> QueryResult<Vec<(String, i64)>> {
+    let rows: Vec<PupilCount> = load(conn, sql).await?;
+    Ok(rows.into_iter().map(|r| (r.student_id, r.n)).collect())
+}
+
+/// Pupils (not archived) with no hand-in in their last `last` assignments due before `now`,
+/// with that count.
+pub async fn no_hand_ins(
+    conn: &mut DbConn<'_>,
+    scope: &Scope,
+    filter: &Filter,
+    last: i64,
+    now: NaiveDateTime,
+) -> QueryResult<Vec<(String, i64)>> {
+    let mut sql = Sql::default();
+    sql.push(
+        "WITH ranked AS (SELECT s.student_id AS student_id, s.received_at AS received_at, \
+         ROW_NUMBER() OVER (PARTITION BY s.student_id ORDER BY n.submission_due_date DESC, n.id DESC) AS rn",
+    )
+    .push(FROM_SUBMISSIONS)
+    .scoped(scope, filter)
+    .push(" AND p.archived_at IS NULL AND n.type = 'ASSIGNMENT' AND n.submission_due_date < ")
+    .time(now)
+    .push(") SELECT student_id, COUNT(*) AS n FROM ranked WHERE rn <= ")
+    .int(last)
+    .push(" GROUP BY student_id HAVING COUNT(*) = ")
+    .int(last)
+    .push(" AND COUNT(received_at) = 0");
+    counts(conn, sql).await
+}
+
+/// Pupils whose every mark since `since` is NEGATIVE (at least one), with how many.
+pub async fn only_negative(
+    conn: &mut DbConn<'_>,
+    scope: &Scope,
+    filter: &Filter,
+    since: NaiveDateTime,
+) -> QueryResult<Vec<(String, i64)>> {
+    let mut sql = Sql::default();
+    sql.push("SELECT s.student_id AS student_id, COUNT(*) AS n")
+        .push(FROM_SUBMISSIONS)
+        .scoped(scope, filter)
+        .push(" AND p.archived_at IS NULL AND s.feedback_sentiment IS NOT NULL AND s.marked_at >= ")
+        .time(since)
+        .push(
+            " GROUP BY s.student_id HAVING COUNT(*) = \
+             COUNT(CASE WHEN s.feedback_sentiment = 'NEGATIVE' THEN 1 END)",
+        );
+    counts(conn, sql).await
+}
+
+/// Pupils with a parent delivery since `since` that was not sent or bounced, with how many.
+pub async fn parents_not_reached(
+    conn: &mut DbConn<'_>,
+    scope: &Scope,
+    filter: &Filter,
+    since: NaiveDateTime,
+) -> QueryResult<Vec<(String, i64)>> {
+    let mut sql = Sql::default();
+    sql.push(
+        "SELECT d.student_id AS student_id, COUNT(*) AS n FROM deliveries d \
+         JOIN notifications n ON n.id = d.notification_id JOIN students p ON p.id = d.student_id WHERE",
+    )
+    .scoped(scope, filter)
+    .push(
+        " AND p.archived_at IS NULL AND d.audience = 'parent' \
+         AND (d.not_sent_reason IS NOT NULL OR d.bounced_at IS NOT NULL) AND d.created_at >= ",
+    )
+    .time(since)
+    .push(" GROUP BY d.student_id");
+    counts(conn, sql).await
+}
+
+/// A pupil's name and form group, for the list.
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+pub struct PupilName {
+    #[diesel(sql_type = Text)]
+    pub id: String,
+    #[diesel(sql_type = Text)]
+    pub forename: String,
+    #[diesel(sql_type = Text)]
+    pub surname: String,
+    #[diesel(sql_type = Nullable<Text>)]
+    pub form_group: Option<String>,
+}
+
+/// The names of pupils `ids` of `school_ids`, by surname then forename.
+pub async fn pupil_names(
+    conn: &mut DbConn<'_>,
+    school_ids: &[String],
+    ids: &[String],
+) -> QueryResult<Vec<PupilName>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut sql = Sql::default();
+    sql.push(
+        "SELECT p.id AS id, p.forename AS forename, p.surname AS surname, f.name AS form_group \
+         FROM students p LEFT JOIN form_groups f ON f.id = p.form_group_id WHERE p.school_id IN ",
+    )
+    .list(school_ids)
+    .push(" AND p.id IN ")
+    .list(ids)
+    .push(" ORDER BY p.surname, p.forename, p.id");
+    load(conn, sql).await
+}
+
+/// One of a pupil's assignments, for their profile.
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+pub struct PupilAssignment {
+    #[diesel(sql_type = Nullable<Timestamp>)]
+    pub due: Option<NaiveDateTime>,
+    #[diesel(sql_type = Nullable<Timestamp>)]
+    pub received_at: Option<NaiveDateTime>,
+    #[diesel(sql_type = Nullable<Timestamp>)]
+    pub marked_at: Option<NaiveDateTime>,
+    #[diesel(sql_type = Nullable<Timestamp>)]
+    pub released_at: Option<NaiveDateTime>,
+    #[diesel(sql_type = Nullable<Text>)]
+    pub sentiment: Option<String>,
+}
+
+/// Pupil `student_id`'s assignments in school `school_id` due in `[from, to)`.
+pub async fn pupil_assignments(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    student_id: &str,
+    from: NaiveDateTime,
+    to: NaiveDateTime,
+) -> QueryResult<Vec<PupilAssignment>> {
+    let mut sql = Sql::default();
+    sql.push(
+        "SELECT n.submission_due_date AS due, s.received_at AS received_at, s.marked_at AS marked_at, \
+         s.feedback_released_at AS released_at, s.feedback_sentiment AS sentiment FROM submissions s JOIN notifications n ON n.id = s.notification_id \
+         WHERE n.school_id = ",
+    )
+    .text(school_id)
+    .push(" AND s.student_id = ")
+    .text(student_id)
+    .push(" AND n.type = 'ASSIGNMENT' AND n.submission_due_date >= ")
+    .time(from)
+    .push(" AND n.submission_due_date < ")
+    .time(to)
+    .push(" ORDER BY n.submission_due_date");
+    load(conn, sql).await
+}
+
+/// A choice of a filter: id and name.
+#[derive(Debug, Clone, PartialEq, Eq, QueryableByName)]
+pub struct Choice {
+    #[diesel(sql_type = Text)]
+    pub id: String,
+    #[diesel(sql_type = Text)]
+    pub name: String,
+}
+
+/// What the filters offer in `school_ids`: `table` is one of year_groups, form_groups,
+/// classes, schools; teachers are the users who sent an assignment there.
+pub async fn choices(
+    conn: &mut DbConn<'_>,
+    school_ids: &[String],
+    what: &str,
+) -> QueryResult<Vec<Choice>> {
+    let mut sql = Sql::default();
+    match what {
+        "teachers" => sql
+            .push(
+                "SELECT u.id AS id, u.forename || ' ' || u.surname AS name FROM users u WHERE u.id IN \
+                 (SELECT n.sender_id FROM notifications n WHERE n.type = 'ASSIGNMENT' AND n.school_id IN ",
+            )
+            .list(school_ids)
+            .push(") ORDER BY u.surname, u.forename, u.id"),
+        "schools" => sql
+            .push("SELECT id, name FROM schools WHERE id IN ")
+            .list(school_ids)
+            .push(" ORDER BY name, id"),
+        table => sql
+            .push(&format!("SELECT id, name FROM {table} WHERE school_id IN "))
+            .list(school_ids)
+            .push(" ORDER BY name, id"),
+    };
+    load(conn, sql).await
+}
