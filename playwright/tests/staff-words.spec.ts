@@ -107,7 +107,7 @@ test.describe('item 2: a capability that is off is said in plain words before wo
     await expect(page).toHaveURL('/setup')
     await expect(page.getByRole('heading', { level: 1, name: 'Setup' })).toBeVisible()
     const list = page.getByRole('list', { name: 'Capabilities' })
-    for (const name of ['AI writing', 'Photo reading', 'Dictation and transcription', 'Billing', 'Microsoft 365', 'MIS sync', 'E-mail', 'File storage'])
+    for (const name of ['AI writing', 'Photo reading', 'Live dictation', 'Recorded audio transcription', 'Billing', 'Microsoft 365', 'MIS sync', 'E-mail', 'File storage', 'Metrics'])
       await expect(list.getByRole('heading', { level: 2, name })).toBeVisible()
     const card = (name: string) => list.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) })
     // The e2e server has a vision model and a speech stub, and no Stripe.
@@ -116,6 +116,10 @@ test.describe('item 2: a capability that is off is said in plain words before wo
     await expect(card('Billing').getByRole('row', { name: /VOICEMARK_STRIPE_SECRET_KEY/ })).toContainText('Not set')
     await expect(card('Photo reading').getByRole('row', { name: /VOICEMARK_VISION_API_KEY/ })).toContainText('Set')
     await expect(card('Billing')).toContainText('docs/billing.md')
+    // Each capability says which provider it uses and where its data goes, in plain words.
+    await expect(card('Photo reading')).toContainText(/at 127\.0\.0\.1:\d+: the photos are sent there\./)
+    await expect(card('Live dictation')).toContainText(/through Deepgram at 127\.0\.0\.1:\d+: the browser streams what is said there/)
+    await expect(card('Recorded audio transcription')).toContainText(/through Deepgram at 127\.0\.0\.1:\d+: voice notes and recordings are sent there\./)
     // Whether a key is set, never its value.
     await expect(page.locator('body')).not.toContainText('stub-vision-key')
     expect(await seriousViolations(page)).toEqual([])

@@ -24,6 +24,7 @@ use crate::state::AppState;
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/health", get(http::health::health))
+        .route("/ready", get(http::ready::ready))
         .nest("/auth", crate::auth::routes())
         .nest("/microsoft", crate::auth::microsoft_connect_routes())
         .merge(crate::rpc::routes())
@@ -74,7 +75,8 @@ pub fn router(state: AppState) -> Router {
     let mut routes = with_layers(
         Router::new()
             .nest("/api", api)
-            .fallback(http::web::serve_web),
+            .fallback(http::web::serve_web)
+            .layer(axum::middleware::from_fn_with_state(state.clone(), http::ready::gate)),
     )
     .layer(SetResponseHeaderLayer::overriding(
         header::CONTENT_SECURITY_POLICY,
@@ -96,6 +98,8 @@ pub fn with_layers(routes: Router<AppState>) -> Router<AppState> {
     let request_id = header::HeaderName::from_static("x-request-id");
     let layers = ServiceBuilder::new()
         .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+        // Counted and timed by route template (docs/operations.md).
+        .layer(axum::middleware::from_fn(crate::metrics::track_http))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|req: &Request<Body>| {

@@ -144,9 +144,11 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         }
         let generation = self.generation.load(Ordering::Acquire);
         let entries = self.entries.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let entry = entries.get(key)?;
-        (entry.generation == generation && entry.cached_at.elapsed() < self.ttl && usable(&entry.value))
-            .then(|| entry.value.clone())
+        let found = entries.get(key).filter(|entry| {
+            entry.generation == generation && entry.cached_at.elapsed() < self.ttl && usable(&entry.value)
+        });
+        crate::metrics::cache_lookup(self.kind.name(), found.is_some());
+        found.map(|entry| entry.value.clone())
     }
 
     /// The generation to read before querying the database, for [`ProcessCache::put`].

@@ -16,6 +16,10 @@ mod microsoft;
 pub use microsoft::MicrosoftConfig;
 mod bounces;
 pub use bounces::BounceConfig;
+mod ops;
+pub use ops::OpsConfig;
+mod speech;
+pub use speech::{SpeechConfig, TranscriptionConfig};
 use microsoft::microsoft_config;
 
 /// Where the server listens and how it presents itself.
@@ -54,6 +58,10 @@ pub struct Config {
     /// Live dictation's speech provider: `None` (dictation off) unless
     /// `VOICEMARK_DEEPGRAM_API_KEY` is set.
     pub speech: Option<SpeechConfig>,
+    /// Recorded audio's transcription server (`VOICEMARK_TRANSCRIPTION_URL`); `None`: Deepgram.
+    pub transcription: Option<TranscriptionConfig>,
+    /// Metrics address and the drain on SIGTERM (docs/operations.md).
+    pub ops: OpsConfig,
     /// The text model that fills and tidies a task's answers: `None` (autofill off) unless
     /// `VOICEMARK_CHAT_BASE_URL` or `VOICEMARK_VISION_BASE_URL` is set.
     pub chat: Option<ChatConfig>,
@@ -143,30 +151,12 @@ pub struct VisionConfig {
     pub api_key: Option<String>,
 }
 
-/// Deepgram, for short-lived live-dictation credentials: docs/providers.md.
-#[derive(Clone)]
-pub struct SpeechConfig {
-    /// `VOICEMARK_DEEPGRAM_API_KEY`: never leaves the server.
-    pub api_key: String,
-    /// `VOICEMARK_DEEPGRAM_URL`, default `https://api.deepgram.com`, without a trailing slash.
-    pub url: String,
-}
-
 impl std::fmt::Debug for VisionConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("VisionConfig")
             .field("base_url", &self.base_url)
             .field("model", &self.model)
             .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
-            .finish()
-    }
-}
-
-impl std::fmt::Debug for SpeechConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SpeechConfig")
-            .field("api_key", &"<set>")
-            .field("url", &self.url)
             .finish()
     }
 }
@@ -441,16 +431,7 @@ pub fn from_lookup(
         }),
     };
     let chat = chat_config(&get, vision.as_ref())?;
-    let speech = match get("VOICEMARK_DEEPGRAM_API_KEY") {
-        None => None,
-        Some(api_key) => Some(SpeechConfig {
-            api_key,
-            url: http_base_url(
-                "VOICEMARK_DEEPGRAM_URL",
-                get("VOICEMARK_DEEPGRAM_URL").unwrap_or_else(|| "https://api.deepgram.com".into()),
-            )?,
-        }),
-    };
+    let speech = speech::speech_config(&get)?;
     let stripe = stripe_config(&get)?;
     let products = stripe_products(&get);
     let microsoft = microsoft_config(&get)?;
@@ -476,6 +457,8 @@ pub fn from_lookup(
     };
     Ok(Config {
         bounces: bounces::bounce_config(&get, &number)?,
+        ops: ops::ops_config(&get, &number)?,
+        transcription: speech::transcription_config(&get)?,
         microsoft,
         encryption_key,
         mis,

@@ -15,6 +15,7 @@ pub mod ids;
 pub mod jobs;
 pub mod mail;
 pub mod microsoft_graph;
+pub mod metrics;
 pub mod mis;
 pub mod translation;
 pub mod models;

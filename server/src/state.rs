@@ -24,6 +24,8 @@ pub struct AppState {
     pub providers: Arc<crate::providers::Providers>,
     /// Seals and opens the secrets kept for schools (MIS tokens, Microsoft tokens).
     pub secrets: Arc<crate::crypto::SecretBox>,
+    /// Starting, serving or draining: what `/api/ready` answers (`http::ready`).
+    pub readiness: Arc<crate::http::ready::Readiness>,
 }
 
 /// Why the state could not be assembled at start-up.
@@ -58,6 +60,7 @@ impl AppState {
             None => crate::crypto::SecretBox::derived_from(&secret),
         };
         Ok(AppState {
+            readiness: Arc::default(),
             secrets: Arc::new(secrets),
             storage: Arc::new(storage),
             providers: Arc::new(providers),

@@ -248,10 +248,13 @@ impl Db {
 
     /// Checks out a connection.
     pub async fn conn(&self) -> Result<PooledConn, DbError> {
-        Ok(match self {
+        let waited = std::time::Instant::now();
+        let pooled = match self {
             Db::Postgres(pool) => PooledConn::Postgres(pool.get().await?),
             Db::Sqlite(pool) => PooledConn::Sqlite(pool.get().await?),
-        })
+        };
+        crate::metrics::pool_wait(self.backend().as_str(), waited.elapsed());
+        Ok(pooled)
     }
 
     /// Runs `SELECT 1`: proves that a connection can be had and the database answers.

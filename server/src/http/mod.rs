@@ -16,3 +16,4 @@ pub mod web;
 pub mod jobs_view;
 pub mod privacy_export;
 pub mod reach;
+pub mod ready;

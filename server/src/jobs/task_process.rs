@@ -1,6 +1,7 @@
 //! `task.process_item` `{itemId}`: reads the text of one item of a task's content and
 //! stores it in `resource_transcripts` under the file's key. Audio and video go to
-//! Deepgram's pre-recorded API as a stream from the file store (never whole in memory);
+//! the transcription server (`VOICEMARK_TRANSCRIPTION_URL`) or else Deepgram's
+//! pre-recorded API, as a stream from the file store (never whole in memory);
 //! PDF, Word and text files are read here (`task_extract`). The item goes QUEUED →
 //! PROCESSING → READY, or FAILED with a sentence for the user in `error`; Retry
 //! (`taskContent.retry`) queues it again.
@@ -22,7 +23,7 @@ use crate::state::AppState;
 use crate::storage::{FileStore, StoreError};
 use crate::transaction;
 
-/// Shown on audio and video items when this server has no Deepgram key.
+/// Shown on audio and video items when this server has no speech provider.
 pub const NOT_SET_UP: &str =
     "Transcription is not switched on for your school yet. Ask your administrator.";
 /// The file's bytes are gone from the store.
@@ -94,18 +95,23 @@ pub(crate) async fn read_text(state: &AppState, file: &ItemFile) -> Result<Optio
     match how {
         TaskProcessing::Nothing => Ok(None),
         TaskProcessing::Transcribe => {
-            let Some(speech) = state.providers.speech.as_ref() else {
+            let providers = &state.providers;
+            if !providers.transcribes_recordings() {
                 return Err(NOT_SET_UP.to_owned());
-            };
+            }
             let (stream, length) = state
                 .storage
                 .get_stream(&file.key)
                 .await
                 .map_err(|e| store_failure(&file.key, e))?;
             let body = reqwest::Body::wrap_stream(stream);
-            speech
-                .transcribe(body, &file.content_type, length)
-                .await
+            // The transcription server when one is set (docs/providers.md), else Deepgram.
+            let transcribed = match (&providers.transcription, &providers.speech) {
+                (Some(server), _) => server.transcribe(body, &file.filename, &file.content_type, length).await,
+                (None, Some(speech)) => speech.transcribe(body, &file.content_type, length).await,
+                (None, None) => return Err(NOT_SET_UP.to_owned()),
+            };
+            transcribed
                 .map(Some)
                 .map_err(|err| {
                     tracing::info!(key = %file.key, %err, "transcription failed");

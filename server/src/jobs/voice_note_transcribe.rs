@@ -1,8 +1,8 @@
 //! `voice_note.transcribe` `{key}`: the transcript of a voice note, so the report generator
 //! (and a task that pulls the note in later) can use what was said. Queued when a voice
-//! note is filed in its owner's folder (on a server with a Deepgram key) and by
+//! note is filed in its owner's folder (on a server with a speech provider) and by
 //! `voiceNote.transcribe` for notes saved before. The audio streams from the file store to
-//! Deepgram's pre-recorded API, as for a task's recordings (`task_process::read_text`),
+//! the transcription server or Deepgram, as for a task's recordings (`task_process::read_text`),
 //! and the text is kept in `resource_transcripts` under the file's key.
 
 use serde::{Deserialize, Serialize};
@@ -42,7 +42,7 @@ impl BackgroundJob for TranscribeVoiceNote {
     const KIND: &'static str = "voice_note.transcribe";
 
     async fn run(&self, state: &AppState, _job: &Job) -> Result<(), JobError> {
-        if state.providers.speech.is_none() {
+        if !state.providers.transcribes_recordings() {
             // Nothing to do on a server without a speech provider; the pages say so.
             return Ok(());
         }

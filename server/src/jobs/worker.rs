@@ -103,6 +103,7 @@ pub async fn run_once_until(
             let mut conn = pooled.db();
             let error = err.to_string();
             tracing::warn!(job = %job.id, kind = %job.kind, attempt = job.attempts, %error, "job failed");
+            crate::metrics::job_failed(&job.kind);
             jobs::fail(
                 &mut conn,
                 &job,

@@ -174,7 +174,8 @@ impl Mailer {
         let envelope = Envelope::new(Some(sender), vec![recipient.email])
             .map_err(|e| MailError::Build(e.to_string()))?;
         let formatted = message.formatted();
-        match &self.transport {
+        let started = std::time::Instant::now();
+        let sent = match &self.transport {
             Transport::Outbox { files, .. } => files
                 .send_raw(&envelope, &formatted)
                 .await
@@ -190,7 +191,10 @@ impl Mailer {
                 })
                 .await
             }
-        }
+        };
+        let transport = if self.outbox().is_some() { "outbox" } else { "smtp" };
+        crate::metrics::mail_sent(transport, started.elapsed(), sent.is_err());
+        sent
     }
 
     /// `send` within the whole-message bound: a mail server that trickles its answers cannot

@@ -488,3 +488,37 @@ mod tests {
         assert_eq!(backoff(base, 1000), Duration::from_secs(3600));
     }
 }
+
+/// One kind's waiting jobs, for the metrics (`crate::metrics`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindQueue {
+    pub kind: String,
+    /// Jobs `QUEUED`, due or not.
+    pub queued: i64,
+    /// The `run_at` of the oldest job due at `now` and still waiting, if any.
+    pub oldest_due: Option<NaiveDateTime>,
+}
+
+/// Per kind with jobs waiting: how many, and since when the oldest due one waits.
+pub async fn queue_by_kind(conn: &mut DbConn<'_>, now: NaiveDateTime) -> QueryResult<Vec<KindQueue>> {
+    let counts: Vec<(String, i64)> = with_conn!(conn, |c| jobs::table
+        .filter(jobs::status.eq(status::QUEUED))
+        .group_by(jobs::kind)
+        .select((jobs::kind, diesel::dsl::count_star()))
+        .load(c)
+        .await)?;
+    let due: Vec<(String, Option<NaiveDateTime>)> = with_conn!(conn, |c| jobs::table
+        .filter(jobs::status.eq(status::QUEUED))
+        .filter(jobs::run_at.le(now))
+        .group_by(jobs::kind)
+        .select((jobs::kind, diesel::dsl::min(jobs::run_at)))
+        .load(c)
+        .await)?;
+    Ok(counts
+        .into_iter()
+        .map(|(kind, queued)| {
+            let oldest_due = due.iter().find(|(k, _)| *k == kind).and_then(|(_, at)| *at);
+            KindQueue { kind, queued, oldest_due }
+        })
+        .collect())
+}

@@ -24,6 +24,7 @@ pub use turns::{is_transient, refuses_tools, ToolCall, ToolCallDelta, ToolCalls,
 
 use super::{error_message, redact, ProviderError};
 use crate::config::{ChatConfig, StructuredOutput};
+use crate::metrics::SendTimed as _;
 
 /// How long a whole non-streamed answer, or the wait for a stream's first byte, may take.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(120);
@@ -149,7 +150,7 @@ impl ChatClient {
         if let Some(key) = &self.api_key {
             call = call.bearer_auth(key);
         }
-        let response = call.send().await.map_err(ProviderError::from_reqwest)?;
+        let response = call.send_timed("chat").await.map_err(ProviderError::from_reqwest)?;
         let status = response.status();
         if status.is_success() {
             return Ok(response);

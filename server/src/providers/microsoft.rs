@@ -16,6 +16,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use crate::config::MicrosoftConfig;
+use crate::metrics::SendTimed as _;
 
 /// Every identity-platform call is one small request.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
@@ -343,7 +344,7 @@ impl MicrosoftClient {
             .post(&metadata.token_endpoint)
             .header(reqwest::header::ACCEPT, "application/json")
             .form(form)
-            .send()
+            .send_timed("microsoft")
             .await
             .map_err(MicrosoftError::from_reqwest)?;
         read_json(response, Some(&self.config.client_secret)).await
@@ -426,7 +427,7 @@ impl MicrosoftClient {
             .http
             .get(url)
             .header(reqwest::header::ACCEPT, "application/json")
-            .send()
+            .send_timed("microsoft")
             .await
             .map_err(MicrosoftError::from_reqwest)?;
         read_json(response, None).await

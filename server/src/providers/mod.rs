@@ -8,6 +8,7 @@ pub mod microsoft;
 pub mod msgraph;
 pub mod speech;
 pub mod stripe;
+pub mod transcription;
 pub mod vision;
 pub mod wonde;
 pub mod xporter;
@@ -18,6 +19,7 @@ pub use chat::ChatClient;
 pub use microsoft::MicrosoftClient;
 pub use speech::SpeechClient;
 pub use stripe::StripeClient;
+pub use transcription::TranscriptionClient;
 pub use vision::VisionClient;
 
 /// The configured providers; `None` where a feature is not set up on this server.
@@ -25,6 +27,9 @@ pub use vision::VisionClient;
 pub struct Providers {
     pub vision: Option<VisionClient>,
     pub speech: Option<SpeechClient>,
+    /// An OpenAI-compatible transcription server for recorded audio, when set; else
+    /// recorded audio goes to Deepgram too (`providers::transcription`).
+    pub transcription: Option<TranscriptionClient>,
     /// The text model that fills and tidies a task's answers (`providers::chat`).
     pub chat: Option<ChatClient>,
     /// Stripe's REST API, when billing is on (`providers::stripe`, docs/billing.md).
@@ -49,6 +54,11 @@ impl Providers {
         Ok(Providers {
             vision: config.vision.as_ref().map(VisionClient::new).transpose()?,
             speech: config.speech.as_ref().map(SpeechClient::new).transpose()?,
+            transcription: config
+                .transcription
+                .as_ref()
+                .map(TranscriptionClient::new)
+                .transpose()?,
             chat: config.chat.as_ref().map(ChatClient::new).transpose()?,
             stripe: config.stripe.as_ref().map(StripeClient::new).transpose()?,
             microsoft: config
@@ -64,6 +74,14 @@ impl Providers {
                 .map(|m| msgraph::GraphClient::new(&m.graph_url))
                 .transpose()?,
         })
+    }
+}
+
+impl Providers {
+    /// Whether recorded audio (voice notes, a task's recordings) can be transcribed: by the
+    /// transcription server, or by Deepgram.
+    pub fn transcribes_recordings(&self) -> bool {
+        self.transcription.is_some() || self.speech.is_some()
     }
 }
 

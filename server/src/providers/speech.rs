@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 use super::{error_message, redact, ProviderError};
 use crate::config::SpeechConfig;
+use crate::metrics::SendTimed as _;
 
 /// Lifetime asked for a browser token, in seconds: long enough to open the socket (expiry is
 /// checked at the handshake only), short enough to be useless if it leaks.
@@ -91,7 +92,7 @@ impl SpeechClient {
                 format!("Token {}", self.api_key),
             )
             .json(&json!({ "ttl_seconds": ttl_seconds }))
-            .send()
+            .send_timed("speech")
             .await
             .map_err(ProviderError::from_reqwest)?;
         let status = response.status();
@@ -136,7 +137,7 @@ impl SpeechClient {
         }
         let response = request
             .body(body)
-            .send()
+            .send_timed("speech")
             .await
             .map_err(ProviderError::from_reqwest)?;
         let status = response.status();

@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::config::StripeConfig;
+use crate::metrics::SendTimed as _;
 use crate::crypto::{constant_time_eq, hmac_sha256};
 
 /// Every Stripe call is one small request.
@@ -233,7 +234,7 @@ impl StripeClient {
             .http
             .get(format!("{}/v1/subscriptions/{id}", self.api_url))
             .bearer_auth(&self.secret_key)
-            .send()
+            .send_timed("stripe")
             .await
             .map_err(StripeError::from_reqwest)?;
         read(response).await
@@ -251,7 +252,7 @@ impl StripeClient {
             .bearer_auth(&self.secret_key)
             .header("Idempotency-Key", idempotency_key)
             .form(form)
-            .send()
+            .send_timed("stripe")
             .await
             .map_err(StripeError::from_reqwest)?;
         read(response).await

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 use super::{error_message, redact, ProviderError};
 use crate::config::VisionConfig;
+use crate::metrics::SendTimed as _;
 
 /// How long one analysis may take. Kept under the 60 s limit of every `/api/trpc` call (see
 /// `app::router`) so the teacher reads "took too long" rather than a bare 408.
@@ -115,7 +116,7 @@ impl VisionClient {
         if let Some(key) = &self.api_key {
             request = request.bearer_auth(key);
         }
-        let response = request.send().await.map_err(ProviderError::from_reqwest)?;
+        let response = request.send_timed("vision").await.map_err(ProviderError::from_reqwest)?;
         let status = response.status();
         let text = response.text().await.map_err(ProviderError::from_reqwest)?;
         let secret = self.api_key.as_deref();

@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::config::MisConfig;
+use crate::{config::MisConfig, metrics::SendTimed as _};
 
 /// Wonde's UK domain: where a school object is first asked for.
 pub const DEFAULT_BASE: &str = "https://api.wonde.com";
@@ -438,7 +438,7 @@ impl WondeClient {
             .get(url)
             .bearer_auth(token)
             .header(reqwest::header::ACCEPT, "application/json")
-            .send()
+            .send_timed("wonde")
             .await
             .map_err(WondeError::from_reqwest)?;
         let status = response.status();

@@ -18,6 +18,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::config::MisConfig;
+use crate::metrics::SendTimed as _;
 
 /// Groupcall's Xporter host.
 pub const DEFAULT_BASE: &str = "https://xporter.groupcall.com";
@@ -286,7 +287,7 @@ impl XporterClient {
     ) -> Result<(reqwest::header::HeaderMap, Vec<u8>), XporterError> {
         let mut response = request
             .header(reqwest::header::ACCEPT, "application/json")
-            .send()
+            .send_timed("xporter")
             .await
             .map_err(XporterError::from_reqwest)?;
         let status = response.status();

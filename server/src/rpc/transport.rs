@@ -259,7 +259,10 @@ async fn call(
     }
     let input = input?;
     check_input(procedure.path, &input)?;
-    (procedure.call)(ctx, input).await
+    let started = std::time::Instant::now();
+    let outcome = (procedure.call)(ctx, input).await;
+    crate::metrics::rpc_call(procedure.path, outcome.is_ok(), started.elapsed());
+    outcome
 }
 
 /// Splits the raw input into one decoded value per call (`null` where none was sent).

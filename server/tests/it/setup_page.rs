@@ -87,7 +87,10 @@ dual_test!(
             .iter()
             .map(|c| c["key"].as_str().expect("key"))
             .collect();
-        assert_eq!(keys, ["chat", "vision", "speech", "billing", "microsoft", "mis", "mail", "storage"]);
+        assert_eq!(
+            keys,
+            ["chat", "vision", "speech", "transcription", "billing", "microsoft", "mis", "mail", "storage", "metrics"]
+        );
 
         let vision = capability(&answer, "vision");
         assert_eq!(vision["on"], true);
@@ -99,6 +102,9 @@ dual_test!(
         assert!(!setting_set(chat, "VOICEMARK_CHAT_BASE_URL"));
         assert_eq!(capability(&answer, "speech")["on"], false);
         assert!(!setting_set(capability(&answer, "speech"), "VOICEMARK_DEEPGRAM_API_KEY"));
+        // Recorded audio needs Deepgram or a transcription server: neither here.
+        assert_eq!(capability(&answer, "transcription")["on"], false);
+        assert_eq!(capability(&answer, "metrics")["on"], false);
         // Billing needs the pricing table too: off, and the page shows which setting is missing.
         let billing = capability(&answer, "billing");
         assert_eq!(billing["on"], false);

@@ -691,7 +691,7 @@ async fn transcription_throughput_of_ten_five_minute_files() {
     );
 }
 
-async fn voice_note(app: &TestApp, cookie: &str, name: &str) -> (String, String) {
+pub(crate) async fn voice_note(app: &TestApp, cookie: &str, name: &str) -> (String, String) {
     let ticket = mutate(
         app,
         "leader.uploadVoiceNote",
@@ -716,7 +716,7 @@ async fn voice_note(app: &TestApp, cookie: &str, name: &str) -> (String, String)
     (id, ticket["key"].as_str().expect("key").to_owned())
 }
 
-async fn report_note(app: &TestApp, cookie: &str, id: &str) -> Value {
+pub(crate) async fn report_note(app: &TestApp, cookie: &str, id: &str) -> Value {
     let sources = query(app, "report.sources", json!({}), Some(cookie)).await;
     sources.data()["voiceNotes"]
         .as_array()

@@ -15,6 +15,7 @@ use futures_util::TryStreamExt;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::metrics::SendTimed as _;
 use crate::storage::ByteStream;
 
 mod libraries;
@@ -296,7 +297,7 @@ impl GraphClient {
             .get(url)
             .bearer_auth(token)
             .header(reqwest::header::ACCEPT, "text/vtt")
-            .send()
+            .send_timed("graph")
             .await
             .map_err(GraphError::from_reqwest)?;
         let response = check(response).await?;
@@ -358,7 +359,7 @@ impl GraphClient {
             .download
             .get(url)
             .bearer_auth(token)
-            .send()
+            .send_timed("graph")
             .await
             .map_err(GraphError::from_reqwest)?;
         let response = check(response).await?;
@@ -405,7 +406,7 @@ impl GraphClient {
             .http
             .get(url.clone())
             .bearer_auth(token)
-            .send()
+            .send_timed("graph")
             .await
             .map_err(GraphError::from_reqwest)?;
         let response = check(response).await?;

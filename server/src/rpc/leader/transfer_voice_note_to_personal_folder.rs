@@ -61,7 +61,7 @@ pub async fn handler(ctx: &Ctx, input: VoiceNoteKeyInput) -> RpcResult<VoiceNote
     };
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
-    let speech = ctx.state.providers.speech.is_some();
+    let speech = ctx.state.providers.transcribes_recordings();
     transaction!(&mut conn, |c| {
         if let Some(first) = once.claim(c).await? {
             return Ok(first);

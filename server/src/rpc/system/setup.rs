@@ -21,7 +21,8 @@ rpc_type! {
 rpc_type! {
     /// One capability as the setup page lists it.
     pub struct Capability {
-        /// A stable key (`chat`, `vision`, `speech`, `billing`, `microsoft`, `mis`, `mail`, `storage`).
+        /// A stable key (`chat`, `vision`, `speech`, `transcription`, `billing`, `microsoft`,
+        /// `mis`, `mail`, `storage`, `metrics`).
         pub key: String,
         /// What staff call it ("AI writing").
         pub name: String,
@@ -61,6 +62,18 @@ fn setting(name: &str, set: bool, required: bool) -> Setting {
     }
 }
 
+/// The host (and port) of a base URL: where a provider's data goes, in plain words.
+fn host(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(parsed) => match (parsed.host_str(), parsed.port()) {
+            (Some(host), Some(port)) => format!("{host}:{port}"),
+            (Some(host), None) => host.to_owned(),
+            (None, _) => url.to_owned(),
+        },
+        Err(_) => url.to_owned(),
+    }
+}
+
 /// Every capability, in the order the page lists them.
 pub fn capabilities(config: &Config) -> Vec<Capability> {
     let vision = config.vision.as_ref();
@@ -70,6 +83,7 @@ pub fn capabilities(config: &Config) -> Vec<Capability> {
     let billing_on = stripe.is_some_and(|s| s.publishable_key.is_some() && s.pricing_table_id.is_some());
     let s3 = matches!(config.storage, StorageConfig::S3(_));
     let own_chat = chat.is_some_and(|c| vision.is_none_or(|v| v.base_url != c.base_url));
+    let (speech, transcription) = (config.speech.as_ref(), config.transcription.as_ref());
     vec![
         Capability {
             key: "chat".into(),
@@ -77,8 +91,16 @@ pub fn capabilities(config: &Config) -> Vec<Capability> {
             purpose: "The AI assistant, task autofill, AI Formatting and the report generator.".into(),
             on: chat.is_some(),
             status: match chat {
-                Some(c) if own_chat => format!("On, with the model {}.", c.model),
-                Some(c) => format!("On, through the photo-reading server, with the model {}.", c.model),
+                Some(c) if own_chat => format!(
+                    "On, with the model {} at {}: what staff ask it to write from is sent there.",
+                    c.model,
+                    host(&c.base_url)
+                ),
+                Some(c) => format!(
+                    "On, through the photo-reading server, with the model {} at {}: what staff ask it to write from is sent there.",
+                    c.model,
+                    host(&c.base_url)
+                ),
                 None => "Off: staff are told it is not switched on for their school.".into(),
             },
             settings: vec![
@@ -94,7 +116,11 @@ pub fn capabilities(config: &Config) -> Vec<Capability> {
             purpose: "The photo analyser turns photos of pupils' work into feedback or notes.".into(),
             on: vision.is_some(),
             status: match vision {
-                Some(v) => format!("On, with the model {}.", v.model),
+                Some(v) => format!(
+                    "On, with the model {} at {}: the photos are sent there.",
+                    v.model,
+                    host(&v.base_url)
+                ),
                 None => "Off: the photo analyser says so before any photo is taken.".into(),
             },
             settings: vec![
@@ -106,17 +132,44 @@ pub fn capabilities(config: &Config) -> Vec<Capability> {
         },
         Capability {
             key: "speech".into(),
-            name: "Dictation and transcription".into(),
-            purpose: "Live dictation, and transcripts of recordings and task files.".into(),
-            on: config.speech.is_some(),
-            status: if config.speech.is_some() {
-                "On, through Deepgram.".into()
-            } else {
-                "Off: dictation and transcription say they are not switched on.".into()
+            name: "Live dictation".into(),
+            purpose: "Staff speak and see their words typed as they talk.".into(),
+            on: speech.is_some(),
+            status: match speech {
+                Some(s) => format!(
+                    "On, through Deepgram at {}: the browser streams what is said there while dictating.",
+                    host(&s.url)
+                ),
+                None => "Off: dictation says it is not switched on.".into(),
             },
             settings: vec![
-                setting("VOICEMARK_DEEPGRAM_API_KEY", config.speech.is_some(), true),
-                setting("VOICEMARK_DEEPGRAM_URL", config.speech.as_ref().is_some_and(|s| s.url != "https://api.deepgram.com"), false),
+                setting("VOICEMARK_DEEPGRAM_API_KEY", speech.is_some(), true),
+                setting("VOICEMARK_DEEPGRAM_URL", speech.is_some_and(|s| s.url != "https://api.deepgram.com"), false),
+            ],
+            docs: "docs/providers.md".into(),
+        },
+        Capability {
+            key: "transcription".into(),
+            name: "Recorded audio transcription".into(),
+            purpose: "Transcripts of voice notes and of a task's recordings, for reports and tasks.".into(),
+            on: transcription.is_some() || speech.is_some(),
+            status: match (transcription, speech) {
+                (Some(t), _) => format!(
+                    "On, with the model {} at {}: voice notes and recordings are sent there.",
+                    t.model,
+                    host(&t.base_url)
+                ),
+                (None, Some(s)) => format!(
+                    "On, through Deepgram at {}: voice notes and recordings are sent there.",
+                    host(&s.url)
+                ),
+                (None, None) => "Off: recordings are kept without a transcript, and staff are told it is not switched on.".into(),
+            },
+            settings: vec![
+                setting("VOICEMARK_TRANSCRIPTION_URL", transcription.is_some(), false),
+                setting("VOICEMARK_TRANSCRIPTION_MODEL", transcription.is_some_and(|t| t.model != "whisper-1"), false),
+                setting("VOICEMARK_TRANSCRIPTION_API_KEY", transcription.is_some_and(|t| t.api_key.is_some()), false),
+                setting("VOICEMARK_TRANSCRIPTION_LANGUAGE", transcription.is_some_and(|t| t.language.is_some()), false),
             ],
             docs: "docs/providers.md".into(),
         },
@@ -206,6 +259,21 @@ pub fn capabilities(config: &Config) -> Vec<Capability> {
             },
             settings: vec![setting("VOICEMARK_STORAGE_URL", s3, false)],
             docs: "docs/storage.md".into(),
+        },
+        Capability {
+            key: "metrics".into(),
+            name: "Metrics".into(),
+            purpose: "Request, job, e-mail and provider figures for the operator's monitoring.".into(),
+            on: config.ops.metrics_addr.is_some(),
+            status: match config.ops.metrics_addr {
+                Some(addr) => format!("On, at http://{addr}/metrics, apart from the public address."),
+                None => "Off: nothing is collected.".into(),
+            },
+            settings: vec![
+                setting("VOICEMARK_METRICS_ADDR", config.ops.metrics_addr.is_some(), true),
+                setting("VOICEMARK_DRAIN_SECONDS", config.ops.drain.as_secs() != 5, false),
+            ],
+            docs: "docs/operations.md".into(),
         },
     ]
 }

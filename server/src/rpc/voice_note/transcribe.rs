@@ -12,7 +12,7 @@ use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
 
 pub async fn handler(ctx: &Ctx, input: VoiceNoteId) -> RpcResult<VoiceNoteId> {
     let note = own_note(ctx, &input.id).await?;
-    if ctx.state.providers.speech.is_none() {
+    if !ctx.state.providers.transcribes_recordings() {
         return Err(RpcError::new(ErrorCode::PreconditionFailed, NOT_SET_UP));
     }
     if note.uploaded_at.is_none() && !note.in_personal_folder {
