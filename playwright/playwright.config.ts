@@ -113,6 +113,7 @@ export default defineConfig({
         VOICEMARK_VISION_API_KEY: 'stub-vision-key',
         VOICEMARK_DEEPGRAM_URL: `http://127.0.0.1:${SPEECH_PORT}`,
         VOICEMARK_DEEPGRAM_API_KEY: 'stub-deepgram-key',
+        VOICEMARK_DRAIN_SECONDS: '0',
       },
       url: `${baseURL}/api/health`,
       reuseExistingServer: false,
