@@ -25,13 +25,3 @@ SELECT 'bench-d-' || SUBSTR(s.id, 9), n.school_id, s.notification_id, s.student_
        CASE WHEN CAST(SUBSTR(s.id, 9) AS INTEGER) % 5 < 3 THEN datetime(n.submission_due_date, '-7 days') END,
        CASE WHEN CAST(SUBSTR(s.id, 9) AS INTEGER) % 5 = 2 THEN datetime(n.submission_due_date, '-6 days') END
 FROM submissions s JOIN notifications n ON n.id = s.notification_id WHERE s.id LIKE 'bench-s-%';
--- Classes as a secondary school has them: 350 classes of about 29 pupils, every pupil in
--- five (so turnaround per class counts each mark in five classes).
-WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < 349)
-INSERT INTO classes (id, created_at, updated_at, name, school_id)
-SELECT 'bench-c-' || n, '2026-11-01 10:00:00', '2026-11-01 10:00:00', 'Bench class ' || n,
-       (SELECT school_id FROM users WHERE email = 'teacher@northbridge.test')
-FROM seq;
-WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < 9999)
-INSERT INTO class_students (class_id, student_id)
-SELECT 'bench-c-' || ((n % 5) * 70 + (n / 5) % 70), 'bench-p-' || (n / 5 + 1) FROM seq;

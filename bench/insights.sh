@@ -3,10 +3,12 @@
 # 100,000 submissions answers in at most 300 ms at p95, on SQLite and PostgreSQL.
 # The data is hot-paths.sh's (bench/fill.sql: 2,000 pupils, 50 teachers, 500 assignments,
 # 100,000 submissions) plus due dates over 80 days, hand-in and mark times, sentiments and
-# one parent delivery per submission (bench/insights-fill-{sqlite,postgres}.sql).
+# one parent delivery per submission (bench/insights-fill-{sqlite,postgres}.sql), then classes
+# (five per pupil) and a message to every pupil and parent (bench/insights-fill-common.sql).
 # The caller is the demo admin (the whole school); the range covers all 80 days (12 weeks
 # from 07/09/2026). REQUESTS (default 50) sequential requests per backend after 3 warm-ups;
-# prints p50, p95 and max, and the same for insights.pupils.
+# prints p50, p95 and max, and the same for insights.pupils and for the Reach tab of a
+# message to 2,000 pupils and their parents (target 100 ms).
 #
 # Needs psql, python3, curl and target/release/voicemark (cargo build --release --bin voicemark;
 # VOICEMARK_BIN names another binary).
@@ -37,6 +39,8 @@ path_of() { # procedure json-input
 }
 overview_path=$(path_of insights.overview "$input")
 pupils_path=$(path_of insights.pupils "{\"filters\":$input,\"last\":3}")
+# The Reach tab of a message to 2,000 pupils and their parents (the fill's `bench-reach`).
+reach_path=$(path_of notification.reach '{"id":"bench-reach","days":null,"show":null,"page":null}')
 
 time_it() { # label port cookie path
   local label="$1" url="http://127.0.0.1:$2$4" cookie="$3" status
@@ -55,10 +59,13 @@ print(f"{label:<30} n={len(t)}  p50 {pick(50):7.1f} ms  p95 {pick(95):7.1f} ms  
 }
 
 start "sqlite://$work/insights.db" 4712
-python3 - "$work/insights.db" "$FILL" "$root/bench/insights-fill-sqlite.sql" <<'PY'
+python3 - "$work/insights.db" "$FILL" "$root/bench/insights-fill-sqlite.sql" "$root/bench/insights-fill-common.sql" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1], timeout=30)
-db.executescript(sys.argv[2]); db.executescript(open(sys.argv[3]).read()); db.execute("ANALYZE"); db.commit()
+db.executescript(sys.argv[2])
+for fill in sys.argv[3:]:
+    db.executescript(open(fill).read())
+db.execute("ANALYZE"); db.commit()
 print("sqlite: pupils", db.execute("SELECT COUNT(*) FROM students").fetchone()[0],
       "submissions", db.execute("SELECT COUNT(*) FROM submissions").fetchone()[0],
       "deliveries", db.execute("SELECT COUNT(*) FROM deliveries").fetchone()[0])
@@ -71,6 +78,7 @@ start "$pg_url" 4713
 # PostgreSQL types a CASE of text literals as text: the same timestamps, typed.
 psql "$pg_url" -qtA -v ON_ERROR_STOP=1 -c "${FILL//THEN \'/THEN TIMESTAMP \'}" >/dev/null
 psql "$pg_url" -qtA -v ON_ERROR_STOP=1 -f "$root/bench/insights-fill-postgres.sql" >/dev/null
+psql "$pg_url" -qtA -v ON_ERROR_STOP=1 -f "$root/bench/insights-fill-common.sql" >/dev/null
 psql "$pg_url" -qtAc "ANALYZE"
 echo "postgres: submissions $(psql "$pg_url" -qtAc 'SELECT COUNT(*) FROM submissions'), deliveries $(psql "$pg_url" -qtAc 'SELECT COUNT(*) FROM deliveries')"
 pg_cookie=$(sign_in 4713 admin@northbridge.test)
@@ -80,3 +88,5 @@ time_it "sqlite insights.overview" 4712 "$sqlite_cookie" "$overview_path"
 time_it "postgres insights.overview" 4713 "$pg_cookie" "$overview_path"
 time_it "sqlite insights.pupils" 4712 "$sqlite_cookie" "$pupils_path"
 time_it "postgres insights.pupils" 4713 "$pg_cookie" "$pupils_path"
+time_it "sqlite notification.reach" 4712 "$sqlite_cookie" "$reach_path"
+time_it "postgres notification.reach" 4713 "$pg_cookie" "$reach_path"
