@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use crate::models::insights;
 use crate::rpc::insights::{check, scope_of, InsightsInput};
 use crate::rpc::typescript::rpc_type;
-use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
+use crate::rpc::{Ctx, FieldErrors, RpcResult};
 
 /// The most assignments "the last N" may count.
 pub const MAX_LAST: i64 = 20;
@@ -49,39 +49,25 @@ pub async fn handler(ctx: &Ctx, input: InsightsPupilsInput) -> RpcResult<Vec<Pup
         fields.add("last", format!("Choose between 1 and {MAX_LAST} assignments."));
         fields.into_result()?;
     }
-    let (scope, _) = scope_of(ctx, &mut ctx.conn().await?.db()).await?;
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let (scope, _) = scope_of(ctx, &mut conn).await?;
     let c = check(&input.filters, scope)?;
     let now = crate::models::now();
-    let four_weeks = now - chrono::Duration::days(28);
-    let month = now - chrono::Duration::days(30);
-    // The three lists are independent reads: each on its own pooled connection, at once
-    // (on SQLite too: readers run side by side), so the answer takes the longest, not the sum.
-    let (missed, negative, unreached) = tokio::try_join!(
-        async {
-            let mut pooled = ctx.conn().await?;
-            Ok::<_, RpcError>(insights::no_hand_ins(&mut pooled.db(), &c.scope, &c.filter, last, now).await?)
-        },
-        async {
-            let mut pooled = ctx.conn().await?;
-            Ok::<_, RpcError>(insights::only_negative(&mut pooled.db(), &c.scope, &c.filter, four_weeks).await?)
-        },
-        async {
-            let mut pooled = ctx.conn().await?;
-            Ok::<_, RpcError>(insights::parents_not_reached(&mut pooled.db(), &c.scope, &c.filter, month).await?)
-        },
-    )?;
     let mut by: BTreeMap<String, Reasons> = BTreeMap::new();
-    for (id, n) in missed {
+    for (id, n) in insights::no_hand_ins(&mut conn, &c.scope, &c.filter, last, now).await? {
         by.entry(id).or_default().missed = Some(n);
     }
-    for (id, n) in negative {
+    let four_weeks = now - chrono::Duration::days(28);
+    for (id, n) in insights::only_negative(&mut conn, &c.scope, &c.filter, four_weeks).await? {
         by.entry(id).or_default().negative = Some(n);
     }
-    for (id, n) in unreached {
+    let month = now - chrono::Duration::days(30);
+    for (id, n) in insights::parents_not_reached(&mut conn, &c.scope, &c.filter, month).await? {
         by.entry(id).or_default().unreached = Some(n);
     }
     let ids: Vec<String> = by.keys().cloned().collect();
-    let names = insights::pupil_names(&mut ctx.conn().await?.db(), &c.scope.school_ids, &ids).await?;
+    let names = insights::pupil_names(&mut conn, &c.scope.school_ids, &ids).await?;
     Ok(names
         .into_iter()
         .map(|p| {
