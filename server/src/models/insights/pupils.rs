@@ -76,18 +76,33 @@ pub async fn parents_not_reached(
     filter: &Filter,
     since: NaiveDateTime,
 ) -> QueryResult<Vec<(String, i64)>> {
+    // The parent deliveries of the window first, then their pupils: SQLite otherwise walks
+    // every delivery in pupil order to save the grouping's sort, ignoring the date range
+    // (58 ms against 31 ms on the bench data). `LIMIT -1` (no limit) keeps SQLite from
+    // merging the two; PostgreSQL needs no such hint.
+    let keep_apart = match conn {
+        DbConn::Postgres(_) => "",
+        DbConn::Sqlite(_) => " LIMIT -1",
+    };
     let mut sql = Sql::default();
     sql.push(
-        "SELECT d.student_id AS student_id, COUNT(*) AS n FROM deliveries d \
-         JOIN notifications n ON n.id = d.notification_id JOIN students p ON p.id = d.student_id WHERE",
+        "SELECT x.student_id AS student_id, COUNT(*) AS n FROM (SELECT d.student_id AS student_id \
+         FROM deliveries d JOIN notifications n ON n.id = d.notification_id",
     )
+    .push(if filter.on_pupils() { " JOIN students p ON p.id = d.student_id WHERE" } else { " WHERE" })
     .scoped(scope, filter)
+    .push(" AND d.school_id IN ")
+    .list(&scope.school_ids)
     .push(
-        " AND p.archived_at IS NULL AND d.audience = 'parent' \
+        " AND d.audience = 'parent' \
          AND (d.not_sent_reason IS NOT NULL OR d.bounced_at IS NOT NULL) AND d.created_at >= ",
     )
     .time(since)
-    .push(" GROUP BY d.student_id");
+    .push(keep_apart)
+    .push(
+        ") x JOIN students q ON q.id = x.student_id WHERE q.archived_at IS NULL \
+         GROUP BY x.student_id",
+    );
     counts(conn, sql).await
 }
 
