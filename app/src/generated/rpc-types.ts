@@ -789,15 +789,15 @@ export interface NotificationId {
 
 export interface ListNotifications {
   search: string | null;
-  page: number | null;
+  cursor: string | null;
   pageSize: number | null;
 }
 
 export interface ActivityPage {
   items: Array<ActivityItem>;
   total: number;
-  page: number;
   pageSize: number;
+  nextCursor: string | null;
 }
 
 export interface ActivityItem {

@@ -371,13 +371,14 @@ mod authoring {
             .collect())
     }
 
-    /// One page of the notifications `scope` may see, newest first, optionally with a title
-    /// (or custom title) containing `search`; and how many match in all.
+    /// One page of the notifications `scope` may see, newest first (by creation, then id),
+    /// optionally with a title (or custom title) containing `search`: at most `limit` after
+    /// `after` (a row's (created_at, id); from the newest without); and how many match in all.
     pub async fn list_page(
         conn: &mut DbConn<'_>,
         scope: &NotificationScope,
         search: Option<&str>,
-        offset: i64,
+        after: Option<&(NaiveDateTime, String)>,
         limit: i64,
     ) -> QueryResult<(Vec<(NotificationRow, String)>, i64)> {
         let pattern = search.filter(|s| !s.trim().is_empty()).map(like_pattern);
@@ -404,17 +405,22 @@ mod authoring {
             }};
         }
         let total: i64 = with_conn!(conn, |c| filtered!().count().get_result(c).await)?;
-        let rows: Vec<(NotificationRow, String, String)> = with_conn!(conn, |c| filtered!()
-            .order((notifications::created_at.desc(), notifications::id.desc()))
-            .offset(offset)
-            .limit(limit)
-            .select((
-                NotificationRow::as_select(),
-                users::forename,
-                users::surname
-            ))
-            .load(c)
-            .await)?;
+        let rows: Vec<(NotificationRow, String, String)> = with_conn!(conn, |c| {
+            let mut query = filtered!();
+            if let Some((at, id)) = after {
+                query = query.filter(
+                    notifications::created_at
+                        .lt(*at)
+                        .or(notifications::created_at.eq(*at).and(notifications::id.lt(id.clone()))),
+                );
+            }
+            query
+                .order((notifications::created_at.desc(), notifications::id.desc()))
+                .limit(limit)
+                .select((NotificationRow::as_select(), users::forename, users::surname))
+                .load(c)
+                .await
+        })?;
         Ok((
             rows.into_iter()
                 .map(|(row, forename, surname)| (row, format!("{forename} {surname}")))

@@ -6,7 +6,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
-use crate::rpc::{FieldErrors, RpcResult};
+use crate::rpc::{FieldErrors, RpcError, RpcResult};
 
 /// What the user reads when a token cannot be read (edited by hand, or from an older page).
 pub const BAD_CURSOR: &str = "This list has changed. Reload the page to see it from the start.";
@@ -25,12 +25,15 @@ pub fn decode<const N: usize>(field: &str, token: &str) -> RpcResult<[String; N]
         .and_then(|parts| <[String; N]>::try_from(parts).ok());
     match parts {
         Some(parts) => Ok(parts),
-        None => {
-            let mut fields = FieldErrors::default();
-            fields.add(field, BAD_CURSOR);
-            Err(fields.into_result().expect_err("an error was added"))
-        }
+        None => Err(refused(field)),
     }
+}
+
+/// BAD_REQUEST on `field` with [`BAD_CURSOR`]: for a token whose parts do not read either.
+pub fn refused(field: &str) -> RpcError {
+    let mut fields = FieldErrors::default();
+    fields.add(field, BAD_CURSOR);
+    fields.into_result().expect_err("an error was added")
 }
 
 #[cfg(test)]

@@ -432,7 +432,7 @@ dual_test!(
             &app,
             &teacher,
             "notification.list",
-            json!({"search": null, "page": null, "pageSize": null}),
+            json!({"search": null, "cursor": null, "pageSize": null}),
         )
         .await
         .expect("list");
@@ -481,7 +481,7 @@ dual_test!(
             &app,
             &teacher,
             "notification.list",
-            json!({"search": "trip", "page": 1, "pageSize": 5}),
+            json!({"search": "trip", "cursor": null, "pageSize": 5}),
         )
         .await
         .expect("search");
@@ -519,16 +519,57 @@ dual_test!(
         .expect("submissions");
         assert_eq!(submissions.as_array().expect("array").len(), 2);
 
-        // Pagination.
+        // Pages after a cursor: 3 then 1, newest first, each notification once; a cursor
+        // made up is refused in plain words.
+        let first = query(
+            &app,
+            &teacher,
+            "notification.list",
+            json!({"search": null, "cursor": null, "pageSize": 3}),
+        )
+        .await
+        .expect("page 1");
+        assert_eq!(first["items"].as_array().expect("items").len(), 3);
+        assert_eq!(first["total"], 4);
         let second = query(
             &app,
             &teacher,
             "notification.list",
-            json!({"search": null, "page": 2, "pageSize": 3}),
+            json!({"search": null, "cursor": first["nextCursor"], "pageSize": 3}),
         )
         .await
         .expect("page 2");
         assert_eq!(second["items"].as_array().expect("items").len(), 1);
+        assert!(second["nextCursor"].is_null(), "the last page");
+        let mut seen: Vec<String> = first["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(second["items"].as_array().unwrap())
+            .map(|i| i["id"].as_str().unwrap().to_owned())
+            .collect();
+        let whole = query(
+            &app,
+            &teacher,
+            "notification.list",
+            json!({"search": null, "cursor": null, "pageSize": null}),
+        )
+        .await
+        .expect("one page");
+        let listed: Vec<String> = whole["items"].as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap().to_owned()).collect();
+        assert_eq!(seen, listed, "the same order as one page of 20");
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 4);
+        let refused = query(
+            &app,
+            &teacher,
+            "notification.list",
+            json!({"search": null, "cursor": voicemark::rpc::cursor::encode(&["yesterday", "x"]), "pageSize": 3}),
+        )
+        .await
+        .expect_err("a made-up cursor");
+        assert_eq!((refused.0.as_str(), refused.1.as_str()), ("BAD_REQUEST", voicemark::rpc::cursor::BAD_CURSOR));
 
         // Another teacher of the school sees none of these; the admin sees all; another
         // school cannot read one.
@@ -537,7 +578,7 @@ dual_test!(
             &app,
             &colleague,
             "notification.list",
-            json!({"search": null, "page": null, "pageSize": null}),
+            json!({"search": null, "cursor": null, "pageSize": null}),
         )
         .await
         .expect("colleague");
@@ -555,7 +596,7 @@ dual_test!(
             &app,
             &admin,
             "notification.list",
-            json!({"search": null, "page": null, "pageSize": null}),
+            json!({"search": null, "cursor": null, "pageSize": null}),
         )
         .await
         .expect("admin");

@@ -1,7 +1,9 @@
 //! `notification.list`: Activity — the notifications the caller may see (teachers: those
-//! they sent; admins: all of their school's), newest first, searchable by title, 20 a page,
-//! each with its status and counts of recipients, submissions, marked and held.
+//! they sent; admins: all of their school's), newest first, searchable by title, 20 a page
+//! after a stable cursor (docs/scaling.md "Paged lists"), each with its status and counts
+//! of recipients, submissions, marked and held.
 
+use chrono::NaiveDateTime;
 use serde::{Deserialize, Serialize};
 
 use super::{notification_type_ts, scope};
@@ -10,7 +12,10 @@ use crate::models::now;
 use crate::models::recipients::{count_recipients, Filters};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::{rpc_type, Ts, TsGen};
-use crate::rpc::{Ctx, RpcResult};
+use crate::rpc::{cursor, Ctx, RpcResult};
+
+/// A creation time in a cursor, to the nanosecond (both databases keep microseconds).
+const CURSOR_TIME: &str = "%Y-%m-%dT%H:%M:%S%.f";
 
 /// Activity's page size.
 pub const DEFAULT_PAGE_SIZE: i64 = 20;
@@ -19,8 +24,8 @@ const MAX_PAGE_SIZE: i64 = 100;
 rpc_type! {
     pub struct ListNotifications {
         pub search: Option<String>,
-        /// 1-based; absent = 1.
-        pub page: Option<i64>,
+        /// `nextCursor` of the page before; absent = the newest.
+        pub cursor: Option<String>,
         /// Absent = 20; at most 100.
         pub page_size: Option<i64>,
     }
@@ -75,28 +80,46 @@ rpc_type! {
     pub struct ActivityPage {
         pub items: Vec<ActivityItem>,
         pub total: i64,
-        pub page: i64,
         pub page_size: i64,
+        /// Where the next page starts; none on the last page.
+        pub next_cursor: Option<String>,
     }
 }
 
 pub async fn handler(ctx: &Ctx, input: ListNotifications) -> RpcResult<ActivityPage> {
     let scope = scope(ctx)?;
-    let page = input.page.unwrap_or(1).max(1);
     let page_size = input
         .page_size
         .unwrap_or(DEFAULT_PAGE_SIZE)
         .clamp(1, MAX_PAGE_SIZE);
+    let after = match input.cursor.as_deref().filter(|c| !c.is_empty()) {
+        Some(token) => {
+            let [at, id] = cursor::decode("cursor", token)?;
+            let at = NaiveDateTime::parse_from_str(&at, CURSOR_TIME)
+                .map_err(|_| cursor::refused("cursor"))?;
+            Some((at, id))
+        }
+        None => None,
+    };
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
-    let (rows, total) = notifications::list_page(
+    // One more than a page tells whether another follows.
+    let (mut rows, total) = notifications::list_page(
         &mut conn,
         &scope,
         input.search.as_deref(),
-        (page - 1).saturating_mul(page_size),
-        page_size,
+        after.as_ref(),
+        page_size + 1,
     )
     .await?;
+    let next_cursor = if rows.len() as i64 > page_size {
+        rows.truncate(page_size as usize);
+        rows.last().map(|(n, _)| {
+            cursor::encode(&[&n.created_at.format(CURSOR_TIME).to_string(), &n.id])
+        })
+    } else {
+        None
+    };
     let rows = with_activity(&mut conn, rows, now()).await?;
     let mut items = Vec::with_capacity(rows.len());
     for row in rows {
@@ -125,7 +148,7 @@ pub async fn handler(ctx: &Ctx, input: ListNotifications) -> RpcResult<ActivityP
     Ok(ActivityPage {
         items,
         total,
-        page,
         page_size,
+        next_cursor,
     })
 }

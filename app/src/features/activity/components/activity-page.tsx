@@ -28,9 +28,17 @@ const HEADERS = ['Title', 'Type', 'Status', 'Send date', 'Due date', 'Recipients
 
 export function ActivityPage() {
   const [search, setSearch] = useState('')
-  const [page, setPage] = useState(1)
-  const list = useActivity(search, page)
+  // Where each page shown so far starts: the first at the newest, each next one after the
+  // last row of the page before (docs/scaling.md "Paged lists").
+  const [cursors, setCursors] = useState<(string | null)[]>([null])
+  const page = cursors.length
+  const list = useActivity(search, cursors[cursors.length - 1] ?? null)
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1
+  const nextCursor = list.isPlaceholderData ? null : (list.data?.nextCursor ?? null)
+  const searchFor = (value: string) => {
+    setSearch(value)
+    setCursors([null])
+  }
 
   return (
     <div className="space-y-6">
@@ -59,10 +67,7 @@ export function ActivityPage() {
           id="activity-search"
           type="search"
           value={search}
-          onChange={(event) => {
-            setSearch(event.target.value)
-            setPage(1)
-          }}
+          onChange={(event) => searchFor(event.target.value)}
         />
       </div>
       {list.isError && <Alert>{errorMessage(list.error)}</Alert>}
@@ -72,7 +77,7 @@ export function ActivityPage() {
             icon={Inbox}
             title="No notifications match your search"
             action={
-              <Button variant="outline" onClick={() => setSearch('')}>
+              <Button variant="outline" onClick={() => searchFor('')}>
                 Clear the search
               </Button>
             }
@@ -122,15 +127,20 @@ export function ActivityPage() {
           })}
         </DataTable>
       )}
-      {pages > 1 && (
+      {(pages > 1 || page > 1) && (
         <div className="flex items-center gap-3">
-          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
             Previous
           </Button>
-          <span className="text-sm">
-            Page {page} of {pages}
+          <span className="text-sm" aria-live="polite">
+            Page {page} of {Math.max(page, pages)}
           </span>
-          <Button size="sm" variant="outline" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={nextCursor === null}
+            onClick={() => nextCursor !== null && setCursors([...cursors, nextCursor])}
+          >
             Next
           </Button>
         </div>
