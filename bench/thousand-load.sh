@@ -72,6 +72,8 @@ PY
 esac
 echo "signed in: $(wc -l <"$work/users.tsv") users ($(cut -f2 "$work/users.tsv" | sort | uniq -c | awk '{printf "%s %s ", $1, $2}')$(awk -F'\t' '$3 == "t" || $3 == "1"' "$work/users.tsv" | wc -l) leaders)"
 
+# PostgreSQL's counters of this database start again, to show the sequential scans of the run.
+[[ "$db_url" != postgres* ]] || psql "$db_url" -qtAc "SELECT pg_stat_reset()" >/dev/null
 if [[ -n "${SLOW_MS:-}" && "$db_url" == postgres* ]]; then
   psql "$db_url" -qtAc "ALTER DATABASE ${db_url##*/} SET log_min_duration_statement = $SLOW_MS" >/dev/null
   log_start=$(wc -c </var/log/postgresql/postgresql-15-main.log)
@@ -88,6 +90,12 @@ echo "server $server_pid on port $port; RSS at start $(awk '/VmRSS/ { print $2 /
 
 node "$root/bench/thousand-load.mjs" "http://127.0.0.1:$port" "$work/users.tsv"
 awk '/VmHWM|VmRSS/ { printf "server %s %.0f MB\n", $1, $2 / 1024 }' "/proc/$server_pid/status"
+if [[ "$db_url" == postgres* ]]; then
+  echo "sequential scans of tables over 10,000 rows during the run (pg_stat_user_tables):"
+  psql "$db_url" -qtA -F ' ' -c "SELECT relname, seq_scan, seq_tup_read FROM pg_stat_user_tables
+      WHERE seq_scan > 0 AND n_live_tup > 10000 ORDER BY seq_tup_read DESC" |
+    awk '{ printf "  %-24s %6d scans, %12d rows read\n", $1, $2, $3 } END { if (NR == 0) print "  none" }'
+fi
 if [[ -n "${SLOW_MS:-}" && "$db_url" == postgres* ]]; then
   echo "slowest statements over ${SLOW_MS} ms (PostgreSQL's log):"
   tail -c +"$((log_start + 1))" /var/log/postgresql/postgresql-15-main.log | grep "@${db_url##*/} LOG:  duration" |
