@@ -80,7 +80,7 @@ if [[ -n "${SLOW_MS:-}" && "$db_url" == postgres* ]]; then
 fi
 
 mkdir -p "$work/data"
-DATABASE_URL="$db_url" VOICEMARK_DATA_DIR="$work/data" VOICEMARK_JOB_WORKERS=0 RUST_LOG=error \
+DATABASE_URL="$db_url" VOICEMARK_DATA_DIR="$work/data" VOICEMARK_JOB_WORKERS=0 VOICEMARK_DRAIN_SECONDS=0 RUST_LOG=error \
   "$bin" serve --bind "127.0.0.1:$port" >"$work/serve.log" 2>&1 &
 server_pid=$!
 pids+=($server_pid)
@@ -88,8 +88,15 @@ for _ in $(seq 1 600); do curl -sf "http://127.0.0.1:$port/api/health" >/dev/nul
 curl -sf "http://127.0.0.1:$port/api/health" >/dev/null || { echo "the server never became healthy:"; tail "$work/serve.log"; exit 1; } >&2
 echo "server $server_pid on port $port; RSS at start $(awk '/VmRSS/ { print $2 / 1024 " MB" }' "/proc/$server_pid/status")"
 
+# A server still draining on this port from an earlier run would answer the health check.
+kill -0 "$server_pid" 2>/dev/null || { echo "the server exited at start:"; tail "$work/serve.log"; exit 1; } >&2
 node "$root/bench/thousand-load.mjs" "http://127.0.0.1:$port" "$work/users.tsv"
+kill -0 "$server_pid" 2>/dev/null || { echo "the server exited during the run:"; tail "$work/serve.log"; exit 1; } >&2
 awk '/VmHWM|VmRSS/ { printf "server %s %.0f MB\n", $1, $2 / 1024 }' "/proc/$server_pid/status"
+# The server stops first: its connections then report their counters to PostgreSQL.
+kill "$server_pid"
+wait "$server_pid" 2>/dev/null || true
+sleep 1
 if [[ "$db_url" == postgres* ]]; then
   echo "sequential scans of tables over 10,000 rows during the run (pg_stat_user_tables):"
   psql "$db_url" -qtA -F ' ' -c "SELECT relname, seq_scan, seq_tup_read FROM pg_stat_user_tables
