@@ -1584,15 +1584,26 @@ export interface InviteFromCsvResult {
   invited: number;
 }
 
+export interface UserListInput {
+  search: string | null;
+  cursor: string | null;
+}
+
+export interface UserPage {
+  users: Array<ManagedUser>;
+  total: number;
+  nextCursor: string | null;
+}
+
 export interface ListAllUsersInput {
   search: string | null;
   schoolId: string | null;
   role: string | null;
+  cursor: string | null;
 }
 
 export interface AllUsers {
-  users: Array<ManagedUser>;
-  total: number;
+  page: UserPage;
   schools: Array<SchoolOption>;
 }
 
@@ -1817,7 +1828,7 @@ export interface RpcProcedures {
   'user.feedbackHubCount': { kind: 'query'; input: void; output: number };
   'user.invite': { kind: 'mutation'; input: InviteUserInput; output: ManagedUser };
   'user.inviteFromCsv': { kind: 'mutation'; input: InviteFromCsvInput; output: InviteFromCsvResult };
-  'user.list': { kind: 'query'; input: void; output: Array<ManagedUser> };
+  'user.list': { kind: 'query'; input: UserListInput | null; output: UserPage };
   'user.listAll': { kind: 'query'; input: ListAllUsersInput; output: AllUsers };
   'user.listFiles': { kind: 'query'; input: void; output: Array<UploadedFile> };
   'user.markTutorialComplete': { kind: 'mutation'; input: true | MarkTutorialCompleteFields; output: Done };

@@ -2,7 +2,15 @@
 //! procedure path (types from the server's generated `src/generated/rpc-types.ts`), plus TanStack Query hooks and the per-field errors of BAD_REQUEST answers.
 //! The client itself (`rpc-client.ts`) loads with the first call: the entry stays without it.
 
-import { useMutation, useQuery, type QueryClient, type UseMutationOptions, type UseQueryOptions } from '@tanstack/react-query'
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  type QueryClient,
+  type UseMutationOptions,
+  type UseQueryOptions,
+} from '@tanstack/react-query'
 
 import type { RpcInput, RpcOutput, RpcPath, RpcProcedures } from '@/generated/rpc-types'
 
@@ -52,6 +60,26 @@ export function useRpcQuery<P extends QueryPath>(path: P, input?: RpcInput<P>, o
     queryKey: rpcKey(path, input),
     queryFn: () => rpcQuery(path, input),
     ...options,
+  })
+}
+
+/**
+ * `useInfiniteQuery` for a paged procedure (docs/scaling.md "Paged lists"): the first page is
+ * asked with no `cursor`, each next one with the cursor `next` reads off the page before
+ * (none: the last page). A changed `input` (a search) starts again from the first page, the
+ * old pages showing meanwhile.
+ */
+export function useRpcPages<P extends QueryPath>(
+  path: P,
+  input: Omit<NonNullable<RpcInput<P>>, 'cursor'>,
+  next: (page: RpcOutput<P>) => string | null,
+) {
+  return useInfiniteQuery({
+    queryKey: [...rpcKey(path, input), 'pages'],
+    queryFn: ({ pageParam }) => rpcQuery(path, { ...input, cursor: pageParam } as RpcInput<P>),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page: RpcOutput<P>) => next(page) ?? undefined,
+    placeholderData: keepPreviousData,
   })
 }
 

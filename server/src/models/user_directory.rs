@@ -48,17 +48,6 @@ macro_rules! directory_columns {
     };
 }
 
-/// Every user of `school_id`, by surname and forename.
-pub async fn list_school(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<Vec<DirectoryRow>> {
-    with_conn!(conn, |c| users::table
-        .left_join(schools::table)
-        .filter(users::school_id.eq(school_id))
-        .order((users::surname.asc(), users::forename.asc(), users::id.asc()))
-        .select(directory_columns!())
-        .load(c)
-        .await)
-}
-
 /// The superadmin's filters over every user.
 #[derive(Debug, Clone, Default)]
 pub struct DirectoryFilter {
@@ -68,10 +57,28 @@ pub struct DirectoryFilter {
     pub role: Option<UserRole>,
 }
 
-/// Users matching `filter` (at most `limit`, by surname and forename) and how many match.
+/// Where a page of users by name resumes: strictly after this user's place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameKey {
+    pub surname: String,
+    pub forename: String,
+    pub id: String,
+}
+
+impl DirectoryRow {
+    /// This row's place in the order by name.
+    pub fn key(&self) -> NameKey {
+        NameKey { surname: self.surname.clone(), forename: self.forename.clone(), id: self.id.clone() }
+    }
+}
+
+/// Users matching `filter`, by surname, forename and id: at most `limit` after `after` (from
+/// the first without), and how many match in all. The school's list reads the index on
+/// (school, surname, forename) in order.
 pub async fn search_all(
     conn: &mut DbConn<'_>,
     filter: &DirectoryFilter,
+    after: Option<&NameKey>,
     limit: i64,
 ) -> QueryResult<(Vec<DirectoryRow>, i64)> {
     let pattern = filter
@@ -104,12 +111,26 @@ pub async fn search_all(
         }};
     }
     let total: i64 = with_conn!(conn, |c| filtered!().count().get_result(c).await)?;
-    let rows = with_conn!(conn, |c| filtered!()
+    let rows = with_conn!(conn, |c| {
+        let mut query = filtered!();
+        if let Some(k) = after {
+            query = query.filter(
+                users::surname
+                    .gt(k.surname.clone())
+                    .or(users::surname.eq(k.surname.clone()).and(users::forename.gt(k.forename.clone())))
+                    .or(users::surname
+                        .eq(k.surname.clone())
+                        .and(users::forename.eq(k.forename.clone()))
+                        .and(users::id.gt(k.id.clone()))),
+            );
+        }
+        query
         .order((users::surname.asc(), users::forename.asc(), users::id.asc()))
         .limit(limit)
         .select(directory_columns!())
         .load(c)
-        .await)?;
+        .await
+    })?;
     Ok((rows, total))
 }
 

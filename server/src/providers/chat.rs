@@ -22,6 +22,7 @@ mod turns;
 
 pub use turns::{is_transient, refuses_tools, ToolCall, ToolCallDelta, ToolCalls, RETRY_BACKOFF};
 
+use super::openai::Endpoint;
 use super::{error_message, redact, ProviderError};
 use crate::config::{ChatConfig, StructuredOutput};
 use crate::metrics::SendTimed as _;
@@ -44,26 +45,12 @@ pub struct ChatRequest {
 }
 
 /// A client for one configured chat server, reused for every call.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct ChatClient {
-    http: reqwest::Client,
-    endpoint: String,
-    model: String,
-    api_key: Option<String>,
+    endpoint: Endpoint,
     /// The structured-output mode to try first: the configured one, lowered when the
     /// server refuses it (0 json_schema, 1 json_object, 2 none).
     mode: Arc<AtomicU8>,
-}
-
-impl std::fmt::Debug for ChatClient {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ChatClient")
-            .field("endpoint", &self.endpoint)
-            .field("model", &self.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
-            .field("mode", &self.mode.load(Ordering::Relaxed))
-            .finish()
-    }
 }
 
 fn mode_index(mode: StructuredOutput) -> u8 {
@@ -108,23 +95,25 @@ impl ChatClient {
             .read_timeout(STREAM_IDLE_TIMEOUT)
             .build()?;
         Ok(ChatClient {
-            http,
-            endpoint: format!("{}/chat/completions", config.base_url.trim_end_matches('/')),
-            model: config.model.clone(),
-            api_key: config.api_key.clone(),
+            endpoint: Endpoint {
+                http,
+                url: format!("{}/chat/completions", config.base_url.trim_end_matches('/')),
+                model: config.model.clone(),
+                api_key: config.api_key.clone(),
+            },
             mode: Arc::new(AtomicU8::new(mode_index(config.structured_output))),
         })
     }
 
     /// The model name sent with every request.
     pub fn model(&self) -> &str {
-        &self.model
+        &self.endpoint.model
     }
 
     /// The request's JSON.
     pub fn body(&self, request: &ChatRequest, stream: bool, mode: u8) -> Value {
         let mut body = json!({
-            "model": self.model,
+            "model": self.endpoint.model,
             "messages": [
                 {"role": "system", "content": request.system},
                 {"role": "user", "content": request.user},
@@ -142,14 +131,11 @@ impl ChatClient {
     /// Posts one request body; answers the response when its status is a success, else the
     /// server's error (its message, the key redacted).
     async fn post(&self, body: &Value, stream: bool) -> Result<reqwest::Response, ProviderError> {
-        let mut call = self
-            .http
-            .post(&self.endpoint)
+        let call = self
+            .endpoint
+            .post()
             .timeout(if stream { REQUEST_TIMEOUT * 10 } else { REQUEST_TIMEOUT })
             .json(body);
-        if let Some(key) = &self.api_key {
-            call = call.bearer_auth(key);
-        }
         let response = call.send_timed("chat").await.map_err(ProviderError::from_reqwest)?;
         let status = response.status();
         if status.is_success() {
@@ -158,7 +144,7 @@ impl ChatClient {
         let text = response.text().await.map_err(ProviderError::from_reqwest)?;
         Err(ProviderError::Answered {
             status: status.as_u16(),
-            message: error_message(status, &text, self.api_key.as_deref()),
+            message: error_message(status, &text, self.endpoint.secret()),
         })
     }
 
@@ -195,7 +181,7 @@ impl ChatClient {
         request: &ChatRequest,
     ) -> Result<BoxStream<'static, Result<String, ProviderError>>, ProviderError> {
         let response = self.send(request, true).await?;
-        let secret = self.api_key.clone();
+        let secret = self.endpoint.api_key.clone();
         let events = response.bytes_stream().eventsource();
         let pieces = events
             .map(move |event| match event {
@@ -225,7 +211,7 @@ impl ChatClient {
         max_tokens: u32,
     ) -> Result<BoxStream<'static, Result<TurnPiece, ProviderError>>, ProviderError> {
         let mut body = json!({
-            "model": self.model,
+            "model": self.endpoint.model,
             "messages": messages,
             "max_tokens": max_tokens,
             "temperature": 0.2,
@@ -243,7 +229,7 @@ impl ChatClient {
             }
             other => other?,
         };
-        let secret = self.api_key.clone();
+        let secret = self.endpoint.api_key.clone();
         let events = response.bytes_stream().eventsource();
         let pieces = events
             .map(move |event| match event {
@@ -272,7 +258,7 @@ impl ChatClient {
         match err {
             ProviderError::Answered { status, message } => ProviderError::Answered {
                 status,
-                message: redact(&message, self.api_key.as_deref()),
+                message: redact(&message, self.endpoint.secret()),
             },
             other => other,
         }

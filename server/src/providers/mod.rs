@@ -6,6 +6,7 @@
 pub mod chat;
 pub mod microsoft;
 pub mod msgraph;
+pub mod openai;
 pub mod speech;
 pub mod stripe;
 pub mod transcription;

@@ -11,6 +11,7 @@ use std::time::Duration;
 use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 
+use super::openai::Endpoint;
 use super::{error_message, redact, ProviderError};
 use crate::config::TranscriptionConfig;
 
@@ -19,23 +20,10 @@ use crate::config::TranscriptionConfig;
 pub const TRANSCRIBE_TIMEOUT: Duration = Duration::from_secs(1800);
 
 /// A client for the configured transcription server, reused for every call.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct TranscriptionClient {
-    http: reqwest::Client,
-    endpoint: String,
-    model: String,
+    endpoint: Endpoint,
     language: Option<String>,
-    api_key: Option<String>,
-}
-
-impl std::fmt::Debug for TranscriptionClient {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TranscriptionClient")
-            .field("endpoint", &self.endpoint)
-            .field("model", &self.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
-            .finish()
-    }
 }
 
 /// `{base}/audio/transcriptions` when the base URL ends in `/v1` (as the chat and vision
@@ -56,11 +44,13 @@ impl TranscriptionClient {
             .connect_timeout(Duration::from_secs(10))
             .build()?;
         Ok(TranscriptionClient {
-            http,
-            endpoint: endpoint(&config.base_url),
-            model: config.model.clone(),
+            endpoint: Endpoint {
+                http,
+                url: endpoint(&config.base_url),
+                model: config.model.clone(),
+                api_key: config.api_key.clone(),
+            },
             language: config.language.clone(),
-            api_key: config.api_key.clone(),
         })
     }
 
@@ -82,21 +72,18 @@ impl TranscriptionClient {
         .map_err(ProviderError::from_reqwest)?;
         let mut form = Form::new()
             .part("file", part)
-            .text("model", self.model.clone())
+            .text("model", self.endpoint.model.clone())
             .text("response_format", "json");
         if let Some(language) = &self.language {
             form = form.text("language", language.clone());
         }
-        let mut request = self.http.post(&self.endpoint).multipart(form);
-        if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key);
-        }
+        let request = self.endpoint.post().multipart(form);
         let response = crate::metrics::send("transcription", request)
             .await
             .map_err(ProviderError::from_reqwest)?;
         let status = response.status();
         let text = response.text().await.map_err(ProviderError::from_reqwest)?;
-        let secret = self.api_key.as_deref();
+        let secret = self.endpoint.secret();
         if !status.is_success() {
             return Err(ProviderError::Answered {
                 status: status.as_u16(),

@@ -9,6 +9,7 @@ use base64::Engine as _;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::openai::Endpoint;
 use super::{error_message, redact, ProviderError};
 use crate::config::VisionConfig;
 use crate::metrics::SendTimed as _;
@@ -71,22 +72,9 @@ impl VisionMode {
 }
 
 /// A client for one configured vision server, reused for every call.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct VisionClient {
-    http: reqwest::Client,
-    endpoint: String,
-    model: String,
-    api_key: Option<String>,
-}
-
-impl std::fmt::Debug for VisionClient {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VisionClient")
-            .field("endpoint", &self.endpoint)
-            .field("model", &self.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<set>"))
-            .finish()
-    }
+    endpoint: Endpoint,
 }
 
 impl VisionClient {
@@ -96,10 +84,12 @@ impl VisionClient {
             .connect_timeout(Duration::from_secs(10))
             .build()?;
         Ok(VisionClient {
-            http,
-            endpoint: format!("{}/chat/completions", config.base_url.trim_end_matches('/')),
-            model: config.model.clone(),
-            api_key: config.api_key.clone(),
+            endpoint: Endpoint {
+                http,
+                url: format!("{}/chat/completions", config.base_url.trim_end_matches('/')),
+                model: config.model.clone(),
+                api_key: config.api_key.clone(),
+            },
         })
     }
 
@@ -111,15 +101,12 @@ impl VisionClient {
         prompt: &str,
         jpegs: &[Vec<u8>],
     ) -> Result<String, ProviderError> {
-        let body = request_body(&self.model, mode, prompt, jpegs);
-        let mut request = self.http.post(&self.endpoint).json(&body);
-        if let Some(key) = &self.api_key {
-            request = request.bearer_auth(key);
-        }
+        let body = request_body(&self.endpoint.model, mode, prompt, jpegs);
+        let request = self.endpoint.post().json(&body);
         let response = request.send_timed("vision").await.map_err(ProviderError::from_reqwest)?;
         let status = response.status();
         let text = response.text().await.map_err(ProviderError::from_reqwest)?;
-        let secret = self.api_key.as_deref();
+        let secret = self.endpoint.secret();
         if !status.is_success() {
             return Err(ProviderError::Answered {
                 status: status.as_u16(),

@@ -2,6 +2,7 @@
 //! superjson: the transport, the registry, and one file per procedure under `<router>/`.
 
 pub mod context;
+pub mod cursor;
 pub mod encoded;
 pub mod error;
 pub mod idempotent;

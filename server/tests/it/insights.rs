@@ -384,32 +384,75 @@ dual_test!(
     }
 );
 
+/// A row of 'Pupils to look at': id, missed, negative marks, parents not reached.
+type Reasons = (String, Option<i64>, Option<i64>, Option<i64>);
+
+/// The pupils to look at, computed independently: over `subs` (the submissions the scope
+/// and filters keep), for the pupils `keep` keeps, whose parents were sent `messages`
+/// messages each (not reached for pupils p % 4 = 1 or 2).
+fn expected_pupils(s: &Seeded, subs: &[&Sub], keep: impl Fn(usize) -> bool, messages: i64) -> Vec<Reasons> {
+    let now = now();
+    let mut rows = Vec::new();
+    for (p, id) in s.pupils.iter().enumerate().filter(|(p, _)| keep(*p)) {
+        let mut mine: Vec<&&Sub> = subs.iter().filter(|x| x.pupil == p).collect();
+        mine.sort_by_key(|x| std::cmp::Reverse(x.due));
+        // How many of the latest in a row were not handed in (listed from three).
+        let streak = mine.iter().take_while(|x| x.received.is_none()).count() as i64;
+        let recent: Vec<&&&Sub> = mine.iter().filter(|x| x.marked.is_some_and(|m| m >= now - Duration::days(28))).collect();
+        let negative = !recent.is_empty() && recent.iter().all(|x| x.sentiment == Some("NEGATIVE"));
+        let unreached = messages > 0 && (p % 4 == 1 || p % 4 == 2);
+        if streak >= 3 || negative || unreached {
+            rows.push((
+                id.clone(),
+                (streak >= 3).then_some(streak),
+                negative.then_some(recent.len() as i64),
+                unreached.then_some(messages),
+            ));
+        }
+    }
+    rows.sort();
+    rows
+}
+
+/// `insights.pupils`' answer for `caller` under `more` filters, as [`Reasons`] by id.
+async fn pupils_listed(app: &TestApp, s: &Seeded, caller: &Staff, more: Value) -> Vec<Reasons> {
+    let answer = query(app, "insights.pupils", json!({"filters": filters(s, more), "last": 3}), Some(&caller.cookie)).await;
+    let mut rows: Vec<Reasons> = answer
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (r["id"].as_str().unwrap().to_owned(), r["missed"].as_i64(), r["negativeMarks"].as_i64(),
+             r["parentsNotReached"].as_i64())
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
 dual_test!(
     async fn pupils_to_look_at_follow_their_rules(app: TestApp) {
         let s = seed(&app).await;
+        let all: Vec<&Sub> = s.subs.iter().collect();
+        let whole = expected_pupils(&s, &all, |_| true, 2);
+        assert!(whole.iter().any(|r| r.1.is_some()) && whole.iter().any(|r| r.3.is_some()), "{whole:?}");
+        assert_eq!(pupils_listed(&app, &s, &s.admin, json!({})).await, whole);
         let answer = query(&app, "insights.pupils", json!({"filters": filters(&s, json!({})), "last": 3}),
                            Some(&s.admin.cookie)).await;
         let list = answer.data().as_array().unwrap().clone();
-        let now = now();
-        for (p, id) in s.pupils.iter().enumerate() {
-            // Independent: the last three assignments (all due already).
-            let mut mine: Vec<&Sub> = s.subs.iter().filter(|x| x.pupil == p).collect();
-            mine.sort_by_key(|x| std::cmp::Reverse(x.due));
-            // How many of the latest in a row were not handed in (listed from three).
-            let streak = mine.iter().take_while(|x| x.received.is_none()).count() as i64;
-            let missed = streak >= 3;
-            let recent: Vec<&&Sub> = mine.iter().filter(|x| x.marked.is_some_and(|m| m >= now - Duration::days(28))).collect();
-            let negative = !recent.is_empty() && recent.iter().all(|x| x.sentiment == Some("NEGATIVE"));
-            let unreached = p % 4 == 1 || p % 4 == 2;
-            let row = list.iter().find(|r| r["id"] == *id);
-            assert_eq!(row.is_some(), missed || negative || unreached, "pupil {p}: {list:?}");
-            if let Some(row) = row {
-                assert_eq!(row["missed"].as_i64(), missed.then_some(streak), "pupil {p}");
-                assert_eq!(row["negativeMarks"].as_i64(), negative.then_some(recent.len() as i64), "pupil {p}");
-                assert_eq!(row["parentsNotReached"].as_i64(), unreached.then_some(2), "pupil {p}");
-            }
-        }
         assert!(list.iter().any(|r| r["name"] == "Pupil9 Pupil" && r["missed"].as_i64() >= Some(3)));
+        // The class filter: its pupils only (0 to 4), each with the same reasons.
+        let class = expected_pupils(&s, &all, |p| p < 5, 2);
+        assert!(!class.is_empty() && class.len() < whole.len());
+        assert_eq!(pupils_listed(&app, &s, &s.admin, json!({"classId": s.class_id})).await, class);
+        // Tess's own view, and the teacher filter: her assignments (the even ones) and her
+        // one message to parents (assignment 0), never Colin's.
+        let hers: Vec<&Sub> = all.iter().copied().filter(|x| x.assignment % 2 == 0).collect();
+        let tess = expected_pupils(&s, &hers, |_| true, 1);
+        assert_ne!(tess, whole);
+        assert_eq!(pupils_listed(&app, &s, &s.tess, json!({})).await, tess);
+        assert_eq!(pupils_listed(&app, &s, &s.admin, json!({"teacherId": s.tess.id})).await, tess);
         assert_eq!(
             query(&app, "insights.pupils", json!({"filters": filters(&s, json!({})), "last": 0}), Some(&s.admin.cookie))
                 .await

@@ -170,7 +170,7 @@ dual_test!(
         assert!(!url.contains("error="), "signed in: {url}");
 
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
-        let tess = list.as_array().unwrap().iter().find(|u| u["id"] == id).expect("listed").clone();
+        let tess = list["users"].as_array().unwrap().iter().find(|u| u["id"] == id).expect("listed").clone();
         assert_eq!(tess["status"], "active");
         assert_eq!(tess["role"], "TEACHER");
         assert!(tess["lastActive"].is_string(), "signed in once: {tess}");
@@ -207,7 +207,7 @@ dual_test!(
 
         // Revoking a pending invitation frees its seat and its address.
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
-        let pending = list.as_array().unwrap().iter().find(|u| u["email"] == "b@school.test").unwrap();
+        let pending = list["users"].as_array().unwrap().iter().find(|u| u["email"] == "b@school.test").unwrap();
         mutate(&app, &admin, "user.revokeInvite", json!({ "id": pending["id"] }), &[]).await.expect("revoked");
         assert_eq!(
             audit_of(&app, pending["id"].as_str().unwrap()).await,
@@ -320,7 +320,7 @@ dual_test!(
         let (other, _) = signed_in(&app, &theirs, UserRole::Teacher).await;
 
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
-        assert!(list.as_array().unwrap().iter().all(|u| u["id"] != other.as_str()));
+        assert!(list["users"].as_array().unwrap().iter().all(|u| u["id"] != other.as_str()));
         for (path, input) in [
             ("user.setRole", json!({ "id": other, "role": "ADMIN" })),
             ("user.setDisabled", json!({ "id": other, "disabled": true })),
@@ -366,7 +366,7 @@ dual_test!(
         assert_eq!(full.0, "FORBIDDEN");
         assert!(full.1.starts_with("Only 2 of the 3 seats needed are free"), "{}", full.1);
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
-        assert_eq!(list.as_array().unwrap().len(), 2, "nothing written");
+        assert_eq!(list["users"].as_array().unwrap().len(), 2, "nothing written");
         assert!(outbox(&app).await.is_empty());
 
         let two = "forename,surname,email,role\nA,One,a1@school.test,Staff\nB,Two,b2@school.test,\n";
@@ -375,7 +375,7 @@ dual_test!(
             .expect("invited");
         assert_eq!(done["invited"], 2);
         let list = query(&app, &admin, "user.list", json!(null)).await.unwrap();
-        let a1 = list.as_array().unwrap().iter().find(|u| u["email"] == "a1@school.test").unwrap();
+        let a1 = list["users"].as_array().unwrap().iter().find(|u| u["email"] == "a1@school.test").unwrap();
         assert_eq!(a1["role"], "ADMIN");
         assert_eq!(outbox(&app).await.len(), 2);
     }
@@ -392,16 +392,16 @@ dual_test!(
         let all = query(&app, &superadmin, "user.listAll", json!({ "search": null, "schoolId": null, "role": null }))
             .await
             .unwrap();
-        assert_eq!(all["total"], 3);
+        assert_eq!(all["page"]["total"], 3);
         assert_eq!(all["schools"].as_array().unwrap().len(), 2);
         let admins = query(&app, &superadmin, "user.listAll", json!({ "search": "", "schoolId": south, "role": "ADMIN" }))
             .await
             .unwrap();
-        assert_eq!(admins["total"], 1);
-        assert_eq!(admins["users"][0]["schoolName"], "South");
+        assert_eq!(admins["page"]["total"], 1);
+        assert_eq!(admins["page"]["users"][0]["schoolName"], "South");
         let searched = query(&app, &superadmin, "user.listAll", json!({ "search": "TEACH", "schoolId": null, "role": null }))
             .await
             .unwrap();
-        assert_eq!(searched["total"], 1, "{searched}");
+        assert_eq!(searched["page"]["total"], 1, "{searched}");
     }
 );

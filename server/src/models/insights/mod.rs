@@ -86,13 +86,28 @@ impl Sql {
     }
     /// ` AND …` for the scope and the filters, over notifications `n` and pupils `p`.
     fn scoped(&mut self, scope: &Scope, filter: &Filter) -> &mut Self {
+        self.sent_scoped(scope, filter).pupils_filtered(filter)
+    }
+
+    /// The scope and the teacher filter, over notifications `n` alone (no leading ` AND`).
+    fn sent_scoped(&mut self, scope: &Scope, filter: &Filter) -> &mut Self {
         self.push(" n.school_id IN ").list(&scope.school_ids);
+        self.senders(scope, filter)
+    }
+
+    /// ` AND …` for the sender of a teacher's scope and the teacher filter, over `n`.
+    fn senders(&mut self, scope: &Scope, filter: &Filter) -> &mut Self {
         if let Some(sender) = &scope.sender_id {
             self.push(" AND n.sender_id = ").text(sender);
         }
         if let Some(teacher) = &filter.teacher_id {
             self.push(" AND n.sender_id = ").text(teacher);
         }
+        self
+    }
+
+    /// ` AND …` for the year, form and class filters, over pupils `p`.
+    fn pupils_filtered(&mut self, filter: &Filter) -> &mut Self {
         if let Some(year) = &filter.year_group_id {
             self.push(" AND p.year_group_id = ").text(year);
         }

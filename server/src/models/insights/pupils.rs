@@ -6,7 +6,7 @@ use diesel::result::QueryResult;
 use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
 use diesel::QueryableByName;
 
-use super::{load, Filter, Scope, Sql, FROM_SUBMISSIONS};
+use super::{load, Filter, Scope, Sql};
 use crate::db::DbConn;
 
 #[derive(Debug, Clone, QueryableByName)]
@@ -23,10 +23,20 @@ async fn counts(conn: &mut DbConn<'_>, sql: Sql) -> QueryResult<Vec<(String, i64
     Ok(rows.into_iter().map(|r| (r.student_id, r.n)).collect())
 }
 
+/// `) x`, the rows per pupil of the statement before, kept for pupils not archived and under
+/// the pupil filters: applied once per pupil after grouping, not once per submission.
+fn of_pupils<'a>(sql: &'a mut Sql, filter: &Filter) -> &'a mut Sql {
+    sql.push(
+        ") x JOIN students p ON p.id = x.student_id WHERE p.archived_at IS NULL",
+    )
+    .pupils_filtered(filter)
+}
+
 /// Pupils (not archived) with no hand-in in their last `last` assignments due before `now`,
 /// with how many assignments in a row they have not handed in (at least `last`): those due
 /// after the latest one they handed in (one due at the same moment counts as handed in).
-/// Two passes that group, where ranking every pupil's assignments sorted all of them.
+/// Read from the missed assignments (few) first: only a pupil who missed `last` or more can
+/// qualify, so only their latest hand-in is looked up (docs/performance.md "Insights").
 pub async fn no_hand_ins(
     conn: &mut DbConn<'_>,
     scope: &Scope,
@@ -34,18 +44,32 @@ pub async fn no_hand_ins(
     last: i64,
     now: NaiveDateTime,
 ) -> QueryResult<Vec<(String, i64)>> {
+    let assignments = |sql: &mut Sql| {
+        sql.push(" FROM notifications n JOIN submissions s ON s.notification_id = n.id WHERE")
+            .sent_scoped(scope, filter)
+            .push(" AND n.type = 'ASSIGNMENT' AND n.submission_due_date < ")
+            .time(now);
+    };
     let mut sql = Sql::default();
+    sql.push("WITH missed AS (SELECT s.student_id AS student_id, n.submission_due_date AS due");
+    assignments(&mut sql);
     sql.push(
-        "WITH due AS (SELECT s.student_id AS student_id, n.submission_due_date AS due,          s.received_at AS received_at",
+        " AND s.received_at IS NULL), \
+         candidates AS (SELECT student_id FROM missed GROUP BY student_id HAVING COUNT(*) >= ",
     )
-    .push(FROM_SUBMISSIONS)
-    .scoped(scope, filter)
-    .push(" AND p.archived_at IS NULL AND n.type = 'ASSIGNMENT' AND n.submission_due_date < ")
-    .time(now)
-    .push(
-        "), handed AS (SELECT student_id, MAX(due) AS due FROM due WHERE received_at IS NOT NULL          GROUP BY student_id)          SELECT d.student_id AS student_id, COUNT(*) AS n FROM due d          LEFT JOIN handed h ON h.student_id = d.student_id          WHERE h.due IS NULL OR d.due > h.due GROUP BY d.student_id HAVING COUNT(*) >= ",
+    .int(last)
+    .push("), handed AS (SELECT s.student_id AS student_id, MAX(n.submission_due_date) AS due");
+    assignments(&mut sql);
+    sql.push(
+        " AND s.received_at IS NOT NULL AND s.student_id IN (SELECT student_id FROM candidates) \
+         GROUP BY s.student_id) \
+         SELECT x.student_id AS student_id, x.n AS n FROM (SELECT m.student_id AS student_id, \
+         COUNT(*) AS n FROM missed m LEFT JOIN handed h ON h.student_id = m.student_id \
+         WHERE m.student_id IN (SELECT student_id FROM candidates) \
+         AND (h.due IS NULL OR m.due > h.due) GROUP BY m.student_id HAVING COUNT(*) >= ",
     )
     .int(last);
+    of_pupils(&mut sql, filter);
     counts(conn, sql).await
 }
 
@@ -57,15 +81,18 @@ pub async fn only_negative(
     since: NaiveDateTime,
 ) -> QueryResult<Vec<(String, i64)>> {
     let mut sql = Sql::default();
-    sql.push("SELECT s.student_id AS student_id, COUNT(*) AS n")
-        .push(FROM_SUBMISSIONS)
-        .scoped(scope, filter)
-        .push(" AND p.archived_at IS NULL AND s.feedback_sentiment IS NOT NULL AND s.marked_at >= ")
-        .time(since)
-        .push(
-            " GROUP BY s.student_id HAVING COUNT(*) = \
-             COUNT(CASE WHEN s.feedback_sentiment = 'NEGATIVE' THEN 1 END)",
-        );
+    sql.push(
+        "SELECT x.student_id AS student_id, x.n AS n FROM (SELECT s.student_id AS student_id, \
+         COUNT(*) AS n FROM notifications n JOIN submissions s ON s.notification_id = n.id WHERE",
+    )
+    .sent_scoped(scope, filter)
+    .push(" AND s.feedback_sentiment IS NOT NULL AND s.marked_at >= ")
+    .time(since)
+    .push(
+        " GROUP BY s.student_id HAVING COUNT(*) = \
+         COUNT(CASE WHEN s.feedback_sentiment = 'NEGATIVE' THEN 1 END)",
+    );
+    of_pupils(&mut sql, filter);
     counts(conn, sql).await
 }
 
@@ -76,33 +103,31 @@ pub async fn parents_not_reached(
     filter: &Filter,
     since: NaiveDateTime,
 ) -> QueryResult<Vec<(String, i64)>> {
-    // The parent deliveries of the window first, then their pupils: SQLite otherwise walks
-    // every delivery in pupil order to save the grouping's sort, ignoring the date range
-    // (58 ms against 31 ms on the bench data). `LIMIT -1` (no limit) keeps SQLite from
-    // merging the two; PostgreSQL needs no such hint.
+    // The window's deliveries not reached, from their own small index (the predicate is
+    // the index's), then their pupils; the messages only when a sender narrows them. The
+    // statement must not group deliveries in pupil order (SQLite would walk them all by
+    // the pupil index to save the sort, ignoring the date range): `LIMIT -1` (no limit)
+    // keeps SQLite from merging the two; PostgreSQL needs no such hint.
     let keep_apart = match conn {
         DbConn::Postgres(_) => "",
         DbConn::Sqlite(_) => " LIMIT -1",
     };
+    let by_sender = scope.sender_id.is_some() || filter.teacher_id.is_some();
     let mut sql = Sql::default();
-    sql.push(
-        "SELECT x.student_id AS student_id, COUNT(*) AS n FROM (SELECT d.student_id AS student_id \
-         FROM deliveries d JOIN notifications n ON n.id = d.notification_id",
-    )
-    .push(if filter.on_pupils() { " JOIN students p ON p.id = d.student_id WHERE" } else { " WHERE" })
-    .scoped(scope, filter)
-    .push(" AND d.school_id IN ")
-    .list(&scope.school_ids)
-    .push(
-        " AND d.audience = 'parent' \
-         AND (d.not_sent_reason IS NOT NULL OR d.bounced_at IS NOT NULL) AND d.created_at >= ",
-    )
-    .time(since)
-    .push(keep_apart)
-    .push(
-        ") x JOIN students q ON q.id = x.student_id WHERE q.archived_at IS NULL \
-         GROUP BY x.student_id",
-    );
+    sql.push("SELECT x.student_id AS student_id, COUNT(*) AS n FROM (SELECT d.student_id AS student_id FROM deliveries d");
+    if by_sender {
+        sql.push(" JOIN notifications n ON n.id = d.notification_id");
+    }
+    sql.push(" WHERE d.school_id IN ")
+        .list(&scope.school_ids)
+        .senders(scope, filter)
+        .push(
+            " AND d.audience = 'parent' \
+             AND (d.not_sent_reason IS NOT NULL OR d.bounced_at IS NOT NULL) AND d.created_at >= ",
+        )
+        .time(since)
+        .push(keep_apart);
+    of_pupils(&mut sql, filter).push(" GROUP BY x.student_id");
     counts(conn, sql).await
 }
 

@@ -1,14 +1,14 @@
 //! `user.listAll`: the superadmin's `/users` — every user of every school (and those of
-//! none), searched by name or e-mail and filtered by school and role; at most
-//! [`MAX_LISTED`] rows with the total that matched. Superadmins only.
+//! none), searched by name or e-mail and filtered by school and role; [`PAGE`] rows at a
+//! time after a stable cursor, with the total that matched. Superadmins only.
 
-use super::{parse_role, ManagedUser};
+use super::{page_of, parse_role, UserPage};
 use crate::models::user_directory::{self, DirectoryFilter};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};
 
-/// The most users one answer lists.
-pub const MAX_LISTED: i64 = 200;
+/// Users per page.
+pub const PAGE: i64 = 200;
 
 rpc_type! {
     pub struct ListAllUsersInput {
@@ -16,6 +16,8 @@ rpc_type! {
         pub school_id: Option<String>,
         /// TEACHER, ADMIN, ORG_ADMIN, MAT_USER or SUPERADMIN.
         pub role: Option<String>,
+        /// `page.nextCursor` of the answer before; none for the first page.
+        pub cursor: Option<String>,
     }
 }
 
@@ -28,9 +30,7 @@ rpc_type! {
 
 rpc_type! {
     pub struct AllUsers {
-        pub users: Vec<ManagedUser>,
-        /// How many users matched (more than listed when over the limit).
-        pub total: i64,
+        pub page: UserPage,
         /// Every school, for the school filter.
         pub schools: Vec<SchoolOption>,
     }
@@ -50,11 +50,10 @@ pub async fn handler(ctx: &Ctx, input: ListAllUsersInput) -> RpcResult<AllUsers>
     };
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
-    let (rows, total) = user_directory::search_all(&mut conn, &filter, MAX_LISTED).await?;
+    let page = page_of(&mut conn, &filter, input.cursor.as_deref(), PAGE).await?;
     let schools = user_directory::school_names(&mut conn).await?;
     Ok(AllUsers {
-        users: rows.into_iter().map(ManagedUser::from).collect(),
-        total,
+        page,
         schools: schools
             .into_iter()
             .map(|(id, name)| SchoolOption { id, name })

@@ -28,7 +28,7 @@ use crate::models::users::User;
 use crate::rpc::registry::{procedure, Procedure};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
-use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
+use crate::rpc::{cursor, Ctx, ErrorCode, RpcError, RpcResult};
 
 /// Manage Users' procedures (the other `user.*` are listed in the registry itself).
 pub fn procedures() -> Vec<Procedure> {
@@ -61,6 +61,45 @@ rpc_type! {
         pub school_id: Option<String>,
         pub school_name: Option<String>,
     }
+}
+
+rpc_type! {
+    /// A page of users by name (`user.list`, `user.listAll`).
+    pub struct UserPage {
+        pub users: Vec<ManagedUser>,
+        /// How many users match in all.
+        pub total: i64,
+        /// Where the next page starts; none on the last page.
+        pub next_cursor: Option<String>,
+    }
+}
+
+/// The page of users matching `filter` after `cursor` (from the first without), `size` at most.
+async fn page_of(
+    conn: &mut DbConn<'_>,
+    filter: &user_directory::DirectoryFilter,
+    cursor: Option<&str>,
+    size: i64,
+) -> RpcResult<UserPage> {
+    let after = match cursor.filter(|c| !c.is_empty()) {
+        Some(token) => {
+            let [surname, forename, id] = cursor::decode("cursor", token)?;
+            Some(user_directory::NameKey { surname, forename, id })
+        }
+        None => None,
+    };
+    // One more than a page tells whether another follows.
+    let (mut rows, total) = user_directory::search_all(conn, filter, after.as_ref(), size + 1).await?;
+    let next_cursor = if rows.len() as i64 > size {
+        rows.truncate(size as usize);
+        rows.last().map(|r| {
+            let k = r.key();
+            cursor::encode(&[&k.surname, &k.forename, &k.id])
+        })
+    } else {
+        None
+    };
+    Ok(UserPage { users: rows.into_iter().map(ManagedUser::from).collect(), total, next_cursor })
 }
 
 impl From<DirectoryRow> for ManagedUser {

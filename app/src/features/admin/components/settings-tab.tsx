@@ -3,7 +3,7 @@
 
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useId } from 'react'
-import { useForm } from 'react-hook-form'
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form'
 
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -15,12 +15,26 @@ import { failureToast, setServerErrors } from '@/lib/form-errors'
 import { schoolSettingsSchema, useSaveSchoolSettings, type SchoolSettingsValues } from '../api/save-school-settings'
 import { useSchoolSettings } from '../api/school-settings'
 
+/** A checkbox of the form with a line under it that says what it does. */
+function CheckboxWithHint({ field, label, hint }: { field: UseFormRegisterReturn; label: string; hint: string }) {
+  const hintId = useId()
+  return (
+    <div className="space-y-1">
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" className="size-4 accent-primary" aria-describedby={hintId} {...field} />
+        {label}
+      </label>
+      <p id={hintId} className="text-xs text-muted-foreground">
+        {hint}
+      </p>
+    </div>
+  )
+}
+
 export function SettingsTab() {
   const settings = useSchoolSettings()
   const { toast } = useToast()
   const save = useSaveSchoolSettings()
-  const historyHintId = useId()
-  const pixelHintId = useId()
   const {
     register,
     handleSubmit,
@@ -77,37 +91,16 @@ export function SettingsTab() {
             Assignments
           </label>
         </fieldset>
-        <div className="space-y-1">
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 accent-primary"
-              aria-describedby={historyHintId}
-              {...register('assistantHistory')}
-            />
-            Keep the AI assistant&apos;s history
-          </label>
-          <p id={historyHintId} className="text-xs text-muted-foreground">
-            When off, questions to the AI assistant and its answers are not kept, and the history already kept for your
-            school is deleted.
-          </p>
-        </div>
-        <div className="space-y-1">
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 accent-primary"
-              aria-describedby={pixelHintId}
-              {...register('reachPixel')}
-            />
-            Also count e-mails as opened when their images load
-          </label>
-          <p id={pixelHintId} className="text-xs text-muted-foreground">
-            Off unless you turn it on. An e-mail is always counted as opened when someone follows its link. With this on,
-            each e-mail also carries an invisible image: it tells you when a family reads a message, many mail apps block
-            it, and mail scanners can load it without anyone reading, so the count it adds is rough.
-          </p>
-        </div>
+        <CheckboxWithHint
+          field={register('assistantHistory')}
+          label="Keep the AI assistant's history"
+          hint="When off, questions to the AI assistant and its answers are not kept, and the history already kept for your school is deleted."
+        />
+        <CheckboxWithHint
+          field={register('reachPixel')}
+          label="Also count e-mails as opened when their images load"
+          hint="Off unless you turn it on. An e-mail is always counted as opened when someone follows its link. With this on, each e-mail also carries an invisible image: it tells you when a family reads a message, many mail apps block it, and mail scanners can load it without anyone reading, so the count it adds is rough."
+        />
         <Button type="submit" disabled={isSubmitting}>
           Save settings
         </Button>

@@ -1,17 +1,18 @@
 //! Manage Users' data: `user.list`, `leader.getSeatInfo` (query keys are the rpc paths, so a
 //! plan change refreshes them), `user.listAll` (superadmin) and the mutations, each
-//! refreshing the lists and the seats.
+//! refreshing the lists and the seats. Both lists come a page at a time (`useRpcPages`).
 
 import { useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 
 import { fitsChars, MAX_EMAIL_CHARS, MAX_PERSON_NAME_CHARS, tooLongMessage } from '@/generated/limits'
-import { invalidateRpc, useRpcMutation, useRpcQuery, type RpcInput } from '@/lib/rpc'
+import { invalidateRpc, useRpcMutation, useRpcPages, useRpcQuery } from '@/lib/rpc'
 
-export const useUserList = (enabled = true) => useRpcQuery('user.list', undefined, { enabled })
+export const useUserList = (search: string | null) =>
+  useRpcPages('user.list', { search }, (page) => page.nextCursor)
 export const useSeatInfo = (enabled = true) => useRpcQuery('leader.getSeatInfo', undefined, { enabled })
-export const useAllUsers = (input: RpcInput<'user.listAll'>) =>
-  useRpcQuery('user.listAll', input, { placeholderData: (previous) => previous })
+export const useAllUsers = (input: { search: string | null; schoolId: string | null; role: string | null }) =>
+  useRpcPages('user.listAll', input, (answer) => answer.page.nextCursor)
 
 function useRefresh() {
   const queryClient = useQueryClient()

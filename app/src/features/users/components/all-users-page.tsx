@@ -1,9 +1,10 @@
 //! /users (Manage users, superadmins): every user of every school, searched by name or
-//! e-mail and filtered by school and role, with the same actions as Manage Users and an
-//! invite into a chosen school.
+//! e-mail and filtered by school and role, 200 at a time with "Show more users", with the
+//! same actions as Manage Users and an invite into a chosen school.
 
 import { useDeferredValue, useState } from 'react'
 
+import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -26,7 +27,9 @@ export function AllUsersPage() {
   const list = useAllUsers({ search: deferredSearch || null, schoolId: schoolId || null, role: role || null })
   const caller = session?.user
   if (!caller) return null
-  const data = list.data
+  const pages = list.data?.pages ?? []
+  const users = pages.flatMap((answer) => answer.page.users)
+  const first = pages[0]
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -43,7 +46,7 @@ export function AllUsersPage() {
           <FormField label="School">
             <Select value={schoolId} onChange={(e) => setSchoolId(e.target.value)}>
               <option value="">All schools</option>
-              {data?.schools.map((school) => (
+              {first?.schools.map((school) => (
                 <option key={school.id} value={school.id}>
                   {school.name}
                 </option>
@@ -65,21 +68,24 @@ export function AllUsersPage() {
         </div>
       </div>
       {list.isError && <Alert>{errorMessage(list.error)}</Alert>}
-      {data && (
+      {first && (
         <>
-          <p className="text-sm text-muted-foreground" aria-live="polite">
-            {data.total > data.users.length
-              ? `Showing the first ${data.users.length} of ${data.total} users: narrow the search to see the rest.`
-              : `${data.total} ${data.total === 1 ? 'user' : 'users'}`}
-          </p>
-          <UsersTable users={data.users} caller={caller} showSchool roleLabels="main" />
+          <UsersTable users={users} caller={caller} showSchool roleLabels="main" />
+          <ShowMore
+            shown={users.length}
+            total={first.page.total}
+            noun="users"
+            more={list.hasNextPage}
+            loading={list.isFetchingNextPage}
+            onMore={() => void list.fetchNextPage()}
+          />
         </>
       )}
       <InviteDialog
         open={inviting}
         onOpenChange={setInviting}
         callerRole={caller.role}
-        schools={data?.schools ?? []}
+        schools={first?.schools ?? []}
         roleLabels="main"
       />
     </div>

@@ -1,10 +1,12 @@
-//! /leaders/users (Manage Users, admins and org admins): the school's seats, its users with
-//! the role picker, disable / enable, the leader flag, resend and revoke, an invite dialog
-//! and a CSV upload that invites a whole file at once.
+//! /leaders/users (Manage Users, admins and org admins): the school's seats, its users (100
+//! at a time with "Show more users", searched by name or e-mail) with the role picker,
+//! disable / enable, the leader flag, resend and revoke, an invite dialog and a CSV upload
+//! that invites a whole file at once.
 
-import { useState } from 'react'
+import { useDeferredValue, useState } from 'react'
 
 import { Section } from '@/components/section'
+import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
@@ -123,11 +125,14 @@ function CsvInvite({ blockedReason }: { blockedReason: string | null }) {
 
 export function ManageUsersPage() {
   const { session } = useSession()
-  const list = useUserList()
+  const [search, setSearch] = useState('')
+  const deferredSearch = useDeferredValue(search.trim())
+  const list = useUserList(deferredSearch || null)
   const seats = useSeatInfo()
   const [inviting, setInviting] = useState(false)
   const caller = session?.user
   if (!caller) return null
+  const users = list.data?.pages.flatMap((page) => page.users) ?? []
   // Until the seats are known an invitation may go (the server refuses one that does not fit).
   const blockedReason = seats.data ? seatState(seats.data).inviteBlockedReason : null
   return (
@@ -152,7 +157,26 @@ export function ManageUsersPage() {
       {seats.isError && <Alert>{errorMessage(seats.error)}</Alert>}
       {seats.data && <SeatSummary seats={seats.data} />}
       {list.isError && <Alert>{errorMessage(list.error)}</Alert>}
-      {list.data && <UsersTable users={list.data} caller={caller} />}
+      <div className="space-y-4">
+        <div className="w-full max-w-xs">
+          <FormField label="Search users">
+            <Input type="search" value={search} placeholder="Name or e-mail" onChange={(e) => setSearch(e.target.value)} />
+          </FormField>
+        </div>
+        {list.data && (
+          <>
+            <UsersTable users={users} caller={caller} />
+            <ShowMore
+              shown={users.length}
+              total={list.data.pages[0]?.total ?? 0}
+              noun="users"
+              more={list.hasNextPage}
+              loading={list.isFetchingNextPage}
+              onMore={() => void list.fetchNextPage()}
+            />
+          </>
+        )}
+      </div>
       <CsvInvite blockedReason={blockedReason} />
       <InviteDialog open={inviting} onOpenChange={setInviting} callerRole={caller.role} />
     </div>

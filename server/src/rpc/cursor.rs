@@ -1,0 +1,50 @@
+//! Stable cursors for lists that grow (issue 30, docs/scaling.md "Paged lists"): a page ends
+//! with the sort key of its last row, and the next page starts strictly after it (keyset
+//! paging), so rows added or removed meanwhile never repeat or skip a row the way an offset
+//! would. The key travels as an opaque token: base64url of its parts as a JSON array.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+
+use crate::rpc::{FieldErrors, RpcResult};
+
+/// What the user reads when a token cannot be read (edited by hand, or from an older page).
+pub const BAD_CURSOR: &str = "This list has changed. Reload the page to see it from the start.";
+
+/// The token of a sort key.
+pub fn encode(parts: &[&str]) -> String {
+    URL_SAFE_NO_PAD.encode(serde_json::to_vec(parts).expect("strings serialise"))
+}
+
+/// The `N` parts of token `token` of input field `field`, or BAD_REQUEST on that field.
+pub fn decode<const N: usize>(field: &str, token: &str) -> RpcResult<[String; N]> {
+    let parts = URL_SAFE_NO_PAD
+        .decode(token)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<Vec<String>>(&bytes).ok())
+        .and_then(|parts| <[String; N]>::try_from(parts).ok());
+    match parts {
+        Some(parts) => Ok(parts),
+        None => {
+            let mut fields = FieldErrors::default();
+            fields.add(field, BAD_CURSOR);
+            Err(fields.into_result().expect_err("an error was added"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_gives_back_its_parts_and_nothing_else_passes() {
+        let token = encode(&["O'Neil", "Zoë", "id-1"]);
+        assert_eq!(decode::<3>("cursor", &token).unwrap(), ["O'Neil", "Zoë", "id-1"].map(String::from));
+        assert!(token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        for bad in ["", "not base64!", &encode(&["a", "b"]), &URL_SAFE_NO_PAD.encode(b"{}")] {
+            let error = decode::<3>("cursor", bad).unwrap_err();
+            assert_eq!(error.message, BAD_CURSOR, "{bad}");
+        }
+    }
+}
