@@ -1,0 +1,1 @@
+DROP INDEX idx_notifications_school_scope;
