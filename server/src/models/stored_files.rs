@@ -3,6 +3,8 @@
 //! arrive), pupils' submission files once their bytes are stored. Every lookup for a user
 //! is scoped by school and owner; submission files by their submission.
 
+use std::collections::HashMap;
+
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::QueryResult;
@@ -294,6 +296,30 @@ pub async fn of_submission(
         .select(SubmissionFile::as_select())
         .load(c)
         .await)
+}
+
+/// The files of each of `submission_ids`, each submission's in order of storing: one
+/// statement for a whole list (the Feedback Hub's 700 rows), not one per submission.
+pub async fn of_submissions(
+    conn: &mut DbConn<'_>,
+    submission_ids: &[&str],
+) -> QueryResult<HashMap<String, Vec<SubmissionFile>>> {
+    let mut by: HashMap<String, Vec<SubmissionFile>> = HashMap::new();
+    if submission_ids.is_empty() {
+        return Ok(by);
+    }
+    let rows: Vec<(Option<String>, SubmissionFile)> = with_conn!(conn, |c| stored_files::table
+        .filter(stored_files::submission_id.eq_any(submission_ids))
+        .order((stored_files::created_at.asc(), stored_files::id.asc()))
+        .select((stored_files::submission_id, SubmissionFile::as_select()))
+        .load(c)
+        .await)?;
+    for (submission_id, file) in rows {
+        if let Some(id) = submission_id {
+            by.entry(id).or_default().push(file);
+        }
+    }
+    Ok(by)
 }
 
 /// The bytes already stored for one submission.

@@ -6,6 +6,7 @@ use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
 use voicemark::db::schema::jobs;
+use voicemark::models::stored_files::{self, NewSubmissionFile};
 use voicemark::with_conn;
 
 use crate::dual_test;
@@ -20,6 +21,26 @@ async fn feedback_jobs(app: &TestApp) -> Vec<String> {
         .load(c)
         .await)
     .expect("jobs")
+}
+
+/// Stores a file record for submission `id` (created `minutes` after a fixed time).
+async fn file_of(app: &TestApp, w: &crate::submissions::World, id: &str, name: &str, minutes: i64) -> String {
+    let at = chrono::NaiveDate::from_ymd_opt(2026, 11, 2).unwrap().and_hms_opt(9, 0, 0).unwrap()
+        + chrono::Duration::minutes(minutes);
+    let file = NewSubmissionFile {
+        id: voicemark::ids::new_id(),
+        key: format!("submissions/{id}/{name}"),
+        school_id: Some(w.school.clone()),
+        submission_id: Some(id.to_owned()),
+        filename: name.to_owned(),
+        content_type: "image/jpeg".into(),
+        size_bytes: Some(1000 + minutes),
+        uploaded_at: Some(at),
+        created_at: at,
+    };
+    let mut pooled = app.db.conn().await.expect("connection");
+    stored_files::insert_submission_file(&mut pooled.db(), &file).await.expect("file");
+    file.id
 }
 
 fn all() -> Value {
@@ -59,6 +80,7 @@ dual_test!(
         let items = by_class.data()["items"].as_array().expect("items").clone();
         assert_eq!(items.len(), 1);
         assert_eq!(items[0]["studentForename"], "Amelia");
+        assert_eq!(by_class.data()["notifications"], hub.data()["notifications"], "the filter's choices are unfiltered");
         let by_notification = query(
             &app,
             "feedback.list",
@@ -245,5 +267,47 @@ dual_test!(
         .await;
         assert_eq!(stranger.data()["toMark"], 0);
         assert_eq!(stranger.data()["scheduled"], json!([]));
+    }
+);
+
+dual_test!(
+    async fn each_listed_submission_carries_its_own_files_in_order(app: TestApp) {
+        let w = world(&app).await;
+        hand_in(&app, &w.submissions[1], "Oliver's letter").await.data();
+        hand_in(&app, &w.submissions[0], "Amelia's letter").await.data();
+        // Oliver's two files (stored out of order), none for Amelia; after marking Amelia's
+        // work she gets one, which shows on her marked row.
+        let second = file_of(&app, &w, &w.submissions[1].0, "page-2.jpg", 5).await;
+        let first = file_of(&app, &w, &w.submissions[1].0, "page-1.jpg", 1).await;
+        let hub = query(&app, "feedback.list", all(), Some(&w.teacher.cookie)).await;
+        let items = hub.data()["items"].as_array().expect("items").clone();
+        let files = |item: &Value| -> Vec<(String, String)> {
+            item["files"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| (f["id"].as_str().unwrap().to_owned(), f["filename"].as_str().unwrap().to_owned()))
+                .collect()
+        };
+        assert_eq!(items[0]["studentForename"], "Oliver");
+        assert_eq!(files(&items[0]), [(first.clone(), "page-1.jpg".into()), (second, "page-2.jpg".into())]);
+        assert_eq!(items[0]["files"][0]["sizeBytes"], 1001);
+        assert!(items[0]["files"][0]["url"].as_str().unwrap().ends_with(&format!("/files/{first}")));
+        assert_eq!(files(&items[1]), []);
+
+        mutate(
+            &app,
+            "feedback.mark",
+            json!({"submissionId": w.submissions[0].0, "feedback": "A clear letter.", "sentiment": "POSITIVE"}),
+            Some(&w.teacher.cookie),
+        )
+        .await
+        .data();
+        let late = file_of(&app, &w, &w.submissions[0].0, "extra.jpg", 9).await;
+        let hub = query(&app, "feedback.list", all(), Some(&w.teacher.cookie)).await;
+        let marked = hub.data()["marked"].as_array().expect("marked").clone();
+        assert_eq!(marked.len(), 1);
+        assert_eq!(files(&marked[0]), [(late, "extra.jpg".into())]);
+        assert_eq!(files(&hub.data()["items"][0]).len(), 2, "Oliver's still waiting, with his two");
     }
 );

@@ -3,7 +3,9 @@
 //! marked ones, newest marked first, with their release state; and the assignments with
 //! held marks (docs/feedback-release.md).
 
-use crate::db::DbConn;
+use std::collections::HashMap;
+
+use crate::models::stored_files::SubmissionFile;
 use crate::models::{marks, stored_files, submissions};
 use crate::models::notifications::FeedbackRelease;
 use crate::rpc::feedback::{scope, SentimentName};
@@ -172,16 +174,35 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
     let class_id = input.class_id.as_deref().filter(|s| !s.is_empty());
     let rows =
         submissions::waiting(&mut conn, &scope, notification_id, class_id, MAX_ITEMS).await?;
-    let mut items = Vec::with_capacity(rows.len());
-    for row in rows {
-        items.push(hub_item(&mut conn, row).await?);
-    }
     let marked_rows =
         marks::marked(&mut conn, &scope, notification_id, class_id, MAX_MARKED).await?;
-    let mut marked = Vec::with_capacity(marked_rows.len());
-    for row in marked_rows {
-        marked.push(marked_item(&mut conn, row).await?);
+    // Every listed submission's files in one statement.
+    let ids: Vec<&str> = rows
+        .iter()
+        .map(|r| r.submission_id.as_str())
+        .chain(marked_rows.iter().map(|r| r.hub.submission_id.as_str()))
+        .collect();
+    let mut files = stored_files::of_submissions(&mut conn, &ids).await?;
+    // The filter's choices are the notifications with work waiting, unfiltered: the rows
+    // just read when no filter is set.
+    let unfiltered = if notification_id.is_none() && class_id.is_none() {
+        None
+    } else {
+        Some(submissions::waiting(&mut conn, &scope, None, None, MAX_ITEMS).await?)
+    };
+    let mut notifications: Vec<FilterOption> = Vec::new();
+    for row in unfiltered.as_ref().unwrap_or(&rows) {
+        if !notifications.iter().any(|n| n.id == row.notification_id) {
+            notifications.push(FilterOption {
+                id: row.notification_id.clone(),
+                name: row.notification_title.clone(),
+            });
+        }
     }
+    notifications.sort_by(|a, b| a.name.cmp(&b.name));
+    let items: Vec<HubItem> = rows.into_iter().map(|row| hub_item(&mut files, row)).collect();
+    let marked: Vec<MarkedItem> =
+        marked_rows.into_iter().map(|row| marked_item(&mut files, row)).collect();
     let marked_count =
         marks::marked_count(&mut conn, &scope, notification_id, class_id).await?;
     let held = marks::held_groups(&mut conn, &scope)
@@ -200,16 +221,6 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
             }
         })
         .collect();
-    let mut notifications: Vec<FilterOption> = Vec::new();
-    for row in submissions::waiting(&mut conn, &scope, None, None, MAX_ITEMS).await? {
-        if !notifications.iter().any(|n| n.id == row.notification_id) {
-            notifications.push(FilterOption {
-                id: row.notification_id,
-                name: row.notification_title,
-            });
-        }
-    }
-    notifications.sort_by(|a, b| a.name.cmp(&b.name));
     let classes = crate::models::students::school_classes(&mut conn, school_id)
         .await?
         .into_iter()
@@ -225,9 +236,10 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
     })
 }
 
-async fn hub_item(conn: &mut DbConn<'_>, row: submissions::HubRow) -> RpcResult<HubItem> {
-    let files = stored_files::of_submission(conn, &row.submission_id).await?;
-    Ok(HubItem {
+/// A waiting row as the Hub lists it, with its files (taken from `files`).
+fn hub_item(files: &mut HashMap<String, Vec<SubmissionFile>>, row: submissions::HubRow) -> HubItem {
+    let files = files.remove(&row.submission_id).unwrap_or_default();
+    HubItem {
         files: files
             .into_iter()
             .map(|f| HubFile {
@@ -251,10 +263,10 @@ async fn hub_item(conn: &mut DbConn<'_>, row: submissions::HubRow) -> RpcResult<
         notification_title: row.notification_title,
         received_at: row.received_at.into(),
         content: row.content,
-    })
+    }
 }
 
-async fn marked_item(conn: &mut DbConn<'_>, row: marks::MarkedRow) -> RpcResult<MarkedItem> {
+fn marked_item(files: &mut HashMap<String, Vec<SubmissionFile>>, row: marks::MarkedRow) -> MarkedItem {
     let release = if row.feedback_released_at.is_some() {
         ReleaseState::Released
     } else {
@@ -264,8 +276,8 @@ async fn marked_item(conn: &mut DbConn<'_>, row: marks::MarkedRow) -> RpcResult<
         .release_at
         .filter(|_| release == ReleaseState::OnDate)
         .map(JsDate::from);
-    let hub = hub_item(conn, row.hub).await?;
-    Ok(MarkedItem {
+    let hub = hub_item(files, row.hub);
+    MarkedItem {
         submission_id: hub.submission_id,
         student_id: hub.student_id,
         student_forename: hub.student_forename,
@@ -282,5 +294,5 @@ async fn marked_item(conn: &mut DbConn<'_>, row: marks::MarkedRow) -> RpcResult<
         released_at: row.feedback_released_at.map(JsDate::from),
         release_at,
         release,
-    })
+    }
 }
