@@ -44,8 +44,8 @@ const pages = {
   dashboard: (u) => [['user.feedbackHubCount'], ['dashboard.summary'], ['system.features']],
   feedback: (u) => [['user.feedbackHubCount'], ['feedback.list', { notificationId: null, classId: null }]],
   feedbackOne: (u) => [['feedback.list', { notificationId: assignment(u), classId: null }]],
-  activity: (u) => [['user.feedbackHubCount'], ['notification.list', { search: null, page: 1, pageSize: null }]],
-  activitySearch: (u) => [['notification.list', { search: 'essay', page: 1, pageSize: null }]],
+  activity: (u) => [['user.feedbackHubCount'], ['notification.list', { search: null, cursor: null, pageSize: null }]],
+  activitySearch: (u) => [['notification.list', { search: 'essay', cursor: null, pageSize: null }]],
   notification: (u) => {
     const id = assignment(u)
     return [['notification.get', { id }], ['notification.submissions', { id }], ['notification.recipients', { id }],
@@ -62,7 +62,7 @@ const pages = {
   settings: (u) => [['user.settings']],
   commentBank: (u) => [['commentBank.suggestions']],
   users: (u) => [['user.list'], ['leader.getSeatInfo']],
-  manage: (u) => [['admin.listPupils', { search: null, page: 1 }], ['admin.listStaff'], ['admin.listClasses'],
+  manage: (u) => [['admin.listPupils', { search: null, cursor: null }], ['admin.listStaff'], ['admin.listClasses'],
     ['admin.listYearGroups'], ['admin.listFormGroups'], ['admin.schoolSettings']],
   insights: (u) => [['insights.filters'], ['insights.overview', noFilters], ['insights.pupils', { filters: noFilters, last: 3 }]],
   tasks: (u) => [['task.list', {}], ['task.templateChoices']],

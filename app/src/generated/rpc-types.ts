@@ -53,14 +53,14 @@ export interface Group {
 
 export interface ListPupils {
   search: string | null;
-  page: number | null;
+  cursor: string | null;
 }
 
 export interface PupilPage {
   pupils: Array<Pupil>;
   total: number;
-  page: number;
   pageSize: number;
+  nextCursor: string | null;
 }
 
 export interface Pupil {

@@ -47,3 +47,28 @@ use chrono::{NaiveDateTime, SubsecRound, Utc};
 pub fn now() -> NaiveDateTime {
     Utc::now().naive_utc().trunc_subsecs(6)
 }
+
+/// Where a page of people by name resumes: strictly after this place in the order by
+/// surname, forename and id (docs/scaling.md "Paged lists").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameKey {
+    pub surname: String,
+    pub forename: String,
+    pub id: String,
+}
+
+/// `(surname, forename, id) > key` over a table's columns, for a page after `key`: the same
+/// filter for users and pupils. Written as a macro since each table's columns are types.
+#[macro_export]
+macro_rules! after_name {
+    ($table:ident, $key:expr) => {{
+        let k: &$crate::models::NameKey = $key;
+        $table::surname
+            .gt(k.surname.clone())
+            .or($table::surname.eq(k.surname.clone()).and($table::forename.gt(k.forename.clone())))
+            .or($table::surname
+                .eq(k.surname.clone())
+                .and($table::forename.eq(k.forename.clone()))
+                .and($table::id.gt(k.id.clone())))
+    }};
+}

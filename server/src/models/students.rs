@@ -11,7 +11,8 @@ use diesel_async::RunQueryDsl;
 use crate::db::schema::{class_students, form_groups, students, year_groups};
 use crate::db::{like_pattern, lower, DbConn};
 use crate::ids::new_id;
-use crate::models::now;
+use crate::models::{now, NameKey};
+use crate::after_name;
 use crate::with_conn;
 use crate::db::changes::{self, Change};
 
@@ -87,14 +88,15 @@ type PupilTuple = (
     Option<String>,
 );
 
-/// One page of the school's pupils (by surname, forename), optionally matching `search` in
-/// the name, e-mail or UPN (or only the pupil `only_id`); and how many match in all.
+/// One page of the school's pupils (by surname, forename, id: at most `limit` after
+/// `after`, from the first without), optionally matching `search` in the name, e-mail or
+/// UPN (or only the pupil `only_id`); and how many match in all.
 pub async fn list_pupils(
     conn: &mut DbConn<'_>,
     school_id: &str,
     search: Option<&str>,
     only_id: Option<&str>,
-    offset: i64,
+    after: Option<&NameKey>,
     limit: i64,
 ) -> QueryResult<(Vec<PupilRow>, i64)> {
     let pattern = search.filter(|s| !s.trim().is_empty()).map(like_pattern);
@@ -129,13 +131,17 @@ pub async fn list_pupils(
         }};
     }
     let total: i64 = with_conn!(conn, |c| filtered!().count().get_result(c).await)?;
-    let rows: Vec<PupilTuple> = with_conn!(conn, |c| filtered!()
+    let rows: Vec<PupilTuple> = with_conn!(conn, |c| {
+        let mut query = filtered!();
+        if let Some(k) = after {
+            query = query.filter(after_name!(students, k));
+        }
+        query
         .order((
             students::surname.asc(),
             students::forename.asc(),
             students::id.asc()
         ))
-        .offset(offset)
         .limit(limit)
         .select((
             students::id,
@@ -150,7 +156,8 @@ pub async fn list_pupils(
             form_groups::name.nullable(),
         ))
         .load(c)
-        .await)?;
+        .await
+    })?;
     let ids: Vec<&String> = rows.iter().map(|r| &r.0).collect();
     let links: Vec<(String, String)> = if ids.is_empty() {
         Vec::new()

@@ -10,7 +10,8 @@ use diesel_async::RunQueryDsl;
 
 use crate::db::schema::{schools, users};
 use crate::db::{like_pattern, lower, DbConn};
-use crate::models::now;
+use crate::models::{now, NameKey};
+use crate::after_name;
 use crate::with_conn;
 use crate::db::changes::{self, Change};
 
@@ -55,14 +56,6 @@ pub struct DirectoryFilter {
     pub search: Option<String>,
     pub school_id: Option<String>,
     pub role: Option<UserRole>,
-}
-
-/// Where a page of users by name resumes: strictly after this user's place.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NameKey {
-    pub surname: String,
-    pub forename: String,
-    pub id: String,
 }
 
 impl DirectoryRow {
@@ -114,15 +107,7 @@ pub async fn search_all(
     let rows = with_conn!(conn, |c| {
         let mut query = filtered!();
         if let Some(k) = after {
-            query = query.filter(
-                users::surname
-                    .gt(k.surname.clone())
-                    .or(users::surname.eq(k.surname.clone()).and(users::forename.gt(k.forename.clone())))
-                    .or(users::surname
-                        .eq(k.surname.clone())
-                        .and(users::forename.eq(k.forename.clone()))
-                        .and(users::id.gt(k.id.clone()))),
-            );
+            query = query.filter(after_name!(users, k));
         }
         query
         .order((users::surname.asc(), users::forename.asc(), users::id.asc()))

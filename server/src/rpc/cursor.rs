@@ -6,6 +6,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 
+use crate::models::NameKey;
 use crate::rpc::{FieldErrors, RpcError, RpcResult};
 
 /// What the user reads when a token cannot be read (edited by hand, or from an older page).
@@ -27,6 +28,23 @@ pub fn decode<const N: usize>(field: &str, token: &str) -> RpcResult<[String; N]
         Some(parts) => Ok(parts),
         None => Err(refused(field)),
     }
+}
+
+/// The place after which a page by name starts, from input field `field` (none or empty:
+/// the first page).
+pub fn name_key(field: &str, token: Option<&str>) -> RpcResult<Option<NameKey>> {
+    match token.filter(|t| !t.is_empty()) {
+        Some(token) => {
+            let [surname, forename, id] = decode(field, token)?;
+            Ok(Some(NameKey { surname, forename, id }))
+        }
+        None => Ok(None),
+    }
+}
+
+/// The token of a place in an order by name.
+pub fn of_name(key: &NameKey) -> String {
+    encode(&[&key.surname, &key.forename, &key.id])
 }
 
 /// BAD_REQUEST on `field` with [`BAD_CURSOR`]: for a token whose parts do not read either.

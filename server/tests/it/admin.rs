@@ -214,7 +214,7 @@ dual_test!(
             &app,
             &admin,
             "admin.listPupils",
-            json!({"search": "ad", "page": null}),
+            json!({"search": "ad", "cursor": null}),
         )
         .await
         .expect("list");
@@ -230,7 +230,7 @@ dual_test!(
             &app,
             &other_admin,
             "admin.listPupils",
-            json!({"search": null, "page": null}),
+            json!({"search": null, "cursor": null}),
         )
         .await
         .expect("their list");
@@ -272,7 +272,7 @@ dual_test!(
             "admin.listStaff",
             "admin.schoolSettings",
         ] {
-            let err = query(&app, &teacher, path, json!({"search": null, "page": null}))
+            let err = query(&app, &teacher, path, json!({"search": null, "cursor": null}))
                 .await
                 .expect_err("teacher");
             assert_eq!(err.0, "FORBIDDEN", "{path}");
@@ -307,7 +307,7 @@ dual_test!(
             .expect("query")
             .expect("a preference row");
         assert_eq!(stored.language, "pl");
-        let list = query(&app, &admin, "admin.listPupils", json!({"search": "ola", "page": null}))
+        let list = query(&app, &admin, "admin.listPupils", json!({"search": "ola", "cursor": null}))
             .await
             .expect("list");
         assert_eq!(list["pupils"][0]["parentLanguage"], "pl");

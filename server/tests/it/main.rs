@@ -61,7 +61,7 @@ mod translation;
 mod task_content;
 mod uploads;
 mod users_admin;
-mod users_paging;
+mod paging;
 mod web;
 mod wonde;
 mod groupcall;

@@ -1,10 +1,12 @@
-//! `admin.listPupils`: one page (50) of the school's pupils, searchable by name, e-mail or UPN.
+//! `admin.listPupils`: one page (50) of the school's pupils by name after a stable cursor
+//! (docs/scaling.md "Paged lists"), searchable by name, e-mail or UPN.
 
 use super::require_admin;
 use crate::models::email_preferences;
 use crate::models::students::{self, PupilRow};
 use crate::rpc::typescript::rpc_type;
-use crate::rpc::{Ctx, RpcResult};
+use crate::models::NameKey;
+use crate::rpc::{cursor, Ctx, RpcResult};
 
 /// Pupils per page.
 pub const PAGE_SIZE: i64 = 50;
@@ -12,8 +14,8 @@ pub const PAGE_SIZE: i64 = 50;
 rpc_type! {
     pub struct ListPupils {
         pub search: Option<String>,
-        /// 1-based; absent = 1.
-        pub page: Option<i64>,
+        /// `nextCursor` of the page before; absent = the first page.
+        pub cursor: Option<String>,
     }
 }
 
@@ -60,8 +62,9 @@ rpc_type! {
     pub struct PupilPage {
         pub pupils: Vec<Pupil>,
         pub total: i64,
-        pub page: i64,
         pub page_size: i64,
+        /// Where the next page starts; none on the last page.
+        pub next_cursor: Option<String>,
     }
 }
 
@@ -84,23 +87,32 @@ pub async fn with_parent_languages(
 
 pub async fn handler(ctx: &Ctx, input: ListPupils) -> RpcResult<PupilPage> {
     let school_id = require_admin(ctx)?;
-    let page = input.page.unwrap_or(1).max(1);
+    let after = cursor::name_key("cursor", input.cursor.as_deref())?;
     let mut pooled = ctx.conn().await?;
-    let (rows, total) = students::list_pupils(
+    // One more than a page tells whether another follows.
+    let (mut rows, total) = students::list_pupils(
         &mut pooled.db(),
         school_id,
         input.search.as_deref(),
         None,
-        (page - 1).saturating_mul(PAGE_SIZE),
-        PAGE_SIZE,
+        after.as_ref(),
+        PAGE_SIZE + 1,
     )
     .await?;
+    let next_cursor = if rows.len() as i64 > PAGE_SIZE {
+        rows.truncate(PAGE_SIZE as usize);
+        rows.last().map(|r| {
+            cursor::of_name(&NameKey { surname: r.surname.clone(), forename: r.forename.clone(), id: r.id.clone() })
+        })
+    } else {
+        None
+    };
     let pupils =
         with_parent_languages(&mut pooled.db(), rows.into_iter().map(Pupil::from).collect()).await?;
     Ok(PupilPage {
         pupils,
         total,
-        page,
         page_size: PAGE_SIZE,
+        next_cursor,
     })
 }

@@ -169,7 +169,7 @@ async fn pupil_by_id(
     id: &str,
 ) -> RpcResult<Pupil> {
     // The list query filtered to one pupil: the one place that builds a Pupil.
-    let (rows, _) = students::list_pupils(conn, school_id, None, Some(id), 0, 1).await?;
+    let (rows, _) = students::list_pupils(conn, school_id, None, Some(id), None, 1).await?;
     let pupil = rows
         .into_iter()
         .find(|r| r.id == id)

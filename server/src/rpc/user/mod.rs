@@ -81,21 +81,12 @@ async fn page_of(
     cursor: Option<&str>,
     size: i64,
 ) -> RpcResult<UserPage> {
-    let after = match cursor.filter(|c| !c.is_empty()) {
-        Some(token) => {
-            let [surname, forename, id] = cursor::decode("cursor", token)?;
-            Some(user_directory::NameKey { surname, forename, id })
-        }
-        None => None,
-    };
+    let after = cursor::name_key("cursor", cursor)?;
     // One more than a page tells whether another follows.
     let (mut rows, total) = user_directory::search_all(conn, filter, after.as_ref(), size + 1).await?;
     let next_cursor = if rows.len() as i64 > size {
         rows.truncate(size as usize);
-        rows.last().map(|r| {
-            let k = r.key();
-            cursor::encode(&[&k.surname, &k.forename, &k.id])
-        })
+        rows.last().map(|r| cursor::of_name(&r.key()))
     } else {
         None
     };

@@ -6,6 +6,7 @@ import { ClipboardList, Inbox, Megaphone } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 
+import { CursorPager, useCursorPages } from '@/components/cursor-pager'
 import { Cell, DataTable } from '@/components/data-table'
 import { DateText } from '@/components/date-text'
 import { EmptyState } from '@/components/empty-state'
@@ -28,16 +29,11 @@ const HEADERS = ['Title', 'Type', 'Status', 'Send date', 'Due date', 'Recipients
 
 export function ActivityPage() {
   const [search, setSearch] = useState('')
-  // Where each page shown so far starts: the first at the newest, each next one after the
-  // last row of the page before (docs/scaling.md "Paged lists").
-  const [cursors, setCursors] = useState<(string | null)[]>([null])
-  const page = cursors.length
-  const list = useActivity(search, cursors[cursors.length - 1] ?? null)
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1
-  const nextCursor = list.isPlaceholderData ? null : (list.data?.nextCursor ?? null)
+  const pages = useCursorPages()
+  const list = useActivity(search, pages.cursor)
   const searchFor = (value: string) => {
     setSearch(value)
-    setCursors([null])
+    pages.reset()
   }
 
   return (
@@ -127,23 +123,13 @@ export function ActivityPage() {
           })}
         </DataTable>
       )}
-      {(pages > 1 || page > 1) && (
-        <div className="flex items-center gap-3">
-          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Previous
-          </Button>
-          <span className="text-sm" aria-live="polite">
-            Page {page} of {Math.max(page, pages)}
-          </span>
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={nextCursor === null}
-            onClick={() => nextCursor !== null && setCursors([...cursors, nextCursor])}
-          >
-            Next
-          </Button>
-        </div>
+      {list.data && (
+        <CursorPager
+          pages={pages}
+          total={list.data.total}
+          pageSize={list.data.pageSize}
+          nextCursor={list.isPlaceholderData ? null : list.data.nextCursor}
+        />
       )}
     </div>
   )

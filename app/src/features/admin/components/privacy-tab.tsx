@@ -29,7 +29,7 @@ function PupilRequests() {
   const [search, setSearch] = useState('')
   const [chosen, setChosen] = useState<Pupil | null>(null)
   const [confirming, setConfirming] = useState(false)
-  const pupils = usePupils(search, 1)
+  const pupils = usePupils(search, null)
   const erase = useErasePupil()
 
   const onErase = async () => {

@@ -12,6 +12,7 @@ import { useToast } from '@/components/ui/toaster'
 import type { Pupil } from '@/generated/rpc-types'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
+import { CursorPager, useCursorPages } from '@/components/cursor-pager'
 import { Cell, DataTable } from '@/components/data-table'
 import { Section } from '@/components/section'
 import { LanguageSelect } from '@/components/language-select'
@@ -267,10 +268,9 @@ function RefusedAddresses() {
 export function PupilsTab() {
   const word = usePupilWord()
   const [search, setSearch] = useState('')
-  const [page, setPage] = useState(1)
+  const pages = useCursorPages()
   const [editing, setEditing] = useState<Pupil | 'new' | null>(null)
-  const pupils = usePupils(search, page)
-  const pages = pupils.data ? Math.max(1, Math.ceil(pupils.data.total / pupils.data.pageSize)) : 1
+  const pupils = usePupils(search, pages.cursor)
 
   return (
     <div className="space-y-6">
@@ -287,7 +287,7 @@ export function PupilsTab() {
               value={search}
               onChange={(event) => {
                 setSearch(event.target.value)
-                setPage(1)
+                pages.reset()
               }}
             />
           </FormField>
@@ -318,18 +318,13 @@ export function PupilsTab() {
           </tr>
         ))}
       </DataTable>
-      {pages > 1 && (
-        <div className="flex items-center gap-3">
-          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <span className="text-sm">
-            Page {page} of {pages}
-          </span>
-          <Button size="sm" variant="outline" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </div>
+      {pupils.data && (
+        <CursorPager
+          pages={pages}
+          total={pupils.data.total}
+          pageSize={pupils.data.pageSize}
+          nextCursor={pupils.isPlaceholderData ? null : pupils.data.nextCursor}
+        />
       )}
       <ImportForm />
     </div>

@@ -1,7 +1,7 @@
-// Activity a page at a time after a stable cursor (issue 30, docs/scaling.md "Paged lists"),
-// on a server of this file's own with 45 more messages from the demo teacher: Next and
-// Previous walk the pages newest first, and a message sent while a page is open does not
-// shift the next page (an offset would show the last row again).
+// Activity and Manage School's pupils a page at a time after a stable cursor (issue 30,
+// docs/scaling.md "Paged lists"), on a server of this file's own with 45 more messages from
+// the demo teacher and 120 more pupils: Next and Previous walk the pages, and a message sent
+// while a page is open does not shift the next page (an offset would show a row again).
 import AxeBuilder from '@axe-core/playwright'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -42,11 +42,11 @@ test.afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
-async function signIn(page: Page) {
+async function signIn(page: Page, email: string = USERS.teacher) {
   const csrf = await page.request.get(`${server.baseURL}/api/auth/csrf`)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
   const response = await page.request.post(`${server.baseURL}/api/auth/callback/credentials`, {
-    form: { email: USERS.teacher, password: PASSWORD, csrfToken, callbackUrl: '/', json: 'true' },
+    form: { email, password: PASSWORD, csrfToken, callbackUrl: '/', json: 'true' },
   })
   const { url } = (await response.json()) as { url?: string }
   expect(url ?? '').not.toContain('error=')
@@ -88,5 +88,31 @@ test('Next and Previous walk Activity newest first, and a new message does not s
   await page.getByLabel('Search by title').fill('Paged 00')
   await expect(titles(page)).toHaveCount(9)
   await expect(titles(page).first()).toHaveText('Paged 009')
+  await expect(page.getByRole('button', { name: 'Next' })).toHaveCount(0)
+})
+
+test("Manage School's pupils page by 50 with Next and Previous, searched on the server", async ({ page }) => {
+  sqlite(`WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 120)
+    INSERT INTO students (id, created_at, updated_at, forename, surname, school_id)
+    SELECT 'paged-p-' || n, '2026-11-01 10:00:00', '2026-11-01 10:00:00', 'Paged', 'Aardvark ' || printf('%03d', n),
+           (SELECT id FROM schools WHERE name = 'Northbridge Academy') FROM seq;`)
+  const total = Number(sqlite(`SELECT COUNT(*) FROM students WHERE archived_at IS NULL AND school_id = (SELECT id FROM schools WHERE name = 'Northbridge Academy');`))
+  const pages = Math.ceil(total / 50)
+  await signIn(page, USERS.admin)
+  await page.goto(`${server.baseURL}/admin`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage School' })).toBeVisible()
+  const names = page.getByRole('region', { name: 'Pupils' }).locator('tbody tr td:first-child')
+  await expect(page.getByText(`Page 1 of ${pages}`)).toBeVisible()
+  await expect(names).toHaveCount(50)
+  await expect(names.first()).toHaveText('Paged Aardvark 001')
+  await page.getByRole('button', { name: 'Next' }).click()
+  await expect(page.getByText(`Page 2 of ${pages}`)).toBeVisible()
+  await expect(names.first()).toHaveText('Paged Aardvark 051')
+  await page.getByRole('button', { name: 'Previous' }).click()
+  await expect(names.first()).toHaveText('Paged Aardvark 001')
+  await page.getByRole('button', { name: 'Next' }).click()
+  await page.getByLabel('Search pupils').fill('Aardvark 11')
+  await expect(names).toHaveCount(10)
+  await expect(names.first()).toHaveText('Paged Aardvark 110')
   await expect(page.getByRole('button', { name: 'Next' })).toHaveCount(0)
 })

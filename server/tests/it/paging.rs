@@ -1,8 +1,8 @@
-//! Manage Users a page at a time (issue 30, docs/scaling.md "Paged lists"): `user.list`
-//! pages of 100 and `user.listAll` pages of 200 after a stable cursor cover every user once,
-//! in name order, whatever is added or removed between pages; search narrows the pages and
-//! the total; a cursor that was tampered with is refused with a plain message; another
-//! school's users never appear.
+//! Lists a page at a time (issue 30, docs/scaling.md "Paged lists"): `user.list` pages of
+//! 100 and `user.listAll` pages of 200 after a stable cursor cover every user once, in name
+//! order, whatever is added or removed between pages; search narrows the pages and the
+//! total; a cursor that was tampered with is refused with a plain message; another school's
+//! users never appear. Manage School's pupils (`admin.listPupils`) page by 50 the same way.
 
 use core_wasm::UserRole;
 use diesel::prelude::*;
@@ -164,5 +164,43 @@ dual_test!(
                                json!({"search": null, "schoolId": south, "role": null}), page_field).await;
         assert_eq!(south_only.iter().map(Vec::len).collect::<Vec<_>>(), [150]);
         assert!(south_only[0].iter().all(|u| u["schoolName"] == "South"));
+    }
+);
+
+dual_test!(
+    async fn the_pupils_page_by_name_fifty_at_a_time(app: TestApp) {
+        let north = make_school(&app, "North").await;
+        let south = make_school(&app, "South").await;
+        let (_, admin) = signed_in(&app, &north, UserRole::Admin).await;
+        let mut ids = Vec::new();
+        // Every surname "Pupil"; forenames in pairs, so the id decides within a pair.
+        for n in 0..120 {
+            ids.push(crate::submissions::pupil(&app, &north, &format!("P{:03}", n / 2)).await);
+        }
+        crate::submissions::pupil(&app, &south, "Elsewhere").await;
+        let mut pages = Vec::new();
+        let mut cursor = Value::Null;
+        loop {
+            let page = query(&app, &admin, "admin.listPupils", json!({"search": null, "cursor": cursor})).await.unwrap();
+            assert_eq!(page["total"], 120);
+            pages.push(page["pupils"].as_array().unwrap().clone());
+            cursor = page["nextCursor"].clone();
+            if cursor.is_null() {
+                break;
+            }
+        }
+        assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [50, 50, 20]);
+        let listed: Vec<Value> = pages.concat();
+        let forenames: Vec<&str> = listed.iter().map(|p| p["forename"].as_str().unwrap()).collect();
+        assert!(forenames.windows(2).all(|w| w[0] <= w[1]), "{forenames:?}");
+        let mut got = crate::paging::ids(&listed);
+        got.sort();
+        ids.sort();
+        assert_eq!(got, ids, "each pupil once, none of another school");
+        let found = query(&app, &admin, "admin.listPupils", json!({"search": "p05", "cursor": null})).await.unwrap();
+        assert_eq!(found["total"], 20, "P050 to P059, two each");
+        assert!(found["nextCursor"].is_null());
+        let refused = query(&app, &admin, "admin.listPupils", json!({"search": null, "cursor": "x"})).await.unwrap_err();
+        assert_eq!(refused.1, BAD_CURSOR);
     }
 );
