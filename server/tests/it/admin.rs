@@ -9,9 +9,6 @@ use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
 use voicemark::db::schema::students;
-use voicemark::ids::new_id;
-use voicemark::models::now;
-use voicemark::models::users::NewUser;
 use voicemark::with_conn;
 
 use crate::dual_test;
@@ -20,29 +17,7 @@ use crate::support::{make_pro, make_school, session_cookie, TestApp};
 
 /// A signed-in user of `school_id` with `role`: (user id, cookie).
 pub async fn signed_in(app: &TestApp, school_id: &str, role: UserRole) -> (String, String) {
-    let at = now();
-    let id = new_id();
-    let user = NewUser {
-        id: id.clone(),
-        created_at: at,
-        updated_at: at,
-        forename: "Sam".into(),
-        surname: role.as_str().to_lowercase(),
-        title: None,
-        email: format!("{id}@school.test"),
-        email_verified: Some(at),
-        password_updated_at: None,
-        password: None,
-        activated: true,
-        disabled: false,
-        leader: false,
-        school_id: Some(school_id.to_owned()),
-        role,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &user)
-        .await
-        .expect("user");
+    let id = crate::support::make_user(app, Some(school_id), role, "Sam", &role.as_str().to_lowercase()).await;
     let cookie = crate::support::session_cookie(app, &id).await;
     (id, cookie)
 }

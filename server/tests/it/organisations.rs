@@ -10,7 +10,6 @@ use serde_json::{json, Value};
 use voicemark::auth::accounts::{self, RegisterForm};
 use voicemark::db::schema::{audit_log, schools, students, users};
 use voicemark::ids::new_id;
-use voicemark::models::users::NewUser;
 use voicemark::models::{now, organisations};
 use voicemark::with_conn;
 
@@ -56,29 +55,8 @@ async fn school_in(app: &TestApp, name: &str, trust_id: Option<&str>) -> String 
 
 /// A signed-in user of `role` at `school_id` (none for a superadmin): (id, cookie).
 async fn user(app: &TestApp, school_id: Option<&str>, role: UserRole) -> (String, String) {
-    let at = now();
-    let id = new_id();
-    let row = NewUser {
-        id: id.clone(),
-        created_at: at,
-        updated_at: at,
-        forename: "Max".into(),
-        surname: role.as_str().to_lowercase(),
-        title: None,
-        email: format!("{id}@school.test"),
-        email_verified: Some(at),
-        password_updated_at: None,
-        password: None,
-        activated: true,
-        disabled: false,
-        leader: true,
-        school_id: school_id.map(str::to_owned),
-        role,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &row)
-        .await
-        .expect("user");
+    let id = crate::support::make_user(app, school_id, role, "Max", &role.as_str().to_lowercase()).await;
+    crate::support::set_flags(app, &id, true, false).await;
     (id.clone(), session_cookie(app, &id).await)
 }
 

@@ -9,9 +9,6 @@ use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
 use voicemark::db::schema::users;
-use voicemark::ids::new_id;
-use voicemark::models::now;
-use voicemark::models::users::NewUser;
 use voicemark::rpc::cursor::BAD_CURSOR;
 use voicemark::with_conn;
 
@@ -19,30 +16,9 @@ use crate::admin::{query, signed_in};
 use crate::dual_test;
 use crate::support::{make_school, TestApp};
 
-/// Adds a user of `school` named `forename surname`; answers their id.
+/// Adds a teacher of `school` named `forename surname`; answers their id.
 async fn user(app: &TestApp, school: &str, forename: &str, surname: &str) -> String {
-    let at = now();
-    let id = new_id();
-    let row = NewUser {
-        id: id.clone(),
-        created_at: at,
-        updated_at: at,
-        forename: forename.into(),
-        surname: surname.into(),
-        title: None,
-        email: format!("{}.{}@school.test", forename.to_lowercase(), id.to_lowercase()),
-        email_verified: Some(at),
-        password_updated_at: None,
-        password: None,
-        activated: true,
-        disabled: false,
-        leader: false,
-        school_id: Some(school.to_owned()),
-        role: UserRole::Teacher,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &row).await.expect("user");
-    id
+    crate::support::make_user(app, Some(school), UserRole::Teacher, forename, surname).await
 }
 
 /// Every page of `path` for `input` (plus the cursor), each page's users as they came.

@@ -20,9 +20,6 @@ use serde_json::{json, Value};
 use voicemark::app::router;
 use voicemark::config::{SpeechConfig, VisionConfig};
 use voicemark::db::schema::assistant_queries;
-use voicemark::ids::new_id;
-use voicemark::models::now;
-use voicemark::models::users::NewUser;
 use voicemark::state::AppState;
 use voicemark::with_conn;
 
@@ -339,29 +336,7 @@ fn speech_config(url: &str) -> SpeechConfig {
 /// A signed-in teacher: (user id, cookie).
 pub(crate) async fn teacher(app: &TestApp) -> (String, String) {
     let school = make_school(app, "Providers School").await;
-    let at = now();
-    let id = new_id();
-    let user = NewUser {
-        id: id.clone(),
-        created_at: at,
-        updated_at: at,
-        forename: "Tess".into(),
-        surname: "Teacher".into(),
-        title: None,
-        email: format!("{id}@school.test"),
-        email_verified: Some(at),
-        password_updated_at: None,
-        password: None,
-        activated: true,
-        disabled: false,
-        leader: false,
-        school_id: Some(school),
-        role: UserRole::Teacher,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &user)
-        .await
-        .expect("user");
+    let id = crate::support::make_user(app, Some(&school), UserRole::Teacher, "Tess", "Teacher").await;
     let cookie = session_cookie(app, &id).await;
     (id, cookie)
 }

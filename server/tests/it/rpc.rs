@@ -10,7 +10,6 @@ use serde_json::{json, Value};
 use voicemark::auth::session::SessionUser;
 use voicemark::db::schema::users;
 use voicemark::ids::new_id;
-use voicemark::models::users::NewUser;
 use voicemark::models::{now, students};
 use voicemark::rpc::{Ctx, ErrorCode};
 use voicemark::with_conn;
@@ -49,29 +48,8 @@ async fn make_user(
     role: UserRole,
     disabled: bool,
 ) -> String {
-    let at = now();
-    let id = new_id();
-    let user = NewUser {
-        id: id.clone(),
-        created_at: at,
-        updated_at: at,
-        forename: "Tess".into(),
-        surname: "Teacher".into(),
-        title: None,
-        email: format!("{id}@school.test"),
-        email_verified: Some(at),
-        password_updated_at: None,
-        password: None,
-        activated: true,
-        disabled,
-        leader: false,
-        school_id: school_id.map(str::to_owned),
-        role,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &user)
-        .await
-        .expect("user");
+    let id = crate::support::make_user(app, school_id, role, "Tess", "Teacher").await;
+    crate::support::set_flags(app, &id, false, disabled).await;
     id
 }
 

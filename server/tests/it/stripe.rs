@@ -16,10 +16,7 @@ use core_wasm::UserRole;
 use serde_json::{json, Value};
 use voicemark::app::router;
 use voicemark::config::StripeConfig;
-use voicemark::ids::new_id;
 use voicemark::models::billing;
-use voicemark::models::now;
-use voicemark::models::users::NewUser;
 use voicemark::providers::stripe::sign;
 use voicemark::state::AppState;
 
@@ -222,27 +219,8 @@ fn state_with(app: &TestApp, stripe: Option<StripeConfig>) -> AppState {
 /// A signed-in user of `role` in a new school: (school id, cookie).
 async fn member(app: &TestApp, role: UserRole) -> (String, String) {
     let school = make_school(app, "Billing School").await;
-    let at = now();
-    let id = new_id();
-    let user = NewUser {
-        id: id.clone(),
-        created_at: at,
-        updated_at: at,
-        forename: "Ada".into(),
-        surname: "Admin".into(),
-        title: None,
-        email: format!("{id}@school.test"),
-        email_verified: Some(at),
-        password_updated_at: None,
-        password: None,
-        activated: true,
-        disabled: false,
-        leader: true,
-        school_id: Some(school.clone()),
-        role,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &user).await.expect("user");
+    let id = crate::support::make_user(app, Some(&school), role, "Ada", "Admin").await;
+    crate::support::set_flags(app, &id, true, false).await;
     (school, session_cookie(app, &id).await)
 }
 

@@ -12,7 +12,6 @@ use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
 use voicemark::db::schema::{class_students, classes, notifications, stored_files, submissions};
 use voicemark::ids::{new_id, new_token};
-use voicemark::models::users::NewUser;
 use voicemark::models::{now, students};
 use voicemark::with_conn;
 
@@ -50,29 +49,7 @@ pub async fn staff(
     role: UserRole,
     forename: &str,
 ) -> Staff {
-    let at = now();
-    let id = new_id();
-    let user = NewUser {
-        id: id.clone(),
-        created_at: at,
-        updated_at: at,
-        forename: forename.into(),
-        surname: "Staff".into(),
-        title: None,
-        email: format!("{id}@school.test"),
-        email_verified: Some(at),
-        password_updated_at: None,
-        password: None,
-        activated: true,
-        disabled: false,
-        leader: false,
-        school_id: school_id.map(str::to_owned),
-        role,
-    };
-    let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &user)
-        .await
-        .expect("user");
+    let id = crate::support::make_user(app, school_id, role, forename, "Staff").await;
     let cookie = crate::support::session_cookie(app, &id).await;
     Staff { id, cookie }
 }

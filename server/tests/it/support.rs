@@ -296,16 +296,23 @@ pub async fn session_cookie(app: &TestApp, user_id: &str) -> String {
     format!("next-auth.session-token={token}")
 }
 
-/// A signed-in leader "Lee Leader" of `school` with `role`: (id, `Cookie` header value).
-pub async fn leader_in(app: &TestApp, school: &str, role: core_wasm::UserRole) -> (String, String) {
+/// A user of the app's database: activated, no password, e-mail `{id}@school.test`, neither
+/// a leader nor disabled; answers their id.
+pub async fn make_user(
+    app: &TestApp,
+    school_id: Option<&str>,
+    role: core_wasm::UserRole,
+    forename: &str,
+    surname: &str,
+) -> String {
     let at = voicemark::models::now();
     let id = voicemark::ids::new_id();
     let user = voicemark::models::users::NewUser {
         id: id.clone(),
         created_at: at,
         updated_at: at,
-        forename: "Lee".into(),
-        surname: "Leader".into(),
+        forename: forename.into(),
+        surname: surname.into(),
         title: None,
         email: format!("{id}@school.test"),
         email_verified: Some(at),
@@ -313,14 +320,31 @@ pub async fn leader_in(app: &TestApp, school: &str, role: core_wasm::UserRole) -
         password: None,
         activated: true,
         disabled: false,
-        leader: true,
-        school_id: Some(school.to_owned()),
+        leader: false,
+        school_id: school_id.map(str::to_owned),
         role,
     };
     let mut pooled = app.db.conn().await.expect("connection");
-    voicemark::models::users::insert(&mut pooled.db(), &user)
-        .await
-        .expect("user");
+    voicemark::models::users::insert(&mut pooled.db(), &user).await.expect("user");
+    id
+}
+
+/// Flags user `id` a leader (and disabled, when `disabled`), as Manage Users does.
+pub async fn set_flags(app: &TestApp, id: &str, leader: bool, disabled: bool) {
+    let mut pooled = app.db.conn().await.expect("connection");
+    let mut conn = pooled.db();
+    if leader {
+        voicemark::models::user_directory::set_leader(&mut conn, id, true).await.expect("leader");
+    }
+    if disabled {
+        voicemark::models::user_directory::set_disabled(&mut conn, id, true).await.expect("disabled");
+    }
+}
+
+/// A signed-in leader "Lee Leader" of `school` with `role`: (id, `Cookie` header value).
+pub async fn leader_in(app: &TestApp, school: &str, role: core_wasm::UserRole) -> (String, String) {
+    let id = crate::support::make_user(app, Some(school), role, "Lee", "Leader").await;
+    crate::support::set_flags(app, &id, true, false).await;
     let cookie = session_cookie(app, &id).await;
     (id, cookie)
 }
