@@ -215,7 +215,10 @@ test('user.listFiles (query, no payload) lists the uploaded file', async () => {
 test('user.list (query, no payload) lists the admin among the school\'s users', async () => {
   const answer = await accepted('user.list', () => client().query('user.list'));
   assert.ok(answer.ok);
-  const me = answer.value.find((u) => u.email === ADMIN.email);
+  // No payload: the first page of the school's users (docs/scaling.md "Paged lists").
+  assert.ok(answer.value.total >= answer.value.users.length);
+  assert.ok(answer.value.nextCursor === null || typeof answer.value.nextCursor === 'string');
+  const me = answer.value.users.find((u) => u.email === ADMIN.email);
   assert.ok(me, 'the admin is listed');
   assert.equal(me.status, 'active');
   assert.ok(me.lastActive instanceof Date, 'last active is a Date');
