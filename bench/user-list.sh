@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # user.list (Manage Users; its first page of 100 since issue 30) with 5,000 more users in
 # the demo school (Northbridge Academy, part of the demo trust) at 50 concurrent connections
-# for 15 s, as its admin, on SQLite and PostgreSQL. Prints the answer's size, requests per second and p50 / p90 / p99 latency from
-# bench/load.mjs (Node, keep-alive). Client and server share the machine's cores.
+# for 15 s, as its admin, on SQLite and PostgreSQL. Prints the answer's size, requests per
+# second and p50 / p90 / p99 latency from bench/load.mjs (Node, keep-alive). Client and
+# server share the machine's cores.
 #
 # Needs: psql, python3, node, target/release/voicemark.
 # Usage: bash bench/user-list.sh [postgres admin URL]
