@@ -10,7 +10,7 @@ use diesel::prelude::*;
 use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
-use crate::db::schema::{class_students, notifications, students, submissions};
+use crate::db::schema::{class_students, notifications, submissions};
 use crate::db::DbConn;
 use crate::models::submissions::{HubRow, MarkerScope};
 use crate::with_conn;
@@ -320,25 +320,12 @@ pub struct MarkedRow {
     pub release_at: Option<NaiveDateTime>,
 }
 
-type MarkedTuple = (
-    (String, Option<NaiveDateTime>, Option<String>, String),
-    (String, String, String),
-    (String, String, Option<NaiveDateTime>),
-    (
-        Option<NaiveDateTime>,
-        Option<String>,
-        Option<FeedbackSentiment>,
-        Option<NaiveDateTime>,
-    ),
-    (String, Option<NaiveDateTime>),
-);
-
-/// The Hub's filters over marked submissions within `scope`.
+/// The Hub's filters over marked submissions within `scope` (no pupils joined: the names
+/// are read for the listed rows only, and the count needs none).
 macro_rules! marked_in_scope {
     ($scope:expr, $notification_id:expr, $class_id:expr) => {{
         let mut query = submissions::table
             .inner_join(notifications::table)
-            .inner_join(students::table)
             .filter(notifications::school_id.eq(&$scope.school_id))
             .filter(submissions::received_at.is_not_null())
             .filter(submissions::marked_at.is_not_null())
@@ -363,7 +350,9 @@ macro_rules! marked_in_scope {
 }
 
 /// Marked submissions within `scope`, newest marked first, with the same filters as
-/// [`waiting`]; at most `limit`.
+/// [`waiting`]; at most `limit`. Like the waiting list, three statements: the newest
+/// `limit` from the marks index alone, then their text and feedback, then the pupils'
+/// names (a school has about 12,000 marked; each was visited with its feedback to keep 200).
 pub async fn marked(
     conn: &mut DbConn<'_>,
     scope: &MarkerScope,
@@ -371,7 +360,11 @@ pub async fn marked(
     class_id: Option<&str>,
     limit: i64,
 ) -> QueryResult<Vec<MarkedRow>> {
-    let rows: Vec<MarkedTuple> =
+    type Top = (
+        (String, Option<NaiveDateTime>, Option<NaiveDateTime>, String),
+        (String, String, Option<NaiveDateTime>, String, Option<NaiveDateTime>),
+    );
+    let top: Vec<Top> =
         with_conn!(conn, |c| marked_in_scope!(scope, notification_id, class_id)
             .order((submissions::marked_at.desc(), submissions::id.desc()))
             .limit(limit)
@@ -379,38 +372,51 @@ pub async fn marked(
                 (
                     submissions::id,
                     submissions::received_at,
-                    submissions::content,
-                    submissions::token,
+                    submissions::marked_at,
+                    submissions::student_id,
                 ),
-                (students::id, students::forename, students::surname),
                 (
                     notifications::id,
                     notifications::title,
                     notifications::submission_due_date,
-                ),
-                (
-                    submissions::marked_at,
-                    submissions::feedback,
-                    submissions::feedback_sentiment,
-                    submissions::feedback_released_at,
-                ),
-                (
                     notifications::feedback_release,
                     notifications::feedback_release_at,
                 ),
             ))
             .load(c)
             .await)?;
-    Ok(rows
+    let ids: Vec<&str> = top.iter().map(|t| t.0 .0.as_str()).collect();
+    type Detail = (String, Option<String>, String, Option<String>, Option<FeedbackSentiment>, Option<NaiveDateTime>);
+    let details: Vec<Detail> = if ids.is_empty() {
+        Vec::new()
+    } else {
+        with_conn!(conn, |c| submissions::table
+            .filter(submissions::id.eq_any(&ids))
+            .select((
+                submissions::id,
+                submissions::content,
+                submissions::token,
+                submissions::feedback,
+                submissions::feedback_sentiment,
+                submissions::feedback_released_at,
+            ))
+            .load(c)
+            .await)?
+    };
+    let mut details: std::collections::HashMap<String, Detail> =
+        details.into_iter().map(|d| (d.0.clone(), d)).collect();
+    let pupils: Vec<&str> = top.iter().map(|t| t.0 .3.as_str()).collect();
+    let names = crate::models::students::names_of(conn, &pupils).await?;
+    Ok(top
         .into_iter()
         .filter_map(
             |(
-                (submission_id, received_at, content, token),
-                (student_id, student_forename, student_surname),
-                (notification_id, notification_title, submission_due_date),
-                (marked_at, feedback, feedback_sentiment, feedback_released_at),
-                (release, release_at),
+                (submission_id, received_at, marked_at, student_id),
+                (notification_id, notification_title, submission_due_date, release, release_at),
             )| {
+                let (_, content, token, feedback, feedback_sentiment, feedback_released_at) =
+                    details.remove(&submission_id)?;
+                let (student_forename, student_surname) = names.get(&student_id)?.clone();
                 Some(MarkedRow {
                     hub: HubRow {
                         submission_id,

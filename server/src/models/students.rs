@@ -428,6 +428,25 @@ pub async fn school_classes(
         .await)
 }
 
+/// The forename and surname of each of pupils `ids`, by id: one statement for a listed page.
+pub async fn names_of(
+    conn: &mut DbConn<'_>,
+    ids: &[&str],
+) -> QueryResult<std::collections::HashMap<String, (String, String)>> {
+    if ids.is_empty() {
+        return Ok(Default::default());
+    }
+    let mut unique: Vec<&str> = ids.to_vec();
+    unique.sort_unstable();
+    unique.dedup();
+    let rows: Vec<(String, String, String)> = with_conn!(conn, |c| students::table
+        .filter(students::id.eq_any(&unique))
+        .select((students::id, students::forename, students::surname))
+        .load(c)
+        .await)?;
+    Ok(rows.into_iter().map(|(id, forename, surname)| (id, (forename, surname))).collect())
+}
+
 // Queries for background jobs.
 
 /// Pupil `id`'s forename and surname, if the pupil exists.

@@ -183,23 +183,13 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
         .chain(marked_rows.iter().map(|r| r.hub.submission_id.as_str()))
         .collect();
     let mut files = stored_files::of_submissions(&mut conn, &ids).await?;
-    // The filter's choices are the notifications with work waiting, unfiltered: the rows
-    // just read when no filter is set.
-    let unfiltered = if notification_id.is_none() && class_id.is_none() {
-        None
-    } else {
-        Some(submissions::waiting(&mut conn, &scope, None, None, MAX_ITEMS).await?)
-    };
-    let mut notifications: Vec<FilterOption> = Vec::new();
-    for row in unfiltered.as_ref().unwrap_or(&rows) {
-        if !notifications.iter().any(|n| n.id == row.notification_id) {
-            notifications.push(FilterOption {
-                id: row.notification_id.clone(),
-                name: row.notification_title.clone(),
-            });
-        }
-    }
-    notifications.sort_by(|a, b| a.name.cmp(&b.name));
+    // The filter's choices: every notification with work waiting, whatever the filters
+    // (not only those among the first 500 listed).
+    let notifications: Vec<FilterOption> = submissions::with_work_waiting(&mut conn, &scope)
+        .await?
+        .into_iter()
+        .map(|(id, name)| FilterOption { id, name })
+        .collect();
     let items: Vec<HubItem> = rows.into_iter().map(|row| hub_item(&mut files, row)).collect();
     let marked: Vec<MarkedItem> =
         marked_rows.into_iter().map(|row| marked_item(&mut files, row)).collect();
