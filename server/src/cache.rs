@@ -39,16 +39,21 @@ pub enum CacheKind {
     HubCount,
     /// `models::roster` (whose answer, while this is off, is sent once and not compressed).
     Roster,
+    /// A MAT user's trust-wide Insights (`rpc::insights`): kept a minute, not emptied by
+    /// the change feed (docs/insights.md).
+    TrustInsights,
 }
 
 impl CacheKind {
-    pub const ALL: [CacheKind; 3] = [CacheKind::Sessions, CacheKind::HubCount, CacheKind::Roster];
+    pub const ALL: [CacheKind; 4] =
+        [CacheKind::Sessions, CacheKind::HubCount, CacheKind::Roster, CacheKind::TrustInsights];
 
     pub fn name(self) -> &'static str {
         match self {
             CacheKind::Sessions => "sessions",
             CacheKind::HubCount => "hub-count",
             CacheKind::Roster => "roster",
+            CacheKind::TrustInsights => "trust-insights",
         }
     }
 

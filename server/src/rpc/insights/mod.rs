@@ -29,6 +29,22 @@ pub fn procedures() -> Vec<Procedure> {
     ]
 }
 
+/// How long a MAT user's trust-wide answer is kept ([`trust_key`]).
+pub const TRUST_TTL: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// A trust's Insights (a MAT user's schools: up to 50 schools and a million submissions,
+/// 2-3 s of database work) are kept in the process for [`TRUST_TTL`] by this key (the
+/// schools, the teacher, the filters, the range and `extra`), shared by every MAT user of
+/// the trust and worked out once however many ask together (`cache::ProcessCache`). They
+/// are not emptied by the change feed: hand-ins and marks in 50 schools would empty them
+/// every second. So a trust's figures are at most a minute old (docs/insights.md); a
+/// school's and a teacher's are always worked out afresh. `None` for anyone but a MAT user.
+pub fn trust_key(c: &Checked, role: UserRole, extra: &str) -> Option<String> {
+    (role == UserRole::MatUser).then(|| {
+        format!("{:?} {:?} {:?} {} {} {extra}", c.scope.school_ids, c.scope.sender_id, c.filter, c.from, c.to)
+    })
+}
+
 /// How many weeks the range covers when none is given.
 pub const DEFAULT_WEEKS: i64 = 12;
 /// The longest range, in days (two school years).

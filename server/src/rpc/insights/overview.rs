@@ -6,7 +6,16 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::models::insights;
-use crate::rpc::insights::{check, hours, percent, scope_name, scope_of, weeks, InsightsInput};
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use core_wasm::UserRole;
+
+use crate::cache::{CacheKind, ProcessCache};
+use crate::db::DbConn;
+use crate::rpc::insights::{
+    check, hours, percent, scope_name, scope_of, trust_key, weeks, Checked, InsightsInput, TRUST_TTL,
+};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};
 
@@ -100,16 +109,29 @@ fn rows(list: Vec<insights::Turnaround>) -> Vec<TurnaroundRow> {
         .collect()
 }
 
+/// Trust-wide answers, kept a minute (`insights::trust_key`).
+static TRUST: LazyLock<ProcessCache<String, InsightsOverview>> = LazyLock::new(|| {
+    ProcessCache::new(CacheKind::TrustInsights, TRUST_TTL, Duration::ZERO, 200)
+});
+
 pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverview> {
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     let (scope, role) = scope_of(ctx, &mut conn).await?;
     let c = check(&input, scope)?;
+    match trust_key(&c, role, "") {
+        Some(key) => TRUST.get_or_fill(key.as_str(), || overview(&mut conn, &c, role)).await,
+        None => overview(&mut conn, &c, role).await,
+    }
+}
+
+/// The overview of `c`, from the database.
+async fn overview(conn: &mut DbConn<'_>, c: &Checked, role: UserRole) -> RpcResult<InsightsOverview> {
     let (start, end) = (c.start(), c.end());
     let all = weeks(c.from, c.to);
 
     let mut hand: BTreeMap<String, (i64, i64, i64)> = all.iter().map(|w| (w.clone(), (0, 0, 0))).collect();
-    for day in insights::hand_ins(&mut conn, &c.scope, &c.filter, start, end).await? {
+    for day in insights::hand_ins(conn, &c.scope, &c.filter, start, end).await? {
         let Some(week) = crate::rpc::insights::week_of(&day.due.format("%Y-%m-%d").to_string()) else { continue };
         if let Some(e) = hand.get_mut(&week.format("%Y-%m-%d").to_string()) {
             e.0 += day.assigned;
@@ -130,7 +152,7 @@ pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverv
         .collect();
 
     // Sentiment and both turnarounds from one read of the marks (docs/performance.md).
-    let marks = insights::marks(&mut conn, &c.scope, &c.filter, start, end).await?;
+    let marks = insights::marks(conn, &c.scope, &c.filter, start, end).await?;
     let mut per_day: BTreeMap<(i64, &str), i64> = BTreeMap::new();
     let mut by_teacher: HashMap<&str, Vec<i64>> = HashMap::new();
     let mut by_pupil: HashMap<&str, Vec<i64>> = HashMap::new();
@@ -153,7 +175,7 @@ pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverv
     let members = if by_pupil.is_empty() {
         Vec::new()
     } else {
-        insights::memberships(&mut conn, &c.scope.school_ids).await?
+        insights::memberships(conn, &c.scope.school_ids).await?
     };
     let mut by_class: HashMap<&str, Vec<i64>> = HashMap::new();
     for m in &members {
@@ -162,11 +184,11 @@ pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverv
         }
     }
     let ids = |groups: &HashMap<&str, Vec<i64>>| groups.keys().map(|id| (*id).to_owned()).collect::<Vec<_>>();
-    let teacher_names = insights::names(&mut conn, false, &ids(&by_teacher)).await?;
-    let class_names = insights::names(&mut conn, true, &ids(&by_class)).await?;
+    let teacher_names = insights::names(conn, false, &ids(&by_teacher)).await?;
+    let class_names = insights::names(conn, true, &ids(&by_class)).await?;
     let by_teacher = insights::turnarounds(by_teacher, &teacher_names);
     let by_class = insights::turnarounds(by_class, &class_names);
-    let reach = insights::reach(&mut conn, &c.scope, &c.filter, start, end)
+    let reach = insights::reach(conn, &c.scope, &c.filter, start, end)
         .await?
         .into_iter()
         .map(|r| ReachRow {
