@@ -20,6 +20,7 @@ mod fuzz;
 mod hardening_auth;
 mod health;
 mod hub_count;
+mod index_use;
 mod idempotency;
 mod insights;
 mod http_headers;

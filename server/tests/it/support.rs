@@ -67,6 +67,8 @@ pub struct TestApp {
 }
 
 pub enum DatabaseGuard {
+    /// Another `TestApp` owns the database ([`TestApp::attach`]).
+    Borrowed,
     Sqlite(#[allow(dead_code)] tempfile::TempDir),
     Postgres {
         admin_url: String,
@@ -78,10 +80,22 @@ pub enum DatabaseGuard {
 impl TestApp {
     pub async fn new(backend: TestBackend) -> TestApp {
         let (url, dir, guard) = fresh_database(backend).await;
+        let app = TestApp::serve(url, dir, guard).await;
+        app.db.migrate().await.expect("migrate the test database");
+        app
+    }
+
+    /// A second app on this app's database, with a pool of its own (as a second process
+    /// would have, but in this one: the process-wide caches are shared). The database stays
+    /// this app's: it is removed when this one is dropped.
+    pub async fn attach(&self) -> TestApp {
+        TestApp::serve(self.url.clone(), self.dir.clone(), DatabaseGuard::Borrowed).await
+    }
+
+    async fn serve(url: DatabaseUrl, dir: PathBuf, guard: DatabaseGuard) -> TestApp {
         let db = Db::connect(&url, 4)
             .await
             .expect("connect to the test database");
-        db.migrate().await.expect("migrate the test database");
         let config = config::from_lookup(
             |name| match name {
                 "VOICEMARK_DATA_DIR" => Some(dir.to_string_lossy().into_owned()),
