@@ -40,7 +40,7 @@ const [base, work] = process.argv.slice(2)
 const schools = Number(process.env.SCHOOLS ?? 200)
 const rate = Number(process.env.RATE ?? 1)
 const duration = Number(process.env.DURATION ?? 300) * 1000
-const password = process.env.BENCH_PASSWORD ?? 'lb-bench-password'
+const password = process.env.BENCH_PASSWORD ?? 'Lb-bench-password-1'
 const maxInFlight = Number(process.env.MAX_IN_FLIGHT ?? 600)
 const runId = process.env.RUN_ID ?? randomUUID().slice(0, 8)
 const url = new URL(base)
@@ -189,8 +189,9 @@ const readLinks = () => {
   if (!existsSync(`${work}/messages.tsv`)) return
   const lines = readFileSync(`${work}/messages.tsv`, 'utf8').split('\n')
   for (; messagesRead < lines.length - 1; messagesRead++) {
-    const link = lines[messagesRead].split('\t')[4]
-    if (!link) continue
+    const [, , , subject, link] = lines[messagesRead].split('\t')
+    // Assignment e-mails only: a feedback e-mail links to work already marked.
+    if (!link || !subject.startsWith('Assignment:')) continue
     const [id, token] = link.split(' ')
     if (!usedLinks.has(id)) { usedLinks.add(id); links.push({ id, token }) }
   }

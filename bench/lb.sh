@@ -47,7 +47,7 @@ workers="${JOB_WORKERS:-2}"
 name="${DB_NAME:-vm_lb}"
 admin_url="${ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 db_url="${admin_url%/*}/$name"
-password="${BENCH_PASSWORD:-lb-bench-password}"
+password="${BENCH_PASSWORD:-Lb-bench-password-1}"
 lb_port="${LB_PORT:-4890}"
 ports=(4891 4892 4893)
 smtp_port="${SMTP_PORT:-4894}"
@@ -91,7 +91,7 @@ else
 fi
 # One argon2 hash of the password, made by the server's own code, copied to staff 20-99.
 DATABASE_URL="$db_url" RUST_LOG=error "$bin" user add --email lb-hash@lb.bench.test --password "$password" \
-  --role TEACHER --school "LB password source" >/dev/null 2>&1 || true
+  --role TEACHER --school "LB password source" >"$work/user-add.log" 2>&1 || true
 psql "$db_url" -qtA -v ON_ERROR_STOP=1 >/dev/null <<SQL
 UPDATE users SET password = (SELECT password FROM users WHERE email = 'lb-hash@lb.bench.test')
 WHERE id LIKE 'bu-%' AND substr(id, 9)::int >= 20;
@@ -101,7 +101,7 @@ SELECT encode(sha256(convert_to('bench-' || id, 'UTF8')), 'hex'), id, now()::tim
 FROM users WHERE id LIKE 'bu-%' AND substr(id, 9)::int < 20 ON CONFLICT (token_hash) DO NOTHING;
 SQL
 [[ $(psql "$db_url" -qtAc "SELECT count(*) FROM users WHERE id LIKE 'bu-%' AND password IS NOT NULL") -gt 0 ]] ||
-  { echo "the password hash was not made (voicemark user add failed)" >&2; exit 1; }
+  { echo "the password hash was not made (voicemark user add failed):" >&2; cat "$work/user-add.log" >&2; exit 1; }
 # Staff 0-19 are signed in; 20-99 sign in with the password; the work to hand in and to mark
 # lies on assignments of teachers 5-19 (assignment k is teacher 5 + k % 95's).
 psql "$db_url" -qtA -F $'\t' -c "SELECT 'bench-' || id, id, substr(id, 4, 4)::int, substr(id, 9)::int FROM users
@@ -225,11 +225,13 @@ say "queue drained $(( (drained_ms - driver_end) / 1000 )) s after the driver st
 # ---- what HAProxy did, and the errors of the kill window ----
 echo
 echo "kill at +$(( (killed_ms - driver_start) / 1000 )) s of the run; restarted $(( (restart_ms - killed_ms) / 1000 )) s after the kill, ready $(( (ready_ms - killed_ms) / 1000 )).$(( (ready_ms - killed_ms) % 1000 / 100 )) s after it"
+grep -v '^\[' "$work/haproxy.log" >"$work/haproxy-log.txt" || true # its log lines, not the same as warnings on stderr
 echo "HAProxy's health checks (its log):"
-grep -E "Health check|is DOWN|is UP|backend .* has no server" "$work/haproxy.log" | sed 's/^/  /' | cut -c1-200 || echo "  (none logged)"
-echo "HAProxy's error lines ($(grep -vcE "Health check|is DOWN|is UP|Proxy .* started|backend .* has no server" "$work/haproxy.log" || true) requests logged as failed), by server and termination state:"
-grep -vE "Health check|is DOWN|is UP|Proxy .* started|backend .* has no server" "$work/haproxy.log" |
-  awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^voicemark\//) { srv = $i; st = $(i + 2); ts = $(i + 6); print srv, "status " st, "state " ts } }' |
+grep -E "Health check|is DOWN|is UP|backend .* has no server" "$work/haproxy-log.txt" | sed 's/^/  /' | cut -c1-200 || true
+echo "requests HAProxy logged other than plain successes, by server, status, termination state and retries"
+echo "(+1: its connection was refused and HAProxy sent it to another server):"
+grep -E " voicemark/" "$work/haproxy-log.txt" | grep -vE "Health check|is DOWN|is UP" |
+  awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^voicemark\//) { split($(i + 7), c, "/"); print $i, "status " $(i + 2), "state " $(i + 6), "retries " c[5] } }' |
   sort | uniq -c | sed 's/^/  /' || true
 window_end=$((ready_ms + 5000))
 echo "errors seen by the driver from 1 s before the kill to 5 s after the restarted server was ready ($(( (window_end - killed_ms + 1000) / 1000 )) s):"
