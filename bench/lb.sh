@@ -184,6 +184,7 @@ say "haproxy on $public_url -> ${ports[*]} (pids ${server_pids[*]})"
 # ---- the day, with a kill ----
 run_start=$(psql "$db_url" -qtAc "SELECT now()::timestamp")
 psql "$db_url" -qtAc "SELECT pg_stat_reset()" >/dev/null
+touch "$work/errors.tsv"
 driver_start=$(now_ms)
 SCHOOLS="$schools" DURATION="$duration" BENCH_PASSWORD="$password" node "$root/bench/lb-day.mjs" "$public_url" "$work" &
 driver=$!
@@ -235,10 +236,9 @@ grep -E " voicemark/" "$work/haproxy-log.txt" | grep -vE "Health check|is DOWN|i
   sort | uniq -c | sed 's/^/  /' || true
 window_end=$((ready_ms + 5000))
 echo "errors seen by the driver from 1 s before the kill to 5 s after the restarted server was ready ($(( (window_end - killed_ms + 1000) / 1000 )) s):"
-awk -F'\t' -v a=$((killed_ms - 1000)) -v b=$window_end '$1 >= a && $1 <= b { print $2 " -> " $3 }' "$work/errors.tsv" 2>/dev/null |
-  sort | uniq -c | sed 's/^/  /'
-awk -F'\t' -v a=$((killed_ms - 1000)) -v b=$window_end '$1 >= a && $1 <= b { n++ } END { if (!n) print "  none" }' "$work/errors.tsv" 2>/dev/null || echo "  none"
-echo "errors outside that window: $(awk -F'\t' -v a=$((killed_ms - 1000)) -v b=$window_end '$1 < a || $1 > b' "$work/errors.tsv" 2>/dev/null | wc -l)"
+in_window=$(awk -F'\t' -v a=$((killed_ms - 1000)) -v b=$window_end '$1 >= a && $1 <= b { print $2 " -> " $3 }' "$work/errors.tsv")
+if [[ -n "$in_window" ]]; then sort <<<"$in_window" | uniq -c | sed 's/^/  /'; else echo "  none"; fi
+echo "errors outside that window: $(awk -F'\t' -v a=$((killed_ms - 1000)) -v b=$window_end '$1 < a || $1 > b' "$work/errors.tsv" | wc -l)"
 
 # ---- nothing lost ----
 echo
@@ -276,7 +276,8 @@ check "$marks accepted marks in submissions (marked, with the feedback sent)" "$
 check "$uploads accepted voice notes in stored_files (arrived, filed)" "$uploads_missing"
 missing_objects=0
 while IFS=$'\t' read -r key size _; do
-  got=$(curl -s -o /dev/null -w '%{http_code} %{size_download}' "http://127.0.0.1:$moto_port/voicemark-lb/$key")
+  got=$(curl -s -o /dev/null -w '%{http_code} %{size_download}' --aws-sigv4 "aws:amz:us-east-1:s3" --user lbkey:lbsecret \
+    "http://127.0.0.1:$moto_port/voicemark-lb/$key")
   [[ "$got" == "200 $size" ]] || missing_objects=$((missing_objects + 1))
 done <"$work/accepted-uploads.tsv"
 check "$uploads voice notes' bytes in the store (GET, same size)" "$missing_objects"
