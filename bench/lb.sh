@@ -29,6 +29,8 @@
 # Needs psql, node 20, python3 with moto (scripts/setup.sh --test), curl, and a voicemark
 # binary (VOICEMARK_BIN; default target/release/voicemark, else target/debug/voicemark).
 # Usage: bash bench/lb.sh                 # DURATION=300 KILL_AT=120 RESTART_AFTER=15 SCHOOLS=200
+#        REUSE_DB=1 KEEP_DB=1 bash bench/lb.sh    # again on the data of the last run (no 8-minute fill)
+#        RATE=0.5 bash bench/lb.sh        # half the work on the same data (lb-day.mjs)
 #        DURATION=60 KILL_AT=25 SCHOOLS=20 bash bench/lb.sh    # a quick look
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
