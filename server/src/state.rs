@@ -60,7 +60,7 @@ impl AppState {
             None => crate::crypto::SecretBox::derived_from(&secret),
         };
         Ok(AppState {
-            readiness: Arc::default(),
+            readiness: Arc::new(crate::http::ready::Readiness::new(config.database.url.clone())),
             secrets: Arc::new(secrets),
             storage: Arc::new(storage),
             providers: Arc::new(providers),

@@ -7,6 +7,7 @@
 pub mod changes;
 pub mod fault;
 pub mod listen;
+pub mod probe;
 pub mod schema;
 pub mod sql;
 mod url;

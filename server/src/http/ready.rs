@@ -1,6 +1,7 @@
 //! `GET /api/ready`: whether a load balancer should send this process requests
 //! (docs/operations.md). 503 while the process starts (migrations run), while the database
-//! does not answer a cheap `SELECT 1` within a second, and from SIGTERM on (the drain, while
+//! does not answer a cheap `SELECT 1` within a second on readiness's own connection
+//! (`db::probe`: a busy pool is still ready), and from SIGTERM on (the drain, while
 //! requests already sent still get answers); 200 otherwise. `/api/health` stays liveness.
 //!
 //! While the process starts ([`gate`]) liveness answers 503 `starting` too (as scripts
@@ -18,6 +19,8 @@ use axum::Json;
 use serde_json::json;
 use tokio::sync::Notify;
 
+use crate::db::probe::{Probe, ProbeError};
+use crate::db::DatabaseUrl;
 use crate::state::AppState;
 
 /// Where the process is in its life, as readiness reports it.
@@ -31,23 +34,23 @@ pub enum Phase {
     Draining,
 }
 
-/// The process's phase, shared by every clone of the state.
-#[derive(Debug)]
+/// The process's phase and the database probe, shared by every clone of the state.
 pub struct Readiness {
     phase: AtomicU8,
     changed: Notify,
-}
-
-impl Default for Readiness {
-    fn default() -> Readiness {
-        Readiness {
-            phase: AtomicU8::new(Phase::Serving as u8),
-            changed: Notify::new(),
-        }
-    }
+    /// A connection of its own, outside the pool (`db::probe`): a busy pool is still ready.
+    probe: Probe,
 }
 
 impl Readiness {
+    pub fn new(url: DatabaseUrl) -> Readiness {
+        Readiness {
+            phase: AtomicU8::new(Phase::Serving as u8),
+            changed: Notify::new(),
+            probe: Probe::new(url),
+        }
+    }
+
     pub fn phase(&self) -> Phase {
         match self.phase.load(Ordering::Acquire) {
             0 => Phase::Starting,
@@ -78,7 +81,7 @@ impl Readiness {
     }
 }
 
-/// How long the database gets to answer `SELECT 1`.
+/// How long the database gets to answer `SELECT 1` on the probe's connection.
 const WAIT: Duration = Duration::from_secs(1);
 /// How long a request sent while the process starts waits for the migrations.
 const START_WAIT: Duration = Duration::from_secs(60);
@@ -87,13 +90,13 @@ pub async fn ready(State(state): State<AppState>) -> Response {
     let (status, why) = match state.readiness.phase() {
         Phase::Starting => (StatusCode::SERVICE_UNAVAILABLE, "starting"),
         Phase::Draining => (StatusCode::SERVICE_UNAVAILABLE, "draining"),
-        Phase::Serving => match tokio::time::timeout(WAIT, state.db.ping()).await {
-            Ok(Ok(())) => (StatusCode::OK, "ready"),
-            Ok(Err(err)) => {
+        Phase::Serving => match state.readiness.probe.ping(WAIT).await {
+            Ok(()) => (StatusCode::OK, "ready"),
+            Err(ProbeError::Failed(err)) => {
                 tracing::warn!(error = %err, "readiness: the database is unreachable");
                 (StatusCode::SERVICE_UNAVAILABLE, "database unreachable")
             }
-            Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "database slow"),
+            Err(ProbeError::Slow) => (StatusCode::SERVICE_UNAVAILABLE, "database slow"),
         },
     };
     (status, Json(json!({ "status": why }))).into_response()

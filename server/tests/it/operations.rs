@@ -134,6 +134,35 @@ dual_test!(
     }
 );
 
+dual_test!(
+    async fn a_busy_pool_is_still_ready_and_a_database_that_does_not_answer_is_not(app: TestApp) {
+        // Every pooled connection taken (the test app's pool has 4), as under load: the
+        // readiness check has its own connection, so the process stays in the load balancer.
+        let mut held = Vec::new();
+        for _ in 0..4 {
+            held.push(app.db.conn().await.expect("a pooled connection"));
+        }
+        let started = Instant::now();
+        let ready = app.get("/api/ready").await;
+        assert_eq!(ready.status.as_u16(), 200, "{}", ready.text());
+        assert_eq!(ready.json()["status"], "ready");
+        assert!(started.elapsed() < Duration::from_secs(1), "answered without waiting for the pool");
+        drop(held);
+
+        // A probe whose database cannot be reached says so, and answers again once it can.
+        let gone = match app.backend() {
+            voicemark::db::Backend::Postgres => "postgres://postgres@127.0.0.1:1/nowhere",
+            voicemark::db::Backend::Sqlite => "sqlite:///nonexistent-folder/for/voicemark.db",
+        };
+        let probe = voicemark::db::probe::Probe::new(voicemark::db::DatabaseUrl::parse(gone).expect("a URL"));
+        let refused = probe.ping(Duration::from_secs(1)).await;
+        assert!(matches!(refused, Err(voicemark::db::probe::ProbeError::Failed(_))), "{refused:?}");
+        let probe = voicemark::db::probe::Probe::new(app.url.clone());
+        probe.ping(Duration::from_secs(1)).await.expect("the test database answers");
+        probe.ping(Duration::from_secs(1)).await.expect("again, on the kept connection");
+    }
+);
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
