@@ -1694,6 +1694,16 @@ export interface UploadFileInput {
   idempotencyKey?: string | null;
 }
 
+export interface VoiceNoteListInput {
+  cursor: string | null;
+}
+
+export interface VoiceNotePage {
+  notes: Array<VoiceNote>;
+  total: number;
+  nextCursor: string | null;
+}
+
 export interface VoiceNote {
   id: string;
   filename: string;
@@ -1860,7 +1870,7 @@ export interface RpcProcedures {
   'user.updateProfile': { kind: 'mutation'; input: UpdateProfileInput; output: Profile };
   'user.uploadFile': { kind: 'mutation'; input: UploadFileInput; output: UploadTicket };
   'voiceNote.delete': { kind: 'mutation'; input: VoiceNoteId; output: VoiceNoteId };
-  'voiceNote.list': { kind: 'query'; input: void; output: Array<VoiceNote> };
+  'voiceNote.list': { kind: 'query'; input: VoiceNoteListInput | null; output: VoiceNotePage };
   'voiceNote.rename': { kind: 'mutation'; input: RenameVoiceNoteInput; output: RenamedVoiceNote };
   'voiceNote.transcribe': { kind: 'mutation'; input: VoiceNoteId; output: VoiceNoteId };
 }

@@ -4,14 +4,15 @@
 //! total; a cursor that was tampered with is refused with a plain message; another school's
 //! users never appear. Manage School's pupils (`admin.listPupils`) page by 50 the same way.
 //! Newest first after a (time, id) cursor: tasks (`task.list`, 50 a page, the caller's own
-//! and those shared with them) and saved reports (`report.list`, 20 a page).
+//! and those shared with them), saved reports (`report.list`, 20 a page) and voice notes
+//! (`voiceNote.list`, 20 a page).
 
 use core_wasm::UserRole;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
 use chrono::{Duration, NaiveDateTime};
-use voicemark::db::schema::{reports, task_submissions, users};
+use voicemark::db::schema::{reports, stored_files, task_submissions, users};
 use voicemark::ids::new_id;
 use voicemark::models::now;
 use voicemark::rpc::cursor::BAD_CURSOR;
@@ -379,6 +380,62 @@ dual_test!(
         assert_eq!(two["total"], 45, "one saved, one deleted");
 
         made_up_cursors_are_refused(&app, &cookie, "report.list", json!({})).await;
+    }
+);
+
+/// Sets a stored file's creation time to `at`; answers (at, id).
+async fn note_made_at(app: &TestApp, id: String, at: NaiveDateTime) -> (NaiveDateTime, String) {
+    let mut pooled = app.db.conn().await.expect("connection");
+    with_conn!(pooled.db(), |c| diesel::update(stored_files::table.find(&id))
+        .set(stored_files::created_at.eq(at))
+        .execute(c)
+        .await)
+    .expect("update");
+    (at, id)
+}
+
+dual_test!(
+    async fn voice_notes_page_newest_first_twenty_at_a_time(app: TestApp) {
+        let north = make_school(&app, "North").await;
+        let south = make_school(&app, "South").await;
+        let (me, cookie) = signed_in(&app, &north, UserRole::Teacher).await;
+        let colleague = user(&app, &north, "Col", "League").await;
+        let stranger = user(&app, &south, "Stray", "Anger").await;
+        let base = now() - Duration::days(1);
+        let mut expected = Vec::new();
+        // In pairs at the same time, so the id decides within each pair.
+        for n in 0..50 {
+            let (id, _) = crate::reports::stored_file(&app, &north, &me, &format!("Note {n:02}.webm"), None).await;
+            expected.push(note_made_at(&app, id, base - Duration::minutes(n / 2)).await);
+        }
+        crate::reports::stored_file(&app, &north, &colleague, "Theirs.webm", None).await;
+        crate::reports::stored_file(&app, &south, &stranger, "Elsewhere.webm", None).await;
+
+        let all = walk(&app, &cookie, "voiceNote.list", json!({}), "notes").await;
+        assert_eq!(all.iter().map(Vec::len).collect::<Vec<_>>(), [20, 20, 10]);
+        assert_eq!(ids(&all.concat()), newest_first(expected), "each note once, newest first, only mine");
+        assert!(all.concat().iter().all(|n| n["url"].as_str().is_some_and(|u| !u.is_empty())));
+        let first = query(&app, &cookie, "voiceNote.list", json!(null)).await.unwrap();
+        assert_eq!(first["total"], 50);
+        assert_eq!(ids(first["notes"].as_array().unwrap()), ids(&all[0]), "no input = the first page");
+
+        // Between pages one is recorded (newest: before the cursor) and one after it deleted.
+        let cursor = first["nextCursor"].clone();
+        crate::reports::stored_file(&app, &north, &me, "Just recorded.webm", None).await;
+        let leaving = ids(&all[1])[4].clone();
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::delete(stored_files::table.find(&leaving)).execute(c).await)
+                .expect("delete");
+        }
+        let two = query(&app, &cookie, "voiceNote.list", json!({"cursor": cursor})).await.unwrap();
+        let mut still = ids(&all[1]);
+        still.retain(|id| *id != leaving);
+        still.push(ids(&all[2])[0].clone());
+        assert_eq!(ids(two["notes"].as_array().unwrap()), still);
+        assert_eq!(two["total"], 50, "one recorded, one deleted");
+
+        made_up_cursors_are_refused(&app, &cookie, "voiceNote.list", json!({})).await;
     }
 );
 
