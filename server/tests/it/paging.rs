@@ -5,14 +5,15 @@
 //! users never appear. Manage School's pupils (`admin.listPupils`) page by 50 the same way.
 //! Newest first after a (time, id) cursor: tasks (`task.list`, 50 a page, the caller's own
 //! and those shared with them), saved reports (`report.list`, 20 a page) and voice notes
-//! (`voiceNote.list`, 20 a page).
+//! (`voiceNote.list`, 20 a page); and the jobs view's failed jobs (`/api/bull`, 200 a
+//! page, "Older failed jobs" by a cursor in the query string).
 
 use core_wasm::UserRole;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
 use chrono::{Duration, NaiveDateTime};
-use voicemark::db::schema::{reports, stored_files, task_submissions, users};
+use voicemark::db::schema::{jobs, reports, stored_files, task_submissions, users};
 use voicemark::ids::new_id;
 use voicemark::models::now;
 use voicemark::rpc::cursor::BAD_CURSOR;
@@ -439,3 +440,113 @@ dual_test!(
     }
 );
 
+/// The jobs view at `query` (`""` or `"?cursor=…"`): (status, failed job ids in page order,
+/// the "Older failed jobs" link's cursor, the page's text).
+async fn jobs_page(app: &TestApp, cookie: &str, query: &str) -> (axum::http::StatusCode, Vec<String>, Option<String>, String) {
+    let request = axum::http::Request::get(format!("/api/bull{query}"))
+        .header("cookie", cookie)
+        .body(axum::body::Body::empty())
+        .expect("request");
+    let text = app.request(request).await;
+    let status = text.status;
+    let text = text.text();
+    let ids = text
+        .split("action=\"/api/bull/jobs/")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("/retry\"").map(|(id, _)| id.to_owned()))
+        .collect();
+    let older = text
+        .split("<a href=\"/api/bull?cursor=")
+        .nth(1)
+        .and_then(|rest| rest.split_once("\">Older failed jobs</a>"))
+        .map(|(cursor, _)| cursor.to_owned());
+    (status, ids, older, text)
+}
+
+/// Sets a job's last change to `at`; answers (at, id).
+async fn job_changed_at(app: &TestApp, id: String, at: NaiveDateTime) -> (NaiveDateTime, String) {
+    let mut pooled = app.db.conn().await.expect("connection");
+    with_conn!(pooled.db(), |c| diesel::update(jobs::table.find(&id))
+        .set(jobs::updated_at.eq(at))
+        .execute(c)
+        .await)
+    .expect("update");
+    (at, id)
+}
+
+dual_test!(
+    async fn the_jobs_view_pages_failed_jobs_newest_first_two_hundred_at_a_time(app: TestApp) {
+        use voicemark::jobs::status;
+        let sa = crate::submissions::staff(&app, None, UserRole::Superadmin, "Sam").await;
+        let base = now() - Duration::days(1);
+        let mut expected = Vec::new();
+        // In pairs at the same time, so the id decides within each pair.
+        for n in 0..410 {
+            let id = crate::jobs_view::queue(&app, "email.feedback", json!({"n": n}), status::FAILED).await;
+            expected.push(job_changed_at(&app, id, base - Duration::seconds(n / 2)).await);
+        }
+        for _ in 0..3 {
+            crate::jobs_view::queue(&app, "email.feedback", json!({}), status::DONE).await;
+        }
+
+        let mut pages = Vec::new();
+        let mut query = String::new();
+        loop {
+            let (code, ids, older, text) = jobs_page(&app, &sa.cookie, &query).await;
+            assert_eq!(code, axum::http::StatusCode::OK);
+            assert_eq!(text.contains(">Newest failed jobs</a>"), !pages.is_empty(), "back to the start from a later page only");
+            pages.push(ids);
+            match older {
+                Some(cursor) => query = format!("?cursor={cursor}"),
+                None => break,
+            }
+            assert!(pages.len() < 10, "the pages never end");
+        }
+        assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [200, 200, 10]);
+        assert_eq!(pages.concat(), newest_first(expected), "each failed job once, newest first, no other");
+
+        // Between pages a job fails (newest: before the cursor) and one after it is
+        // discarded: the next page starts right after the last row shown.
+        let (_, first, cursor, _) = jobs_page(&app, &sa.cookie, "").await;
+        assert_eq!(first, pages[0]);
+        let cursor = cursor.expect("older ones follow");
+        crate::jobs_view::queue(&app, "notification.send", json!({}), status::FAILED).await;
+        let leaving = pages[1][9].clone();
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::delete(jobs::table.find(&leaving)).execute(c).await).expect("delete");
+        }
+        let shown = {
+            let request = axum::http::Request::get(format!("/api/bull?cursor={cursor}"))
+                .header("cookie", &sa.cookie)
+                .body(axum::body::Body::empty())
+                .expect("request");
+            app.request(request).await
+        };
+        let (_, two, _, text) = jobs_page(&app, &sa.cookie, &format!("?cursor={cursor}")).await;
+        let mut still = pages[1].clone();
+        still.retain(|id| *id != leaving);
+        still.push(pages[2][0].clone());
+        assert_eq!(two, still);
+        assert!(text.contains(&format!("<input type=\"hidden\" name=\"cursor\" value=\"{cursor}\">")));
+
+        // Retry on that page comes back to it.
+        let (token, csrf_cookie) = crate::jobs_view::csrf_of(&shown);
+        let request = axum::http::Request::post(format!("/api/bull/jobs/{}/retry", still[0]))
+            .header("cookie", format!("{}; {csrf_cookie}", sa.cookie))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(axum::body::Body::from(format!("csrfToken={token}&cursor={cursor}")))
+            .expect("request");
+        let answer = app.request(request).await;
+        assert_eq!(answer.status, axum::http::StatusCode::SEE_OTHER, "{}", answer.text());
+        assert!(answer.header("location").unwrap_or("").ends_with(&format!("/api/bull?cursor={cursor}")));
+
+        // A made-up cursor: 400, the plain sentence, and the way back to the newest.
+        for bad in ["nonsense!", "WyJhIl0"] {
+            let (code, ids, older, text) = jobs_page(&app, &sa.cookie, &format!("?cursor={bad}")).await;
+            assert_eq!(code, axum::http::StatusCode::BAD_REQUEST);
+            assert!(ids.is_empty() && older.is_none());
+            assert!(text.contains(BAD_CURSOR) && text.contains("<a href=\"/api/bull\">Newest failed jobs</a>"), "{text}");
+        }
+    }
+);
