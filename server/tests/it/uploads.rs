@@ -164,7 +164,7 @@ dual_test!(
         assert_eq!(notes[0]["contentType"], "audio/webm;codecs=opus");
         assert_eq!(notes[0]["size"], 11);
         assert_eq!(
-            listed.body["result"]["data"]["meta"]["values"]["0.createdAt"],
+            listed.body["result"]["data"]["meta"]["values"]["notes.0.createdAt"],
             json!(["Date"])
         );
         let playback = app.get(notes[0]["url"].as_str().expect("url")).await;
