@@ -154,7 +154,7 @@ test('leader.uploadVoiceNote (mutation, filename and contentType) answers key an
     client().mutation('leader.transferVoiceNoteToPersonalFolder', { key }),
   );
   assert.ok(moved.ok);
-  const notes = await client().query('voiceNote.list');
+  const { notes } = await client().query('voiceNote.list');
   const note = notes.find((n) => n.id === moved.value.id);
   assert.ok(note, 'the note is listed');
   assert.equal(note.size, 1234, 'with the size that arrived');

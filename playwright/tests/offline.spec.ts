@@ -206,7 +206,7 @@ test('five things captured offline survive a reload and each reaches the server 
     expect(comments.filter((c) => c.comment.startsWith(marker))).toHaveLength(1)
     const hub = (await rpcQuery(page, 'feedback.list', NO_FILTER)) as { items: { studentForename: string }[] }
     expect(hub.items.map((item) => item.studentForename)).toEqual(['Ava'])
-    const notes = (await rpcQuery(page, 'voiceNote.list')) as { filename: string }[]
+    const { notes } = (await rpcQuery(page, 'voiceNote.list')) as { notes: { filename: string }[] }
     expect(notes.filter((note) => note.filename.startsWith(marker))).toHaveLength(1)
     const requests = (await (await page.request.get(`${VISION_URL}/requests`)).json()) as { prompt: string }[]
     expect(requests.filter((request) => request.prompt.includes(marker))).toHaveLength(1)
@@ -250,7 +250,7 @@ test('a dictation whose page closes two minutes in is offered back, and saves as
   await expect
     .poll(
       async () => {
-        const notes = (await rpcQuery(again, 'voiceNote.list')) as { filename: string; url: string }[]
+        const { notes } = (await rpcQuery(again, 'voiceNote.list')) as { notes: { filename: string; url: string }[] }
         note = notes.find((n) => n.filename.startsWith('Recovered dictation'))
         return note?.filename ?? ''
       },

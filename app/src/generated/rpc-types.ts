@@ -994,6 +994,16 @@ export interface ReportDetail {
   updatedAt: Date;
 }
 
+export interface ReportListInput {
+  cursor: string | null;
+}
+
+export interface ReportPage {
+  reports: Array<ReportListItem>;
+  total: number;
+  nextCursor: string | null;
+}
+
 export interface ReportListItem {
   id: string;
   title: string;
@@ -1283,6 +1293,14 @@ export interface ListTasksInput {
   search?: string | null;
   tag?: string | null;
   status?: 'DRAFT' | 'SUBMITTED' | null;
+  cursor?: string | null;
+}
+
+export interface TaskPage {
+  tasks: Array<TaskSummary>;
+  total: number;
+  nextCursor: string | null;
+  allTags: Array<string>;
 }
 
 export interface TaskSummary {
@@ -1676,6 +1694,16 @@ export interface UploadFileInput {
   idempotencyKey?: string | null;
 }
 
+export interface VoiceNoteListInput {
+  cursor: string | null;
+}
+
+export interface VoiceNotePage {
+  notes: Array<VoiceNote>;
+  total: number;
+  nextCursor: string | null;
+}
+
 export interface VoiceNote {
   id: string;
   filename: string;
@@ -1777,7 +1805,7 @@ export interface RpcProcedures {
   'preferences.update': { kind: 'mutation'; input: UpdatePreferencesInput; output: PublicPreferences };
   'report.delete': { kind: 'mutation'; input: ReportIdInput; output: Done };
   'report.get': { kind: 'query'; input: ReportIdInput; output: ReportDetail };
-  'report.list': { kind: 'query'; input: void; output: Array<ReportListItem> };
+  'report.list': { kind: 'query'; input: ReportListInput | null; output: ReportPage };
   'report.save': { kind: 'mutation'; input: SaveReportInput; output: ReportIdInput };
   'report.sources': { kind: 'query'; input: ReportSourcesInput | null; output: ReportSources };
   'school.admins': { kind: 'query'; input: void; output: Array<SchoolAdmin> };
@@ -1800,7 +1828,7 @@ export interface RpcProcedures {
   'task.create': { kind: 'mutation'; input: CreateTaskInput; output: CreatedTask };
   'task.delete': { kind: 'mutation'; input: TaskId; output: Done };
   'task.get': { kind: 'query'; input: TaskId; output: TaskView };
-  'task.list': { kind: 'query'; input: ListTasksInput; output: Array<TaskSummary> };
+  'task.list': { kind: 'query'; input: ListTasksInput | null; output: TaskPage };
   'task.removeCollaborator': { kind: 'mutation'; input: CollaboratorInput; output: Array<PersonView> };
   'task.save': { kind: 'mutation'; input: SaveTaskInput; output: SaveTaskResult };
   'task.submit': { kind: 'mutation'; input: SubmitTaskInput; output: SubmittedTask };
@@ -1842,7 +1870,7 @@ export interface RpcProcedures {
   'user.updateProfile': { kind: 'mutation'; input: UpdateProfileInput; output: Profile };
   'user.uploadFile': { kind: 'mutation'; input: UploadFileInput; output: UploadTicket };
   'voiceNote.delete': { kind: 'mutation'; input: VoiceNoteId; output: VoiceNoteId };
-  'voiceNote.list': { kind: 'query'; input: void; output: Array<VoiceNote> };
+  'voiceNote.list': { kind: 'query'; input: VoiceNoteListInput | null; output: VoiceNotePage };
   'voiceNote.rename': { kind: 'mutation'; input: RenameVoiceNoteInput; output: RenamedVoiceNote };
   'voiceNote.transcribe': { kind: 'mutation'; input: VoiceNoteId; output: VoiceNoteId };
 }

@@ -157,7 +157,7 @@ pub async fn run(ctx: &Ctx, name: &str, arguments: &str) -> ToolOutcome {
         "pupil_work" => pupil_work(ctx, &args).await.map(ToolOutcome::result),
         "overview" => query(ctx, rpc::dashboard::summary::handler, json!({})).await.map(ToolOutcome::result),
         "leader_tasks" => leader_tasks(ctx, &args).await.map(ToolOutcome::result),
-        "leader_reports" => query(ctx, rpc::report::list::handler, json!({})).await.map(|v| ToolOutcome::result(capped(v))),
+        "leader_reports" => first_rows(ctx, rpc::report::list::handler, json!({}), "reports").await.map(ToolOutcome::result),
         "draft_message" => draft_message(ctx, &args).await,
         other => return ToolOutcome::error(format!("There is no tool called {other}.")),
     };
@@ -209,6 +209,42 @@ fn capped(value: Value) -> Value {
         }
         other => other,
     }
+}
+
+/// The first [`MAX_ITEMS`] rows of a list that comes a page at a time (docs/scaling.md
+/// "Paged lists"): the `field` rows of each page, following `nextCursor`, shaped as
+/// [`capped`] shapes a whole list (a list; or the first rows, the total and `truncated`).
+async fn first_rows<'a, In, Out, Fut>(
+    ctx: &'a Ctx,
+    handler: impl Fn(&'a Ctx, In) -> Fut,
+    input: Value,
+    field: &str,
+) -> Result<Value, String>
+where
+    In: DeserializeOwned,
+    Out: rpc::encoded::RpcOutput,
+    Fut: std::future::Future<Output = RpcResult<Out>>,
+{
+    let mut rows = Vec::new();
+    let mut cursor = Value::Null;
+    let mut total;
+    loop {
+        let mut asked = input.clone();
+        asked["cursor"] = cursor;
+        let page = query(ctx, &handler, asked).await?;
+        total = page["total"].clone();
+        rows.extend(page[field].as_array().cloned().unwrap_or_default());
+        cursor = page["nextCursor"].clone();
+        if cursor.is_null() || rows.len() >= MAX_ITEMS {
+            break;
+        }
+    }
+    Ok(if cursor.is_null() && rows.len() <= MAX_ITEMS {
+        Value::Array(rows)
+    } else {
+        rows.truncate(MAX_ITEMS);
+        json!({"items": rows, "total": total, "truncated": true})
+    })
 }
 
 fn clip(text: &str) -> String {
@@ -416,8 +452,7 @@ async fn pupil_work(ctx: &Ctx, args: &Value) -> Result<Value, String> {
 }
 
 async fn leader_tasks(ctx: &Ctx, args: &Value) -> Result<Value, String> {
-    let tasks = query(ctx, rpc::task::list::handler, json!({"search": text_arg(args, "search")})).await?;
-    Ok(capped(tasks))
+    first_rows(ctx, rpc::task::list::handler, json!({"search": text_arg(args, "search")}), "tasks").await
 }
 
 /// Checks the draft's pupils against the school's (`school.listStudents`) and hands the

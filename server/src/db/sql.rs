@@ -30,16 +30,18 @@ diesel::define_sql_function!(
 /// `%text%` for a case-insensitive LIKE (compare it with `lower(column)` and
 /// `.escape('\\')`): trimmed, lower-cased, with LIKE's own wildcards taken literally.
 pub fn like_pattern(text: &str) -> String {
-    let escaped: String = text
-        .trim()
-        .to_lowercase()
-        .chars()
+    format!("%{}%", like_escaped(&text.trim().to_lowercase()))
+}
+
+/// `text` with LIKE's own wildcards (and the escape character) escaped by a backslash, nothing
+/// else changed: for a pattern that must keep its case as given.
+pub fn like_escaped(text: &str) -> String {
+    text.chars()
         .flat_map(|c| match c {
             '%' | '_' | '\\' => vec!['\\', c],
             other => vec![other],
         })
-        .collect();
-    format!("%{escaped}%")
+        .collect()
 }
 
 /// The most bind parameters one statement carries. SQLite refuses a statement with more

@@ -5,7 +5,10 @@
 //! 'Retry' (`POST /api/bull/jobs/{id}/retry`: queued again, due now, attempts reset) and
 //! 'Discard' (`POST /api/bull/jobs/{id}/discard`: deleted). The page reloads itself every
 //! 10 s while its "Refresh every 10 seconds" box is ticked (`/api/bull/refresh.js`, a script
-//! file of our own, so it fits the CSP as it is; no inline script).
+//! file of our own, so it fits the CSP as it is; no inline script). The failed jobs come
+//! [`FAILED_SHOWN`] at a time, newest first: "Older failed jobs" links to the next page by
+//! an opaque cursor (`?cursor=`, `rpc::cursor`'s (time, id) token, docs/scaling.md "Paged
+//! lists"), "Newest failed jobs" back to the first.
 //!
 //! The POSTs are plain forms: same origin (`check_same_origin`) and Auth.js's double-submit
 //! CSRF token (`auth::csrf`: the page puts the cookie's token in a hidden field; the cookie
@@ -14,7 +17,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -28,13 +31,28 @@ use crate::auth::csrf;
 use crate::auth::session::current_user;
 use crate::error::AppError;
 use crate::models::jobs::{self, FailedJob, KindCount};
+use crate::models::TimeKey;
 use crate::rpc::context::check_same_origin;
+use crate::rpc::cursor::{self, BAD_CURSOR};
 use crate::state::AppState;
 
 /// The page's title and heading.
 pub const TITLE: &str = "Background jobs";
-/// The most failed jobs the page lists (newest first).
+/// Failed jobs a page (newest first): what the page has always shown at once, one dense row
+/// each for our own staff, about 200 kB of HTML.
 pub const FAILED_SHOWN: i64 = 200;
+
+/// The page's query string: `cursor`, where the failed jobs shown start (absent: the newest).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct PageQuery {
+    pub cursor: Option<String>,
+}
+
+/// Where a page of failed jobs starts: `Ok(None)` for the newest; `Err` for a token that
+/// does not read (made up, cut short).
+fn failed_from(token: Option<&str>) -> Result<Option<TimeKey>, ()> {
+    cursor::time_key("cursor", token).map_err(|_| ())
+}
 
 /// The routes under `/api/bull`.
 pub fn routes() -> Router<AppState> {
@@ -52,10 +70,15 @@ async fn is_superadmin(state: &AppState, headers: &HeaderMap) -> Result<bool, Ap
     Ok(caller.is_some_and(|c| !c.user.disabled && c.user.role == UserRole::Superadmin))
 }
 
-async fn page(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
+async fn page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<PageQuery>,
+) -> Result<Response, AppError> {
     if !is_superadmin(&state, &headers).await? {
         return Err(AppError::NotFound);
     }
+    let from = failed_from(query.cursor.as_deref());
     let secure = crate::auth::routes::is_secure(&state.config);
     let secret = state.auth.secret();
     let (token, set_cookie) = match csrf::verified_cookie_token(&headers, secret, secure) {
@@ -69,11 +92,28 @@ async fn page(State(state): State<AppState>, headers: HeaderMap) -> Result<Respo
         let mut pooled = state.db.conn().await?;
         let mut conn = pooled.db();
         let counts = jobs::counts_by_kind(&mut conn).await?;
-        let failed = jobs::failed(&mut conn, FAILED_SHOWN).await?;
+        let failed = match &from {
+            // One more than a page tells whether older ones follow.
+            Ok(after) => Some(jobs::failed_page(&mut conn, after.as_ref(), FAILED_SHOWN + 1).await?),
+            Err(()) => None,
+        };
         (counts, failed)
     };
-    let html = render(&counts, &failed, &token);
-    let mut response = (StatusCode::OK, html).into_response();
+    let started = query.cursor.as_deref().filter(|c| !c.is_empty());
+    let (status, html) = match failed {
+        Some(mut failed) => {
+            let older = if failed.len() as i64 > FAILED_SHOWN {
+                failed.truncate(FAILED_SHOWN as usize);
+                failed.last().map(|job| cursor::of_time(job.updated_at, &job.id))
+            } else {
+                None
+            };
+            let page = FailedPage { jobs: &failed, cursor: started, older: older.as_deref() };
+            (StatusCode::OK, render(&counts, Ok(page), &token))
+        }
+        None => (StatusCode::BAD_REQUEST, render(&counts, Err(BAD_CURSOR), &token)),
+    };
+    let mut response = (status, html).into_response();
     let out = response.headers_mut();
     out.insert(
         header::CONTENT_TYPE,
@@ -133,9 +173,15 @@ async fn check_post(
     Ok(())
 }
 
-/// Back to the page (303, so a reload does not post again).
-fn back_to_page(state: &AppState) -> Response {
-    let to = format!("{}/api/bull", state.config.public_url.trim_end_matches('/'));
+/// Back to the page (303, so a reload does not post again): to the page of failed jobs the
+/// form was on (its `cursor` field), or the first when it has none or one that does not read.
+fn back_to_page(state: &AppState, form: &ActionForm) -> Response {
+    let mut to = format!("{}/api/bull", state.config.public_url.trim_end_matches('/'));
+    let token = form.get("cursor").map(String::as_str);
+    if let (Some(token), Ok(Some(_))) = (token, failed_from(token)) {
+        // A token that reads is base64url: nothing in it needs escaping in a URL.
+        let _ = write!(to, "?cursor={token}");
+    }
     (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response()
 }
 
@@ -155,7 +201,7 @@ async fn retry(
     }
     .await;
     match done {
-        Ok(true) => back_to_page(&state),
+        Ok(true) => back_to_page(&state, &form),
         Ok(false) => AppError::NotFoundWith("No failed job has this id.").into_response(),
         Err(err) => err.into_response(),
     }
@@ -177,7 +223,7 @@ async fn discard(
     }
     .await;
     match done {
-        Ok(true) => back_to_page(&state),
+        Ok(true) => back_to_page(&state, &form),
         Ok(false) => AppError::NotFoundWith("No failed job has this id.").into_response(),
         Err(err) => err.into_response(),
     }
@@ -271,9 +317,21 @@ word-break:break-word}td.actions{white-space:nowrap}form{display:inline}\
 button{margin-right:.25rem;height:2rem;padding:0 .75rem;border:1px solid #cbd5e1;border-radius:.375rem;\
 background:#fff;color:#0f172a;font:inherit;font-size:.875rem;font-weight:500;cursor:pointer}\
 button:hover{background:#f1f5f9}button:focus-visible{outline:3px solid #4338ca;outline-offset:2px}\
-p.note{color:#475569;font-size:.875rem}";
+p.note{color:#475569;font-size:.875rem}\
+nav.pager{display:flex;flex-wrap:wrap;gap:1rem;margin-top:.75rem;font-size:.875rem}\
+nav.pager a{color:#4338ca;font-weight:500;text-underline-offset:4px}";
 
-fn render(counts: &[KindCount], failed: &[FailedJob], token: &str) -> String {
+/// One page of failed jobs as the page shows it.
+struct FailedPage<'a> {
+    jobs: &'a [FailedJob],
+    /// Where this page starts (none: the newest), so Retry and Discard come back to it.
+    cursor: Option<&'a str>,
+    /// Where the next, older page starts; none on the last page.
+    older: Option<&'a str>,
+}
+
+/// `failed`: a page of failed jobs, or the sentence for a cursor that does not read.
+fn render(counts: &[KindCount], failed: Result<FailedPage<'_>, &str>, token: &str) -> String {
     let mut html = String::new();
     let _ = write!(
         html,
@@ -318,7 +376,20 @@ fn render(counts: &[KindCount], failed: &[FailedJob], token: &str) -> String {
         html.push_str("</tbody></table></div>");
     }
     html.push_str("<h2>Failed jobs</h2>");
-    if failed.is_empty() {
+    let page = match failed {
+        Ok(page) => page,
+        Err(sentence) => {
+            let _ = write!(
+                html,
+                "<p role=\"alert\">{}</p><nav class=\"pager\" aria-label=\"Failed jobs pages\">\
+<a href=\"/api/bull\">Newest failed jobs</a></nav>",
+                escape(sentence)
+            );
+            html.push_str("</main></body></html>");
+            return html;
+        }
+    };
+    if page.jobs.is_empty() {
         html.push_str("<p>No failed jobs.</p>");
     } else {
         html.push_str(
@@ -327,15 +398,19 @@ fn render(counts: &[KindCount], failed: &[FailedJob], token: &str) -> String {
 <th scope=\"col\">Actions</th><th scope=\"col\">Last error</th><th scope=\"col\">Created</th>\
 <th scope=\"col\">Updated</th><th scope=\"col\">Payload</th></tr></thead><tbody>",
         );
-        let token = escape(token);
-        for job in failed {
+        // Each form carries the CSRF token and the page it is on, to come back to it.
+        let mut hidden = format!("<input type=\"hidden\" name=\"csrfToken\" value=\"{}\">", escape(token));
+        if let Some(cursor) = page.cursor {
+            let _ = write!(hidden, "<input type=\"hidden\" name=\"cursor\" value=\"{}\">", escape(cursor));
+        }
+        for job in page.jobs {
             let id = escape(&job.id);
             let _ = write!(
                 html,
                 "<tr><td>{kind}</td><td>{attempts} of {max}</td><td class=\"actions\">\
-<form method=\"post\" action=\"/api/bull/jobs/{id}/retry\"><input type=\"hidden\" name=\"csrfToken\" value=\"{token}\">\
+<form method=\"post\" action=\"/api/bull/jobs/{id}/retry\">{hidden}\
 <button type=\"submit\" aria-label=\"Retry {kind} job {id}\">Retry</button></form>\
-<form method=\"post\" action=\"/api/bull/jobs/{id}/discard\"><input type=\"hidden\" name=\"csrfToken\" value=\"{token}\">\
+<form method=\"post\" action=\"/api/bull/jobs/{id}/discard\">{hidden}\
 <button type=\"submit\" aria-label=\"Discard {kind} job {id}\">Discard</button></form></td>\
 <td class=\"error\">{error}</td><td>{created}</td><td>{updated}</td><td>{payload}</td></tr>",
                 kind = escape(&job.kind),
@@ -348,6 +423,16 @@ fn render(counts: &[KindCount], failed: &[FailedJob], token: &str) -> String {
             );
         }
         html.push_str("</tbody></table></div>");
+    }
+    if page.cursor.is_some() || page.older.is_some() {
+        html.push_str("<nav class=\"pager\" aria-label=\"Failed jobs pages\">");
+        if page.cursor.is_some() {
+            html.push_str("<a href=\"/api/bull\">Newest failed jobs</a>");
+        }
+        if let Some(older) = page.older {
+            let _ = write!(html, "<a href=\"/api/bull?cursor={}\">Older failed jobs</a>", escape(older));
+        }
+        html.push_str("</nav>");
     }
     html.push_str("</main></body></html>");
     html

@@ -13,8 +13,8 @@ use diesel_async::RunQueryDsl;
 use crate::db::schema::jobs;
 use crate::db::DbConn;
 use crate::ids::new_id;
-use crate::models::now;
-use crate::with_conn;
+use crate::models::{now, TimeKey};
+use crate::{before_time, with_conn};
 
 /// The states of `jobs.status`.
 pub mod status {
@@ -432,15 +432,26 @@ pub struct FailedJob {
     pub updated_at: NaiveDateTime,
 }
 
-/// The newest `limit` failed jobs, most recently failed first.
-pub async fn failed(conn: &mut DbConn<'_>, limit: i64) -> QueryResult<Vec<FailedJob>> {
-    with_conn!(conn, |c| jobs::table
-        .filter(jobs::status.eq(status::FAILED))
-        .order((jobs::updated_at.desc(), jobs::id.asc()))
-        .limit(limit)
-        .select(FailedJob::as_select())
-        .load(c)
-        .await)
+/// A page of the failed jobs, most recently failed first (by `updated_at`, then id, both
+/// descending): at most `limit` after `after` (from the newest without). Each page is one
+/// range read of `jobs (status, updated_at, id)`.
+pub async fn failed_page(
+    conn: &mut DbConn<'_>,
+    after: Option<&TimeKey>,
+    limit: i64,
+) -> QueryResult<Vec<FailedJob>> {
+    with_conn!(conn, |c| {
+        let mut query = jobs::table.filter(jobs::status.eq(status::FAILED)).into_boxed();
+        if let Some(key) = after {
+            query = query.filter(before_time!(jobs::updated_at, jobs::id, key));
+        }
+        query
+            .order((jobs::updated_at.desc(), jobs::id.desc()))
+            .limit(limit)
+            .select(FailedJob::as_select())
+            .load(c)
+            .await
+    })
 }
 
 /// Puts a failed job back in the queue, due now, with a fresh set of attempts (its last

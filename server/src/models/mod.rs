@@ -57,6 +57,24 @@ pub struct NameKey {
     pub id: String,
 }
 
+/// Where a page newest first resumes: strictly after this place in the order by a time
+/// (creation, last change) and then id, both descending (docs/scaling.md "Paged lists").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeKey {
+    pub at: NaiveDateTime,
+    pub id: String,
+}
+
+/// `(time, id) < key` over a table's time column and id, for the page after `key` of a
+/// list newest first (`ORDER BY time DESC, id DESC`).
+#[macro_export]
+macro_rules! before_time {
+    ($time:expr, $id:expr, $key:expr) => {{
+        let k: &$crate::models::TimeKey = $key;
+        $time.lt(k.at).or($time.eq(k.at).and($id.lt(k.id.clone())))
+    }};
+}
+
 /// `(surname, forename, id) > key` over a table's columns, for a page after `key`: the same
 /// filter for users and pupils. Written as a macro since each table's columns are types.
 #[macro_export]

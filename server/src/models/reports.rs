@@ -18,7 +18,8 @@ use crate::db::schema::{
 use crate::db::sql::{like_pattern, lower};
 use crate::db::DbConn;
 use crate::models::stored_files::FileKind;
-use crate::with_conn;
+use crate::models::TimeKey;
+use crate::{before_time, with_conn};
 
 /// One saved report.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
@@ -115,15 +116,36 @@ pub async fn update(
     Ok(n == 1)
 }
 
-/// The author's reports, most recently changed first.
-pub async fn list(conn: &mut DbConn<'_>, author: Author<'_>) -> QueryResult<Vec<ReportSummary>> {
-    with_conn!(conn, |c| reports::table
-        .filter(reports::school_id.eq(author.school_id))
-        .filter(reports::user_id.eq(author.user_id))
-        .order((reports::updated_at.desc(), reports::id.desc()))
-        .select(ReportSummary::as_select())
-        .load(c)
-        .await)
+/// A page of the author's reports, most recently changed first (then by id): at most
+/// `limit` after `after` (from the newest without); and how many they have in all.
+pub async fn list_page(
+    conn: &mut DbConn<'_>,
+    author: Author<'_>,
+    after: Option<&TimeKey>,
+    limit: i64,
+) -> QueryResult<(Vec<ReportSummary>, i64)> {
+    macro_rules! own {
+        () => {
+            reports::table
+                .filter(reports::school_id.eq(author.school_id))
+                .filter(reports::user_id.eq(author.user_id))
+                .into_boxed()
+        };
+    }
+    let total: i64 = with_conn!(conn, |c| own!().count().get_result(c).await)?;
+    let rows: Vec<ReportSummary> = with_conn!(conn, |c| {
+        let mut query = own!();
+        if let Some(key) = after {
+            query = query.filter(before_time!(reports::updated_at, reports::id, key));
+        }
+        query
+            .order((reports::updated_at.desc(), reports::id.desc()))
+            .limit(limit)
+            .select(ReportSummary::as_select())
+            .load(c)
+            .await
+    })?;
+    Ok((rows, total))
 }
 
 /// The author's report `id`, or `None` (also for anyone else's).

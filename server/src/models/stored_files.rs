@@ -12,7 +12,8 @@ use diesel_async::RunQueryDsl;
 
 use crate::db::schema::{stored_files, task_items, tasks};
 use crate::db::DbConn;
-use crate::with_conn;
+use crate::models::TimeKey;
+use crate::{before_time, with_conn};
 
 /// `stored_files.kind` of direct uploads and voice notes (submission files are found by
 /// their `submission_id`).
@@ -158,7 +159,8 @@ pub async fn find_owned_by_key(
         .optional())
 }
 
-/// The owner's voice notes in their personal folder, newest first.
+/// Every voice note of the owner in their personal folder, newest first: for the task's
+/// "Pull in voice notes" picker (the voice notes page reads them a page at a time).
 pub async fn personal_voice_notes(
     conn: &mut DbConn<'_>,
     school_id: &str,
@@ -173,6 +175,42 @@ pub async fn personal_voice_notes(
         .select(StoredFile::as_select())
         .load(c)
         .await)
+}
+
+/// A page of the owner's voice notes in their personal folder, newest first (then by id):
+/// at most `limit` after `after` (from the newest without); and how many there are in all.
+/// Each page is one range read of `stored_files (user_id, kind, created_at, id)`.
+pub async fn personal_voice_notes_page(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    user_id: &str,
+    after: Option<&TimeKey>,
+    limit: i64,
+) -> QueryResult<(Vec<StoredFile>, i64)> {
+    macro_rules! own {
+        () => {
+            stored_files::table
+                .filter(stored_files::school_id.eq(school_id))
+                .filter(stored_files::user_id.eq(user_id))
+                .filter(stored_files::kind.eq(FileKind::VoiceNote.as_str()))
+                .filter(stored_files::in_personal_folder.eq(true))
+                .into_boxed()
+        };
+    }
+    let total: i64 = with_conn!(conn, |c| own!().count().get_result(c).await)?;
+    let rows: Vec<StoredFile> = with_conn!(conn, |c| {
+        let mut query = own!();
+        if let Some(key) = after {
+            query = query.filter(before_time!(stored_files::created_at, stored_files::id, key));
+        }
+        query
+            .order((stored_files::created_at.desc(), stored_files::id.desc()))
+            .limit(limit)
+            .select(StoredFile::as_select())
+            .load(c)
+            .await
+    })?;
+    Ok((rows, total))
 }
 
 /// The owner's uploads that have not expired at `at`, newest first (arrived or not).

@@ -8,8 +8,10 @@ use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
 use crate::db::schema::{question_responses, task_collaborators, task_submissions, tasks, users};
+use crate::db::sql::{like_escaped, like_pattern, lower};
 use crate::db::DbConn;
-use crate::with_conn;
+use crate::models::TimeKey;
+use crate::{before_time, with_conn};
 
 /// How the caller reaches a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,47 +135,108 @@ pub struct TaskListEntry {
     pub owner_surname: String,
 }
 
-/// The tasks of `school_id` that `user_id` owns or is a collaborator on, most recently
-/// changed first.
-pub async fn list_for(
-    conn: &mut DbConn<'_>,
-    user_id: &str,
-    school_id: &str,
-) -> QueryResult<Vec<TaskListEntry>> {
-    let shared: Vec<String> = with_conn!(conn, |c| task_collaborators::table
+/// Which of a user's tasks a list shows: every one with no filter set.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaskFilter {
+    /// Part of the title, any case.
+    pub search: Option<String>,
+    /// One of its tags, any case.
+    pub tag: Option<String>,
+    /// `Some(true)`: drafts only; `Some(false)`: submitted only.
+    pub draft: Option<bool>,
+}
+
+/// The ids of the tasks shared with `user_id` (as a collaborator).
+async fn shared_with(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<Vec<String>> {
+    with_conn!(conn, |c| task_collaborators::table
         .filter(task_collaborators::user_id.eq(user_id))
         .select(task_collaborators::submission_id)
         .load(c)
-        .await)?;
-    let rows: Vec<(TaskRow, String, String, String)> = with_conn!(conn, |c| task_submissions::table
-        .inner_join(tasks::table)
-        .inner_join(users::table)
-        .filter(task_submissions::school_id.eq(school_id))
-        .filter(
-            task_submissions::user_id
-                .eq(user_id)
-                .or(task_submissions::id.eq_any(&shared)),
-        )
-        .order((task_submissions::updated_at.desc(), task_submissions::id.desc()))
-        .select((
-            TaskRow::as_select(),
-            tasks::title,
-            users::forename,
-            users::surname,
-        ))
-        .load(c)
-        .await)?;
-    Ok(rows
-        .into_iter()
-        .map(
-            |(task, template_title, owner_forename, owner_surname)| TaskListEntry {
+        .await)
+}
+
+/// A page of the tasks of `school_id` that `user_id` owns or is a collaborator on and that
+/// `filter` keeps, most recently changed first (then by id): at most `limit` after `after`
+/// (from the newest without); and how many `filter` keeps in all.
+pub async fn list_page(
+    conn: &mut DbConn<'_>,
+    user_id: &str,
+    school_id: &str,
+    filter: &TaskFilter,
+    after: Option<&TimeKey>,
+    limit: i64,
+) -> QueryResult<(Vec<TaskListEntry>, i64)> {
+    let shared = shared_with(conn, user_id).await?;
+    let search = filter.search.as_deref().filter(|s| !s.trim().is_empty()).map(like_pattern);
+    // Tags are stored as a JSON array: a tag matches as its JSON string, quotes and all, so
+    // "y7" never matches "y7b". Lower-cased both ways, since SQLite's lower() folds ASCII
+    // only and PostgreSQL's all of Unicode: either way a tag matches in any ASCII case.
+    let tag = filter.tag.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(|t| {
+        let json = serde_json::Value::from(t).to_string();
+        (like_pattern(&json), format!("%{}%", like_escaped(&json.to_ascii_lowercase())))
+    });
+    macro_rules! kept {
+        () => {{
+            let mut query = task_submissions::table
+                .inner_join(tasks::table)
+                .inner_join(users::table)
+                .filter(task_submissions::school_id.eq(school_id))
+                .filter(task_submissions::user_id.eq(user_id).or(task_submissions::id.eq_any(&shared)))
+                .into_boxed();
+            if let Some(p) = &search {
+                query = query.filter(lower(task_submissions::title).like(p.clone()).escape('\\'));
+            }
+            if let Some((unicode, ascii)) = &tag {
+                query = query.filter(
+                    lower(task_submissions::tags)
+                        .like(unicode.clone())
+                        .escape('\\')
+                        .or(lower(task_submissions::tags).like(ascii.clone()).escape('\\')),
+                );
+            }
+            if let Some(draft) = filter.draft {
+                query = query.filter(task_submissions::draft.eq(draft));
+            }
+            query
+        }};
+    }
+    let total: i64 = with_conn!(conn, |c| kept!().count().get_result(c).await)?;
+    let rows: Vec<(TaskRow, String, String, String)> = with_conn!(conn, |c| {
+        let mut query = kept!();
+        if let Some(key) = after {
+            query = query.filter(before_time!(task_submissions::updated_at, task_submissions::id, key));
+        }
+        query
+            .order((task_submissions::updated_at.desc(), task_submissions::id.desc()))
+            .limit(limit)
+            .select((TaskRow::as_select(), tasks::title, users::forename, users::surname))
+            .load(c)
+            .await
+    })?;
+    Ok((
+        rows.into_iter()
+            .map(|(task, template_title, owner_forename, owner_surname)| TaskListEntry {
                 task,
                 template_title,
                 owner_forename,
                 owner_surname,
-            },
-        )
-        .collect())
+            })
+            .collect(),
+        total,
+    ))
+}
+
+/// The stored tags (JSON arrays) of every task of `school_id` that `user_id` owns or is a
+/// collaborator on: the tag filter's choices come from all of them, not from one page.
+pub async fn tags_of_tasks(conn: &mut DbConn<'_>, user_id: &str, school_id: &str) -> QueryResult<Vec<String>> {
+    let shared = shared_with(conn, user_id).await?;
+    with_conn!(conn, |c| task_submissions::table
+        .filter(task_submissions::school_id.eq(school_id))
+        .filter(task_submissions::user_id.eq(user_id).or(task_submissions::id.eq_any(&shared)))
+        .filter(task_submissions::tags.ne("[]"))
+        .select(task_submissions::tags)
+        .load(c)
+        .await)
 }
 
 /// Changes a task's title and tags (either may be kept).

@@ -5,8 +5,9 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use chrono::NaiveDateTime;
 
-use crate::models::NameKey;
+use crate::models::{NameKey, TimeKey};
 use crate::rpc::{FieldErrors, RpcError, RpcResult};
 
 /// What the user reads when a token cannot be read (edited by hand, or from an older page).
@@ -47,6 +48,27 @@ pub fn of_name(key: &NameKey) -> String {
     encode(&[&key.surname, &key.forename, &key.id])
 }
 
+/// A time in a token, to the nanosecond (both databases keep microseconds).
+const TIME: &str = "%Y-%m-%dT%H:%M:%S%.f";
+
+/// The place after which a page newest first starts, from input field `field` (none or
+/// empty: the first page).
+pub fn time_key(field: &str, token: Option<&str>) -> RpcResult<Option<TimeKey>> {
+    match token.filter(|t| !t.is_empty()) {
+        Some(token) => {
+            let [at, id] = decode(field, token)?;
+            let at = NaiveDateTime::parse_from_str(&at, TIME).map_err(|_| refused(field))?;
+            Ok(Some(TimeKey { at, id }))
+        }
+        None => Ok(None),
+    }
+}
+
+/// The token of a place in an order by time (newest first).
+pub fn of_time(at: NaiveDateTime, id: &str) -> String {
+    encode(&[&at.format(TIME).to_string(), id])
+}
+
 /// BAD_REQUEST on `field` with [`BAD_CURSOR`]: for a token whose parts do not read either.
 pub fn refused(field: &str) -> RpcError {
     let mut fields = FieldErrors::default();
@@ -67,5 +89,19 @@ mod tests {
             let error = decode::<3>("cursor", bad).unwrap_err();
             assert_eq!(error.message, BAD_CURSOR, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_time_key_round_trips_to_the_microsecond_and_a_bad_time_is_refused() {
+        let at = chrono::NaiveDate::from_ymd_opt(2026, 11, 28)
+            .unwrap()
+            .and_hms_micro_opt(9, 5, 7, 123_456)
+            .unwrap();
+        let key = time_key("cursor", Some(&of_time(at, "id-9"))).unwrap().unwrap();
+        assert_eq!(key, TimeKey { at, id: "id-9".into() });
+        assert_eq!(time_key("cursor", None).unwrap(), None);
+        assert_eq!(time_key("cursor", Some("")).unwrap(), None);
+        let error = time_key("cursor", Some(&encode(&["yesterday", "id-9"]))).unwrap_err();
+        assert_eq!(error.message, BAD_CURSOR);
     }
 }

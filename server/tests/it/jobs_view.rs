@@ -17,7 +17,7 @@ use crate::dual_test;
 use crate::submissions::staff;
 use crate::support::{make_school, TestApp, TestResponse};
 
-async fn queue(app: &TestApp, kind: &str, payload: serde_json::Value, state: &str) -> String {
+pub(crate) async fn queue(app: &TestApp, kind: &str, payload: serde_json::Value, state: &str) -> String {
     let mut pooled = app.db.conn().await.expect("connection");
     let job = NewJob { kind: kind.into(), payload, run_at: now(), idempotency_key: None };
     let id = voicemark::models::jobs::insert(&mut pooled.db(), &job)
@@ -42,7 +42,7 @@ async fn page(app: &TestApp, cookie: Option<&str>) -> TestResponse {
 }
 
 /// The page's CSRF token (from its hidden fields) and the cookie pair that vouches for it.
-fn csrf_of(response: &TestResponse) -> (String, String) {
+pub(crate) fn csrf_of(response: &TestResponse) -> (String, String) {
     let text = response.text();
     let token = text
         .split("name=\"csrfToken\" value=\"")

@@ -194,7 +194,7 @@ dual_test!(
         .await;
         assert!(moved.data()["id"].is_string());
         let notes = query(&app, "voiceNote.list", Value::Null, Some(cookie)).await;
-        assert_eq!(notes.data()[0]["size"], size);
+        assert_eq!(notes.data()["notes"][0]["size"], size);
         // A finished upload takes no more parts.
         let late = put_part(&app, &parts[0], &[], cut(1)).await;
         assert_eq!(late.status, StatusCode::FORBIDDEN);

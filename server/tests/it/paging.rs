@@ -3,12 +3,19 @@
 //! order, whatever is added or removed between pages; search narrows the pages and the
 //! total; a cursor that was tampered with is refused with a plain message; another school's
 //! users never appear. Manage School's pupils (`admin.listPupils`) page by 50 the same way.
+//! Newest first after a (time, id) cursor: tasks (`task.list`, 50 a page, the caller's own
+//! and those shared with them), saved reports (`report.list`, 20 a page) and voice notes
+//! (`voiceNote.list`, 20 a page); and the jobs view's failed jobs (`/api/bull`, 200 a
+//! page, "Older failed jobs" by a cursor in the query string).
 
 use core_wasm::UserRole;
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 use serde_json::{json, Value};
-use voicemark::db::schema::users;
+use chrono::{Duration, NaiveDateTime};
+use voicemark::db::schema::{jobs, reports, stored_files, task_submissions, users};
+use voicemark::ids::new_id;
+use voicemark::models::now;
 use voicemark::rpc::cursor::BAD_CURSOR;
 use voicemark::with_conn;
 
@@ -178,5 +185,368 @@ dual_test!(
         assert!(found["nextCursor"].is_null());
         let refused = query(&app, &admin, "admin.listPupils", json!({"search": null, "cursor": "x"})).await.unwrap_err();
         assert_eq!(refused.1, BAD_CURSOR);
+    }
+);
+
+/// Every page of `path` for `input` (plus the cursor), each page's `field` rows as they came;
+/// checks that every page says the same `total`.
+async fn walk(app: &TestApp, cookie: &str, path: &str, input: Value, field: &str) -> Vec<Vec<Value>> {
+    let mut out = Vec::new();
+    let mut cursor = Value::Null;
+    let mut total = None;
+    loop {
+        let mut asked = input.clone();
+        asked["cursor"] = cursor;
+        let page = query(app, cookie, path, asked).await.expect("a page");
+        out.push(page[field].as_array().unwrap().clone());
+        assert!(total.is_none_or(|t| t == page["total"]), "one total on every page");
+        total = Some(page["total"].clone());
+        cursor = page["nextCursor"].clone();
+        if cursor.is_null() {
+            return out;
+        }
+        assert!(out.len() < 20, "the pages never end");
+    }
+}
+
+/// A made-up cursor, one cut short and one whose time does not read are refused on the
+/// `cursor` field in plain words.
+async fn made_up_cursors_are_refused(app: &TestApp, cookie: &str, path: &str, input: Value) {
+    let bad_time = voicemark::rpc::cursor::encode(&["last Tuesday", "x"]);
+    for bad in ["nonsense!", "WyJhIl0", bad_time.as_str()] {
+        let mut asked = input.clone();
+        asked["cursor"] = json!(bad);
+        let refused = query(app, cookie, path, asked).await.unwrap_err();
+        assert_eq!(refused.0, "BAD_REQUEST", "{path} {bad}");
+        assert_eq!(refused.1, BAD_CURSOR);
+        assert_eq!(refused.2["cursor"][0], BAD_CURSOR);
+    }
+}
+
+/// Sets a task's last change to `at`.
+async fn task_changed_at(app: &TestApp, id: &str, at: NaiveDateTime) {
+    let mut pooled = app.db.conn().await.expect("connection");
+    with_conn!(pooled.db(), |c| diesel::update(task_submissions::table.find(id))
+        .set(task_submissions::updated_at.eq(at))
+        .execute(c)
+        .await)
+    .expect("update");
+}
+
+/// `ids` as the list orders them: newest first by `times`, then by id, descending.
+fn newest_first(mut rows: Vec<(NaiveDateTime, String)>) -> Vec<String> {
+    rows.sort_by(|a, b| b.cmp(a));
+    rows.into_iter().map(|(_, id)| id).collect()
+}
+
+dual_test!(
+    async fn tasks_page_newest_change_first_fifty_at_a_time(app: TestApp) {
+        let north = make_school(&app, "North").await;
+        let south = make_school(&app, "South").await;
+        let (me, cookie) = signed_in(&app, &north, UserRole::Teacher).await;
+        let colleague = user(&app, &north, "Col", "League").await;
+        let stranger = user(&app, &south, "Stray", "Anger").await;
+        let base = now() - Duration::days(1);
+        // 110 of mine and 10 a colleague shared with me; changed in pairs at the same time
+        // (the id decides within a pair); every fourth tagged "Y7", every third a draft.
+        let mut expected = Vec::new();
+        for n in 0..120usize {
+            let owner = if n % 12 == 5 { &colleague } else { &me };
+            let tags: &[&str] = if n % 4 == 0 { &["Y7", "Maths"] } else { &["y8"] };
+            let id = crate::reports::task(&app, &north, owner, &format!("Task {n:03}"), tags, &[], 1).await;
+            if owner == &colleague {
+                crate::reports::share(&app, &id, &me).await;
+            }
+            let at = base - Duration::minutes((n / 2) as i64);
+            task_changed_at(&app, &id, at).await;
+            if n % 3 == 0 {
+                let mut pooled = app.db.conn().await.expect("connection");
+                with_conn!(pooled.db(), |c| diesel::update(task_submissions::table.find(&id))
+                    .set(task_submissions::draft.eq(true))
+                    .execute(c)
+                    .await)
+                .expect("draft");
+            }
+            expected.push((at, id));
+        }
+        // Not mine, not shared with me, or another school's: never listed.
+        crate::reports::task(&app, &north, &colleague, "Colleague's own", &["Y7"], &[], 1).await;
+        crate::reports::task(&app, &south, &stranger, "Elsewhere", &["Y7"], &[], 0).await;
+
+        let all = walk(&app, &cookie, "task.list", json!({}), "tasks").await;
+        assert_eq!(all.iter().map(Vec::len).collect::<Vec<_>>(), [50, 50, 20]);
+        let listed: Vec<Value> = all.concat();
+        assert_eq!(ids(&listed), newest_first(expected.clone()), "each task once, newest change first, none of anyone else's");
+        assert_eq!(listed.iter().filter(|t| t["shared"] == true).count(), 10);
+        let first = query(&app, &cookie, "task.list", json!(null)).await.unwrap();
+        assert_eq!(ids(first["tasks"].as_array().unwrap()), ids(&all[0]), "no input = the first page");
+        assert_eq!(first["total"], 120);
+        assert_eq!(first["allTags"], json!(["Maths", "Y7", "y8"]), "every tag of my tasks, one spelling each");
+
+        // The filters narrow the pages and the total; the tag in any case, whole tags only.
+        let tagged = walk(&app, &cookie, "task.list", json!({"tag": "y7"}), "tasks").await.concat();
+        assert_eq!(tagged.len(), 30);
+        assert!(tagged.iter().all(|t| t["tags"][0] == "Y7"));
+        assert!(walk(&app, &cookie, "task.list", json!({"tag": "Y"}), "tasks").await.concat().is_empty());
+        let drafts = walk(&app, &cookie, "task.list", json!({"status": "DRAFT", "tag": "Y8"}), "tasks").await.concat();
+        assert!(drafts.iter().all(|t| t["draft"] == true && t["tags"][0] == "y8"));
+        assert_eq!(drafts.len(), (0..120).filter(|n| n % 3 == 0 && n % 4 != 0).count());
+        let searched = query(&app, &cookie, "task.list", json!({"search": "task 10", "cursor": null})).await.unwrap();
+        assert_eq!(searched["total"], 10, "Task 100 to Task 109");
+        assert!(searched["nextCursor"].is_null());
+
+        // Between pages a task is started and another changes (both newest: before the
+        // cursor) and one after the cursor is deleted: the next page starts right after the
+        // last row shown.
+        let cursor = first["nextCursor"].clone();
+        crate::reports::task(&app, &north, &me, "Just started", &[], &[], 0).await;
+        task_changed_at(&app, &ids(&all[2])[3], now()).await;
+        let leaving = all[1][7..].iter().find(|t| t["shared"] == false).unwrap()["id"].as_str().unwrap().to_owned();
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::delete(task_submissions::table.find(&leaving)).execute(c).await)
+                .expect("delete");
+        }
+        let two = query(&app, &cookie, "task.list", json!({"cursor": cursor})).await.unwrap();
+        let mut still = ids(&all[1]);
+        still.retain(|id| *id != leaving);
+        still.push(ids(&all[2])[0].clone());
+        assert_eq!(ids(two["tasks"].as_array().unwrap()), still);
+        assert_eq!(two["total"], 120, "one started, one deleted");
+
+        made_up_cursors_are_refused(&app, &cookie, "task.list", json!({})).await;
+    }
+);
+
+/// A saved report of `owner` titled `title`, last changed at `at`; answers its id.
+async fn report(app: &TestApp, school: &str, owner: &str, title: &str, at: NaiveDateTime) -> String {
+    let id = new_id();
+    let mut pooled = app.db.conn().await.expect("connection");
+    with_conn!(pooled.db(), |c| diesel::insert_into(reports::table)
+        .values((
+            reports::id.eq(&id),
+            reports::school_id.eq(school),
+            reports::user_id.eq(owner),
+            reports::title.eq(title),
+            reports::instructions.eq(""),
+            reports::body.eq("Body"),
+            reports::task_ids.eq("[]"),
+            reports::voice_note_ids.eq("[]"),
+            reports::created_at.eq(at),
+            reports::updated_at.eq(at),
+        ))
+        .execute(c)
+        .await)
+    .expect("report");
+    id
+}
+
+dual_test!(
+    async fn saved_reports_page_newest_change_first_twenty_at_a_time(app: TestApp) {
+        let north = make_school(&app, "North").await;
+        let south = make_school(&app, "South").await;
+        let (me, cookie) = signed_in(&app, &north, UserRole::Teacher).await;
+        let colleague = user(&app, &north, "Col", "League").await;
+        let stranger = user(&app, &south, "Stray", "Anger").await;
+        let base = now() - Duration::days(1);
+        let mut expected = Vec::new();
+        // In threes at the same time, so the id decides within each three.
+        for n in 0..45 {
+            let at = base - Duration::minutes(n / 3);
+            expected.push((at, report(&app, &north, &me, &format!("Report {n:02}"), at).await));
+        }
+        report(&app, &north, &colleague, "A colleague's", base).await;
+        report(&app, &south, &stranger, "Elsewhere", base).await;
+
+        let all = walk(&app, &cookie, "report.list", json!({}), "reports").await;
+        assert_eq!(all.iter().map(Vec::len).collect::<Vec<_>>(), [20, 20, 5]);
+        assert_eq!(ids(&all.concat()), newest_first(expected), "each report once, newest first, only mine");
+        let first = query(&app, &cookie, "report.list", json!(null)).await.unwrap();
+        assert_eq!(first["total"], 45);
+        assert_eq!(ids(first["reports"].as_array().unwrap()), ids(&all[0]), "no input = the first page");
+
+        // Between pages one is saved (newest: before the cursor) and one after it deleted.
+        let cursor = first["nextCursor"].clone();
+        report(&app, &north, &me, "Just saved", now()).await;
+        let leaving = ids(&all[1])[2].clone();
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::delete(reports::table.find(&leaving)).execute(c).await).expect("delete");
+        }
+        let two = query(&app, &cookie, "report.list", json!({"cursor": cursor})).await.unwrap();
+        let mut still = ids(&all[1]);
+        still.retain(|id| *id != leaving);
+        still.push(ids(&all[2])[0].clone());
+        assert_eq!(ids(two["reports"].as_array().unwrap()), still);
+        assert_eq!(two["total"], 45, "one saved, one deleted");
+
+        made_up_cursors_are_refused(&app, &cookie, "report.list", json!({})).await;
+    }
+);
+
+/// Sets a stored file's creation time to `at`; answers (at, id).
+async fn note_made_at(app: &TestApp, id: String, at: NaiveDateTime) -> (NaiveDateTime, String) {
+    let mut pooled = app.db.conn().await.expect("connection");
+    with_conn!(pooled.db(), |c| diesel::update(stored_files::table.find(&id))
+        .set(stored_files::created_at.eq(at))
+        .execute(c)
+        .await)
+    .expect("update");
+    (at, id)
+}
+
+dual_test!(
+    async fn voice_notes_page_newest_first_twenty_at_a_time(app: TestApp) {
+        let north = make_school(&app, "North").await;
+        let south = make_school(&app, "South").await;
+        let (me, cookie) = signed_in(&app, &north, UserRole::Teacher).await;
+        let colleague = user(&app, &north, "Col", "League").await;
+        let stranger = user(&app, &south, "Stray", "Anger").await;
+        let base = now() - Duration::days(1);
+        let mut expected = Vec::new();
+        // In pairs at the same time, so the id decides within each pair.
+        for n in 0..50 {
+            let (id, _) = crate::reports::stored_file(&app, &north, &me, &format!("Note {n:02}.webm"), None).await;
+            expected.push(note_made_at(&app, id, base - Duration::minutes(n / 2)).await);
+        }
+        crate::reports::stored_file(&app, &north, &colleague, "Theirs.webm", None).await;
+        crate::reports::stored_file(&app, &south, &stranger, "Elsewhere.webm", None).await;
+
+        let all = walk(&app, &cookie, "voiceNote.list", json!({}), "notes").await;
+        assert_eq!(all.iter().map(Vec::len).collect::<Vec<_>>(), [20, 20, 10]);
+        assert_eq!(ids(&all.concat()), newest_first(expected), "each note once, newest first, only mine");
+        assert!(all.concat().iter().all(|n| n["url"].as_str().is_some_and(|u| !u.is_empty())));
+        let first = query(&app, &cookie, "voiceNote.list", json!(null)).await.unwrap();
+        assert_eq!(first["total"], 50);
+        assert_eq!(ids(first["notes"].as_array().unwrap()), ids(&all[0]), "no input = the first page");
+
+        // Between pages one is recorded (newest: before the cursor) and one after it deleted.
+        let cursor = first["nextCursor"].clone();
+        crate::reports::stored_file(&app, &north, &me, "Just recorded.webm", None).await;
+        let leaving = ids(&all[1])[4].clone();
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::delete(stored_files::table.find(&leaving)).execute(c).await)
+                .expect("delete");
+        }
+        let two = query(&app, &cookie, "voiceNote.list", json!({"cursor": cursor})).await.unwrap();
+        let mut still = ids(&all[1]);
+        still.retain(|id| *id != leaving);
+        still.push(ids(&all[2])[0].clone());
+        assert_eq!(ids(two["notes"].as_array().unwrap()), still);
+        assert_eq!(two["total"], 50, "one recorded, one deleted");
+
+        made_up_cursors_are_refused(&app, &cookie, "voiceNote.list", json!({})).await;
+    }
+);
+
+/// The jobs view at `query` (`""` or `"?cursor=…"`): (status, failed job ids in page order,
+/// the "Older failed jobs" link's cursor, the page's text).
+async fn jobs_page(app: &TestApp, cookie: &str, query: &str) -> (axum::http::StatusCode, Vec<String>, Option<String>, String) {
+    let request = axum::http::Request::get(format!("/api/bull{query}"))
+        .header("cookie", cookie)
+        .body(axum::body::Body::empty())
+        .expect("request");
+    let text = app.request(request).await;
+    let status = text.status;
+    let text = text.text();
+    let ids = text
+        .split("action=\"/api/bull/jobs/")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("/retry\"").map(|(id, _)| id.to_owned()))
+        .collect();
+    let older = text
+        .split("<a href=\"/api/bull?cursor=")
+        .nth(1)
+        .and_then(|rest| rest.split_once("\">Older failed jobs</a>"))
+        .map(|(cursor, _)| cursor.to_owned());
+    (status, ids, older, text)
+}
+
+/// Sets a job's last change to `at`; answers (at, id).
+async fn job_changed_at(app: &TestApp, id: String, at: NaiveDateTime) -> (NaiveDateTime, String) {
+    let mut pooled = app.db.conn().await.expect("connection");
+    with_conn!(pooled.db(), |c| diesel::update(jobs::table.find(&id))
+        .set(jobs::updated_at.eq(at))
+        .execute(c)
+        .await)
+    .expect("update");
+    (at, id)
+}
+
+dual_test!(
+    async fn the_jobs_view_pages_failed_jobs_newest_first_two_hundred_at_a_time(app: TestApp) {
+        use voicemark::jobs::status;
+        let sa = crate::submissions::staff(&app, None, UserRole::Superadmin, "Sam").await;
+        let base = now() - Duration::days(1);
+        let mut expected = Vec::new();
+        // In pairs at the same time, so the id decides within each pair.
+        for n in 0..410 {
+            let id = crate::jobs_view::queue(&app, "email.feedback", json!({"n": n}), status::FAILED).await;
+            expected.push(job_changed_at(&app, id, base - Duration::seconds(n / 2)).await);
+        }
+        for _ in 0..3 {
+            crate::jobs_view::queue(&app, "email.feedback", json!({}), status::DONE).await;
+        }
+
+        let mut pages = Vec::new();
+        let mut query = String::new();
+        loop {
+            let (code, ids, older, text) = jobs_page(&app, &sa.cookie, &query).await;
+            assert_eq!(code, axum::http::StatusCode::OK);
+            assert_eq!(text.contains(">Newest failed jobs</a>"), !pages.is_empty(), "back to the start from a later page only");
+            pages.push(ids);
+            match older {
+                Some(cursor) => query = format!("?cursor={cursor}"),
+                None => break,
+            }
+            assert!(pages.len() < 10, "the pages never end");
+        }
+        assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [200, 200, 10]);
+        assert_eq!(pages.concat(), newest_first(expected), "each failed job once, newest first, no other");
+
+        // Between pages a job fails (newest: before the cursor) and one after it is
+        // discarded: the next page starts right after the last row shown.
+        let (_, first, cursor, _) = jobs_page(&app, &sa.cookie, "").await;
+        assert_eq!(first, pages[0]);
+        let cursor = cursor.expect("older ones follow");
+        crate::jobs_view::queue(&app, "notification.send", json!({}), status::FAILED).await;
+        let leaving = pages[1][9].clone();
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::delete(jobs::table.find(&leaving)).execute(c).await).expect("delete");
+        }
+        let shown = {
+            let request = axum::http::Request::get(format!("/api/bull?cursor={cursor}"))
+                .header("cookie", &sa.cookie)
+                .body(axum::body::Body::empty())
+                .expect("request");
+            app.request(request).await
+        };
+        let (_, two, _, text) = jobs_page(&app, &sa.cookie, &format!("?cursor={cursor}")).await;
+        let mut still = pages[1].clone();
+        still.retain(|id| *id != leaving);
+        still.push(pages[2][0].clone());
+        assert_eq!(two, still);
+        assert!(text.contains(&format!("<input type=\"hidden\" name=\"cursor\" value=\"{cursor}\">")));
+
+        // Retry on that page comes back to it.
+        let (token, csrf_cookie) = crate::jobs_view::csrf_of(&shown);
+        let request = axum::http::Request::post(format!("/api/bull/jobs/{}/retry", still[0]))
+            .header("cookie", format!("{}; {csrf_cookie}", sa.cookie))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(axum::body::Body::from(format!("csrfToken={token}&cursor={cursor}")))
+            .expect("request");
+        let answer = app.request(request).await;
+        assert_eq!(answer.status, axum::http::StatusCode::SEE_OTHER, "{}", answer.text());
+        assert!(answer.header("location").unwrap_or("").ends_with(&format!("/api/bull?cursor={cursor}")));
+
+        // A made-up cursor: 400, the plain sentence, and the way back to the newest.
+        for bad in ["nonsense!", "WyJhIl0"] {
+            let (code, ids, older, text) = jobs_page(&app, &sa.cookie, &format!("?cursor={bad}")).await;
+            assert_eq!(code, axum::http::StatusCode::BAD_REQUEST);
+            assert!(ids.is_empty() && older.is_none());
+            assert!(text.contains(BAD_CURSOR) && text.contains("<a href=\"/api/bull\">Newest failed jobs</a>"), "{text}");
+        }
     }
 );

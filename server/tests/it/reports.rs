@@ -113,7 +113,7 @@ async fn user(app: &TestApp, school: &str) -> (String, String) {
 }
 
 /// A task of `owner` with one answered question per `answers` entry; returns its id.
-async fn task(
+pub(crate) async fn task(
     app: &TestApp,
     school: &str,
     owner: &str,
@@ -193,7 +193,7 @@ async fn task(
 
 /// A stored file of `owner` (a voice note, or a task's content when `kind` says so) and,
 /// when given, its transcript; returns (file id, key).
-async fn stored_file(
+pub(crate) async fn stored_file(
     app: &TestApp,
     school: &str,
     owner: &str,
@@ -261,7 +261,7 @@ async fn content_item(app: &TestApp, task: &str, owner: &str, file_id: &str, nam
     .expect("item");
 }
 
-async fn share(app: &TestApp, task: &str, with: &str) {
+pub(crate) async fn share(app: &TestApp, task: &str, with: &str) {
     let mut pooled = app.db.conn().await.expect("connection");
     let mut conn = pooled.db();
     let c = &mut conn;
@@ -482,7 +482,7 @@ dual_test! {
         }), &cookie).await);
         let id = saved["id"].as_str().expect("id").to_owned();
 
-        let list = data(&rpc_query(&routes, "report.list", Value::Null, &cookie).await);
+        let list = data(&rpc_query(&routes, "report.list", Value::Null, &cookie).await)["reports"].clone();
         assert_eq!(list.as_array().map(Vec::len), Some(1));
         assert_eq!(list[0]["title"], json!("Spring review"));
         let got = data(&rpc_query(&routes, "report.get", json!({"id": id}), &cookie).await);
@@ -503,7 +503,8 @@ dual_test! {
         assert_eq!(error_code(&rpc_mutate(&routes, "report.save", json!({"id": id, "title": "Mine", "body": "x"}), &other).await), "NOT_FOUND");
         assert_eq!(download(&routes, &id, "pdf", &other).await.status, StatusCode::NOT_FOUND);
         let theirs = data(&rpc_query(&routes, "report.list", Value::Null, &other).await);
-        assert_eq!(theirs, json!([]));
+        assert_eq!(theirs["reports"], json!([]));
+        assert_eq!(theirs["total"], 0);
 
         // Limits, as field errors.
         let bad = rpc_mutate(&routes, "report.save", json!({"title": "", "body": ""}), &cookie).await;
@@ -514,7 +515,7 @@ dual_test! {
         assert_eq!(error_code(&long), "BAD_REQUEST");
 
         assert_eq!(data(&rpc_mutate(&routes, "report.delete", json!({"id": id}), &cookie).await), json!({"ok": true}));
-        assert_eq!(data(&rpc_query(&routes, "report.list", Value::Null, &cookie).await), json!([]));
+        assert_eq!(data(&rpc_query(&routes, "report.list", Value::Null, &cookie).await)["reports"], json!([]));
         assert_eq!(error_code(&rpc_query(&routes, "report.get", json!({"id": id}), &cookie).await), "NOT_FOUND");
     }
 }
@@ -553,7 +554,7 @@ dual_test! {
             assert_eq!(error_code(&refused), "NOT_FOUND", "{}", refused.text());
             assert_eq!(refused.json()[0]["error"]["json"]["message"], json!(message));
         }
-        assert_eq!(data(&rpc_query(&routes, "report.list", Value::Null, &cookie).await), json!([]));
+        assert_eq!(data(&rpc_query(&routes, "report.list", Value::Null, &cookie).await)["reports"], json!([]));
         // An existing report cannot be rewritten to hold them either.
         let saved = data(&save(vec![&mine], vec![&my_note]).await);
         let id = saved["id"].as_str().expect("id").to_owned();

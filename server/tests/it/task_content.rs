@@ -590,7 +590,7 @@ dual_test!(
         assert!(items(&app, cookie, &f.task).await.is_empty());
         assert!(!app.dir.join("files").join(&recording).exists());
         let notes = query(&app, "voiceNote.list", Value::Null, Some(cookie)).await;
-        assert_eq!(notes.data()[0]["id"], note);
+        assert_eq!(notes.data()["notes"][0]["id"], note);
     }
 );
 

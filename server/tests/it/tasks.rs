@@ -295,7 +295,7 @@ dual_test!(
         let list = |input: Value| {
             let app = &app;
             let cookie = w.ann.cookie.clone();
-            async move { query(app, "task.list", input, Some(&cookie)).await.data().clone() }
+            async move { query(app, "task.list", input, Some(&cookie)).await.data()["tasks"].clone() }
         };
         let all = list(json!({})).await;
         assert_eq!(all.as_array().expect("tasks").len(), 2);
@@ -372,9 +372,9 @@ dual_test!(
 
         // Ben sees it in his list, marked shared; Cat and Sid cannot reach it.
         let list = query(&app, "task.list", json!({}), Some(&w.ben.cookie)).await;
-        assert_eq!(list.data()[0]["id"], id.as_str());
-        assert_eq!(list.data()[0]["shared"], true);
-        assert_eq!(query(&app, "task.list", json!({}), Some(&w.cat.cookie)).await.data(), &json!([]));
+        assert_eq!(list.data()["tasks"][0]["id"], id.as_str());
+        assert_eq!(list.data()["tasks"][0]["shared"], true);
+        assert_eq!(query(&app, "task.list", json!({}), Some(&w.cat.cookie)).await.data()["tasks"], json!([]));
         for who in [&w.cat, &w.sid] {
             assert_eq!(get(&app, who, &id).await.status, StatusCode::NOT_FOUND);
             let saved = save(&app, who, json!({"id": id, "answers": []})).await;
@@ -422,6 +422,6 @@ dual_test!(
         // Editing a submitted task keeps it submitted.
         save(&app, &w.ann, json!({"id": id, "answers": [{"questionId": w.questions[1], "answer": "More", "baseVersion": 0}]})).await.data();
         let listed = query(&app, "task.list", json!({"status": "SUBMITTED"}), Some(&w.ann.cookie)).await;
-        assert_eq!(listed.data()[0]["id"], id.as_str());
+        assert_eq!(listed.data()["tasks"][0]["id"], id.as_str());
     }
 );

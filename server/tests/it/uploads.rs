@@ -157,14 +157,14 @@ dual_test!(
         let id = moved.data()["id"].as_str().expect("id").to_owned();
 
         let listed = query(&app, "voiceNote.list", Value::Null, Some(&w.teacher.cookie)).await;
-        let notes = listed.data().as_array().expect("notes").clone();
+        let notes = listed.data()["notes"].as_array().expect("notes").clone();
         assert_eq!(notes.len(), 1);
         assert_eq!(notes[0]["id"], id.as_str());
         assert_eq!(notes[0]["filename"], "Week 3 – feedback.webm");
         assert_eq!(notes[0]["contentType"], "audio/webm;codecs=opus");
         assert_eq!(notes[0]["size"], 11);
         assert_eq!(
-            listed.body["result"]["data"]["meta"]["values"]["0.createdAt"],
+            listed.body["result"]["data"]["meta"]["values"]["notes.0.createdAt"],
             json!(["Date"])
         );
         let playback = app.get(notes[0]["url"].as_str().expect("url")).await;
@@ -201,7 +201,7 @@ dual_test!(
         // Other people see nothing and can change nothing.
         for cookie in [&w.colleague.cookie, &w.stranger.cookie] {
             let theirs = query(&app, "voiceNote.list", Value::Null, Some(cookie)).await;
-            assert_eq!(theirs.data(), &json!([]));
+            assert_eq!(theirs.data()["notes"], json!([]));
             let rename = mutate(
                 &app,
                 "voiceNote.rename",
@@ -236,7 +236,7 @@ dual_test!(
             &json!({"id": id, "filename": "Parents evening"})
         );
         let listed = query(&app, "voiceNote.list", Value::Null, Some(&w.teacher.cookie)).await;
-        assert_eq!(listed.data()[0]["filename"], "Parents evening");
+        assert_eq!(listed.data()["notes"][0]["filename"], "Parents evening");
 
         let deleted = mutate(
             &app,
@@ -249,7 +249,7 @@ dual_test!(
         assert!(!on_disk(&app, &key));
         assert_eq!(row_count(&app).await, 0);
         let listed = query(&app, "voiceNote.list", Value::Null, Some(&w.teacher.cookie)).await;
-        assert_eq!(listed.data(), &json!([]));
+        assert_eq!(listed.data()["notes"], json!([]));
         let twice = mutate(
             &app,
             "voiceNote.delete",
@@ -517,7 +517,7 @@ dual_test!(
         let id = moved.data()["id"].clone();
         let notes = query(&app, "voiceNote.list", json!(null), Some(&w.teacher.cookie)).await;
         let note = notes
-            .data()
+            .data()["notes"]
             .as_array()
             .expect("list")
             .iter()

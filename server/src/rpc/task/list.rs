@@ -1,22 +1,32 @@
-//! `task.list`: the caller's tasks and those shared with them, most recently changed first;
+//! `task.list`: the caller's tasks and those shared with them, most recently changed first
+//! (then by id), [`PAGE`] at a time after a stable cursor (docs/scaling.md "Paged lists");
 //! optionally only those whose title contains `search` (any case), carrying `tag`, or in
-//! `status`.
+//! `status`. Each page also carries every tag of the caller's tasks, for the tag filter.
+
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
 use super::{caller, full_name, tags_of, TaskStatus};
-use crate::models::task_submissions;
+use crate::models::task_submissions::{self, TaskFilter};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::{rpc_type, Ts, TsGen};
-use crate::rpc::{Ctx, RpcResult};
+use crate::rpc::{cursor, Ctx, RpcResult};
 
-/// `{search?, tag?, status?}`: every filter may be absent or null.
+/// Tasks per page: one line each in the table; a leader has about 20 (the thousand-school
+/// data), so nearly everyone sees all of theirs on the first page, and a page of 50 stays
+/// near 15 kB.
+pub const PAGE: i64 = 50;
+
+/// `{search?, tag?, status?, cursor?}`: every field may be absent or null.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ListTasksInput {
     pub search: Option<String>,
     pub tag: Option<String>,
     pub status: Option<TaskStatus>,
+    /// `nextCursor` of the page before; none for the first page.
+    pub cursor: Option<String>,
 }
 
 impl Ts for ListTasksInput {
@@ -26,6 +36,7 @@ impl Ts for ListTasksInput {
                 ("search?".into(), Option::<String>::ts(gen)),
                 ("tag?".into(), Option::<String>::ts(gen)),
                 ("status?".into(), Option::<TaskStatus>::ts(gen)),
+                ("cursor?".into(), Option::<String>::ts(gen)),
             ]
         });
         "ListTasksInput".into()
@@ -48,45 +59,62 @@ rpc_type! {
     }
 }
 
-pub async fn handler(ctx: &Ctx, input: ListTasksInput) -> RpcResult<Vec<TaskSummary>> {
+rpc_type! {
+    pub struct TaskPage {
+        pub tasks: Vec<TaskSummary>,
+        /// Every task the filters keep.
+        pub total: i64,
+        /// Where the next page starts; none on the last page.
+        pub next_cursor: Option<String>,
+        /// Every tag of the caller's tasks (whatever the filters), by name, one spelling each.
+        pub all_tags: Vec<String>,
+    }
+}
+
+pub async fn handler(ctx: &Ctx, input: Option<ListTasksInput>) -> RpcResult<TaskPage> {
     let (user, school_id) = caller(ctx)?;
+    let input = input.unwrap_or_default();
+    let after = cursor::time_key("cursor", input.cursor.as_deref())?;
+    let filter = TaskFilter {
+        search: input.search,
+        tag: input.tag,
+        draft: input.status.map(|status| status == TaskStatus::Draft),
+    };
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
-    let entries = task_submissions::list_for(&mut conn, &user.id, school_id).await?;
-    let search = input
-        .search
-        .as_deref()
-        .map(|s| s.trim().to_lowercase())
-        .filter(|s| !s.is_empty());
-    let tag = input
-        .tag
-        .as_deref()
-        .map(str::trim)
-        .filter(|t| !t.is_empty());
-    Ok(entries
+    // One more than a page tells whether another follows.
+    let (mut entries, total) =
+        task_submissions::list_page(&mut conn, &user.id, school_id, &filter, after.as_ref(), PAGE + 1).await?;
+    let next_cursor = if entries.len() as i64 > PAGE {
+        entries.truncate(PAGE as usize);
+        entries.last().map(|e| cursor::of_time(e.task.updated_at, &e.task.id))
+    } else {
+        None
+    };
+    // By lower case: one spelling of each tag (the first met), in name order.
+    let mut all_tags = BTreeMap::new();
+    for stored in task_submissions::tags_of_tasks(&mut conn, &user.id, school_id).await? {
+        for tag in tags_of(&stored) {
+            all_tags.entry(tag.to_lowercase()).or_insert(tag);
+        }
+    }
+    let all_tags = all_tags.into_values().collect();
+    let tasks = entries
         .into_iter()
-        .filter_map(|entry| {
+        .map(|entry| {
             let task = entry.task;
-            let tags = tags_of(&task.tags);
-            let keep = search
-                .as_ref()
-                .is_none_or(|s| task.title.to_lowercase().contains(s.as_str()))
-                && tag.is_none_or(|t| tags.iter().any(|have| have.eq_ignore_ascii_case(t)))
-                && input.status.is_none_or(|status| match status {
-                    TaskStatus::Draft => task.draft,
-                    TaskStatus::Submitted => !task.draft,
-                });
-            keep.then(|| TaskSummary {
+            TaskSummary {
                 shared: task.user_id != user.id,
                 id: task.id,
                 title: task.title,
-                tags,
+                tags: tags_of(&task.tags),
                 draft: task.draft,
                 submitted_at: task.submitted_at.map(JsDate::from),
                 updated_at: JsDate::from(task.updated_at),
                 template_title: entry.template_title,
                 owner_name: full_name(&entry.owner_forename, &entry.owner_surname),
-            })
+            }
         })
-        .collect())
+        .collect();
+    Ok(TaskPage { tasks, total, next_cursor, all_tags })
 }

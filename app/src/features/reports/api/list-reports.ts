@@ -1,7 +1,8 @@
-//! `report.list`: the caller's saved reports, most recently changed first.
+//! `report.list`: the caller's saved reports, most recently changed first, 20 a page
+//! (`useRpcPages`, "Show more reports").
 
-import { useRpcQuery, type RpcOutput } from '@/lib/rpc'
+import { useRpcPages, type RpcOutput } from '@/lib/rpc'
 
-export type SavedReport = RpcOutput<'report.list'>[number]
+export type SavedReport = RpcOutput<'report.list'>['reports'][number]
 
-export const useReports = () => useRpcQuery('report.list')
+export const useReports = () => useRpcPages('report.list', {}, (page) => page.nextCursor)

@@ -1,9 +1,10 @@
-//! "Saved reports": the caller's reports with title and date (dd/MM/yyyy); open one back
-//! into the form, or delete it after confirming.
+//! "Saved reports": the caller's reports with title and date (dd/MM/yyyy), 20 at a time with
+//! "Show more reports"; open one back into the form, or delete it after confirming.
 
 import { useState } from 'react'
 
 import { Section } from '@/components/section'
+import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
@@ -20,6 +21,7 @@ export function SavedReports({ onOpen, onDeleted }: { onOpen: (id: string) => vo
   const remove = useDeleteReport()
   const { toast } = useToast()
   const [deleting, setDeleting] = useState<SavedReport | null>(null)
+  const shown = reports.data?.pages.flatMap((page) => page.reports)
 
   const confirmDelete = async () => {
     if (!deleting) return
@@ -37,12 +39,12 @@ export function SavedReports({ onOpen, onDeleted }: { onOpen: (id: string) => vo
     <Section title="Saved reports">
       {reports.isError && <Alert>Your reports could not be loaded: {errorMessage(reports.error)}</Alert>}
       {reports.isPending && <p role="status">Loading…</p>}
-      {reports.data && reports.data.length === 0 && (
+      {shown && shown.length === 0 && (
         <p className="text-sm text-muted-foreground">No saved reports yet. Generate one above and save it.</p>
       )}
-      {reports.data && reports.data.length > 0 && (
+      {shown && shown.length > 0 && (
         <ul className="divide-y divide-border" aria-label="Saved reports">
-          {reports.data.map((report) => (
+          {shown.map((report) => (
             <li key={report.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
               <div className="min-w-0">
                 <p className="truncate font-medium">{report.title}</p>
@@ -61,6 +63,17 @@ export function SavedReports({ onOpen, onDeleted }: { onOpen: (id: string) => vo
             </li>
           ))}
         </ul>
+      )}
+      {/* Only once there is more than a page, so a short list looks as it always has. */}
+      {reports.data && (reports.hasNextPage || reports.data.pages.length > 1) && (
+        <ShowMore
+          shown={shown?.length ?? 0}
+          total={reports.data.pages[0]?.total ?? 0}
+          noun="reports"
+          more={reports.hasNextPage}
+          loading={reports.isFetchingNextPage}
+          onMore={() => void reports.fetchNextPage()}
+        />
       )}
       <Dialog open={deleting !== null} onOpenChange={(open) => !open && setDeleting(null)}>
         <DialogContent role="alertdialog">

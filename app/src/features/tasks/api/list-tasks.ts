@@ -1,10 +1,8 @@
-//! `task.list`: the caller's tasks and those shared with them, newest change first.
+//! `task.list`: the caller's tasks and those shared with them, newest change first, 50 a
+//! page (`useRpcPages`, "Show more tasks"); each page also carries every tag they use.
 
-import { keepPreviousData } from '@tanstack/react-query'
+import { useRpcPages, type RpcInput } from '@/lib/rpc'
 
-import { useRpcQuery, type RpcInput } from '@/lib/rpc'
+export type TaskFilters = Omit<NonNullable<RpcInput<'task.list'>>, 'cursor'>
 
-export type TaskFilters = RpcInput<'task.list'>
-
-export const useTasks = (filters: TaskFilters) =>
-  useRpcQuery('task.list', filters, { placeholderData: keepPreviousData })
+export const useTasks = (filters: TaskFilters) => useRpcPages('task.list', filters, (page) => page.nextCursor)

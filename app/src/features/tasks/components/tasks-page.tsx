@@ -1,13 +1,15 @@
-//! /leaders and /leaders/tasks: the user's tasks and those shared with them, with search,
-//! a tag filter and a Draft/Submitted filter; "New task" starts one.
+//! /leaders and /leaders/tasks: the user's tasks and those shared with them, 50 at a time
+//! with "Show more tasks", with search, a tag filter (every tag of their tasks, which each
+//! page carries) and a Draft/Submitted filter; "New task" starts one.
 
 import { ClipboardList } from 'lucide-react'
-import { useMemo, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
 
 import { Cell, DataTable } from '@/components/data-table'
 import { DateText } from '@/components/date-text'
 import { EmptyState } from '@/components/empty-state'
+import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -23,13 +25,9 @@ export function TasksPage() {
   const [search, setSearch] = useState('')
   const [tag, setTag] = useState('')
   const [status, setStatus] = useState<StatusFilter>('')
-  const everything = useTasks({})
   const tasks = useTasks({ search: search.trim() || null, tag: tag || null, status: status || null })
-  const tags = useMemo(() => {
-    const all = new Map<string, string>()
-    for (const task of everything.data ?? []) for (const t of task.tags) all.set(t.toLowerCase(), t)
-    return [...all.values()].sort((a, b) => a.localeCompare(b))
-  }, [everything.data])
+  const shown = tasks.data?.pages.flatMap((page) => page.tasks)
+  const tags = tasks.data?.pages[0]?.allTags ?? []
   const filtered = search.trim() !== '' || tag !== '' || status !== ''
 
   return (
@@ -66,9 +64,9 @@ export function TasksPage() {
       </div>
       {tasks.isError ? (
         <Alert>{errorMessage(tasks.error)}</Alert>
-      ) : !tasks.data ? (
+      ) : !tasks.data || !shown ? (
         <p role="status">Loading your tasks…</p>
-      ) : tasks.data.length === 0 ? (
+      ) : shown.length === 0 ? (
         <EmptyState
           icon={ClipboardList}
           title={filtered ? 'No tasks match these filters' : 'No tasks yet'}
@@ -96,34 +94,47 @@ export function TasksPage() {
             : 'Your tasks, and those colleagues share with you, appear here once you start one.'}
         </EmptyState>
       ) : (
-        <DataTable caption="Tasks" headers={['Title', 'Template', 'Status', 'Updated', 'Shared']}>
-          {tasks.data.map((task) => (
-            <tr key={task.id}>
-              <Cell>
-                <Link to={`/leaders/tasks/${task.id}/edit`} className="font-medium text-primary underline-offset-4 hover:underline">
-                  {task.title}
-                </Link>
-                {task.tags.length > 0 && (
-                  <div className="mt-1 flex flex-wrap gap-1">
-                    {task.tags.map((t) => (
-                      <Badge key={t} variant="outline">
-                        {t}
-                      </Badge>
-                    ))}
-                  </div>
-                )}
-              </Cell>
-              <Cell>{task.templateTitle}</Cell>
-              <Cell>
-                {task.draft ? <Badge variant="warning">Draft</Badge> : <Badge variant="success">Submitted</Badge>}
-              </Cell>
-              <Cell>
-                <DateText date={task.updatedAt} withTime={false} />
-              </Cell>
-              <Cell>{task.shared ? <Badge variant="secondary">Shared by {task.ownerName}</Badge> : null}</Cell>
-            </tr>
-          ))}
-        </DataTable>
+        <>
+          <DataTable caption="Tasks" headers={['Title', 'Template', 'Status', 'Updated', 'Shared']}>
+            {shown.map((task) => (
+              <tr key={task.id}>
+                <Cell>
+                  <Link to={`/leaders/tasks/${task.id}/edit`} className="font-medium text-primary underline-offset-4 hover:underline">
+                    {task.title}
+                  </Link>
+                  {task.tags.length > 0 && (
+                    <div className="mt-1 flex flex-wrap gap-1">
+                      {task.tags.map((t) => (
+                        <Badge key={t} variant="outline">
+                          {t}
+                        </Badge>
+                      ))}
+                    </div>
+                  )}
+                </Cell>
+                <Cell>{task.templateTitle}</Cell>
+                <Cell>
+                  {task.draft ? <Badge variant="warning">Draft</Badge> : <Badge variant="success">Submitted</Badge>}
+                </Cell>
+                <Cell>
+                  <DateText date={task.updatedAt} withTime={false} />
+                </Cell>
+                <Cell>{task.shared ? <Badge variant="secondary">Shared by {task.ownerName}</Badge> : null}</Cell>
+              </tr>
+            ))}
+          </DataTable>
+          {/* Only once there is more than a page, so a short list looks as it always has. */}
+          {(tasks.hasNextPage || tasks.data.pages.length > 1) && (
+            <ShowMore
+              shown={shown.length}
+              total={tasks.data.pages[0]?.total ?? 0}
+              noun="tasks"
+              more={tasks.hasNextPage}
+              loading={tasks.isFetchingNextPage}
+              onMore={() => void tasks.fetchNextPage()}
+            />
+          )}
+        </>
       )}
     </div>
   )

@@ -26,7 +26,7 @@ export async function openSampleTask(): Promise<SampleTask | null> {
     // Refused (e.g. the weekly limit): an existing task does as well.
   }
   try {
-    const [latest] = await rpcQuery('task.list', {})
+    const [latest] = (await rpcQuery('task.list', {})).tasks
     return latest ? { id: latest.id, created: false } : null
   } catch {
     return null

@@ -1,11 +1,13 @@
 //! `/voice-notes` and `/leaders/voice-notes`: the signed-in user's voice notes, newest first,
-//! each with a player, rename (inline) and delete (after confirming); and 'Record voice note'.
+//! 20 at a time with "Show more voice notes", each with a player, rename (inline) and delete
+//! (after confirming); and 'Record voice note'.
 
 import { Mic } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 
 import { EmptyState } from '@/components/empty-state'
+import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
@@ -112,6 +114,7 @@ export function VoiceNotesPage() {
   const { toast } = useToast()
   const { openRecorder } = useVoiceNoteRecorder()
   const notes = useVoiceNotes()
+  const shown = notes.data?.pages.flatMap((page) => page.notes)
   const remove = useDeleteVoiceNote()
   const [deleting, setDeleting] = useState<VoiceNote | null>(null)
 
@@ -140,7 +143,7 @@ export function VoiceNotesPage() {
       </div>
       {notes.isError && <Alert>Your voice notes could not be loaded: {errorMessage(notes.error)}</Alert>}
       {notes.isPending && <p role="status">Loading…</p>}
-      {notes.data && notes.data.length === 0 && (
+      {shown && shown.length === 0 && (
         <EmptyState
           icon={Mic}
           title="No voice notes yet"
@@ -153,12 +156,23 @@ export function VoiceNotesPage() {
           Record one to keep it here.
         </EmptyState>
       )}
-      {notes.data && notes.data.length > 0 && (
+      {shown && shown.length > 0 && (
         <ul className="space-y-3" aria-label="Your voice notes">
-          {notes.data.map((note) => (
+          {shown.map((note) => (
             <NoteItem key={note.id} note={note} onDelete={setDeleting} />
           ))}
         </ul>
+      )}
+      {/* Only once there is more than a page, so a short list looks as it always has. */}
+      {notes.data && (notes.hasNextPage || notes.data.pages.length > 1) && (
+        <ShowMore
+          shown={shown?.length ?? 0}
+          total={notes.data.pages[0]?.total ?? 0}
+          noun="voice notes"
+          more={notes.hasNextPage}
+          loading={notes.isFetchingNextPage}
+          onMore={() => void notes.fetchNextPage()}
+        />
       )}
       <Dialog open={deleting !== null} onOpenChange={(open) => !open && setDeleting(null)}>
         <DialogContent role="alertdialog">
