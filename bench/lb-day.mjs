@@ -264,7 +264,7 @@ const poisson = (kind, perSec, work) => {
   next()
 }
 console.log(`driver: ${schools} schools x ${rate}, ${duration / 1000} s, run ${runId}; per second: ` +
-  `${((active.length * rate) / 60).toFixed(1)} badge polls (${active.length} staff), ` +
+  `${((active.length * Math.min(rate, 1)) / 60).toFixed(1)} badge polls (${active.length} staff, each at most once a minute), ` +
   Object.entries(perSecond).map(([k, v]) => `${v.toFixed(2)} ${k}`).join(', '))
 // Each open app polls the badge every 60 s from a random moment of the first minute.
 for (const u of active) {
