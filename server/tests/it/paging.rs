@@ -46,6 +46,14 @@ async fn pages(app: &TestApp, cookie: &str, path: &str, input: Value, page_of: f
     }
 }
 
+/// What the next page holds when `leaving` (on it) is removed between two pages: the rest
+/// of that page, then the first row of the page after it, which moves up.
+fn after_leaving(page: &[String], after: &[String], leaving: &str) -> Vec<String> {
+    let mut still: Vec<String> = page.iter().filter(|id| *id != leaving).cloned().collect();
+    still.push(after[0].clone());
+    still
+}
+
 fn ids(rows: &[Value]) -> Vec<String> {
     rows.iter().map(|u| u["id"].as_str().unwrap().to_owned()).collect()
 }
@@ -103,9 +111,7 @@ dual_test!(
             with_conn!(pooled.db(), |c| diesel::delete(users::table.find(&leaving)).execute(c).await).expect("delete");
         }
         let two = query(&app, &admin, "user.list", json!({"search": null, "cursor": cursor})).await.unwrap();
-        let mut still: Vec<String> = ids(&all[1]);
-        still.retain(|id| *id != leaving);
-        still.push(ids(&all[2])[0].clone());
+        let still = after_leaving(&ids(&all[1]), &ids(&all[2]), &leaving);
         assert_eq!(ids(two["users"].as_array().unwrap()), still);
         assert_eq!(two["total"], 250, "one joined, one left");
 
@@ -308,9 +314,7 @@ dual_test!(
                 .expect("delete");
         }
         let two = query(&app, &cookie, "task.list", json!({"cursor": cursor})).await.unwrap();
-        let mut still = ids(&all[1]);
-        still.retain(|id| *id != leaving);
-        still.push(ids(&all[2])[0].clone());
+        let still = after_leaving(&ids(&all[1]), &ids(&all[2]), &leaving);
         assert_eq!(ids(two["tasks"].as_array().unwrap()), still);
         assert_eq!(two["total"], 120, "one started, one deleted");
 
@@ -374,9 +378,7 @@ dual_test!(
             with_conn!(pooled.db(), |c| diesel::delete(reports::table.find(&leaving)).execute(c).await).expect("delete");
         }
         let two = query(&app, &cookie, "report.list", json!({"cursor": cursor})).await.unwrap();
-        let mut still = ids(&all[1]);
-        still.retain(|id| *id != leaving);
-        still.push(ids(&all[2])[0].clone());
+        let still = after_leaving(&ids(&all[1]), &ids(&all[2]), &leaving);
         assert_eq!(ids(two["reports"].as_array().unwrap()), still);
         assert_eq!(two["total"], 45, "one saved, one deleted");
 
@@ -430,9 +432,7 @@ dual_test!(
                 .expect("delete");
         }
         let two = query(&app, &cookie, "voiceNote.list", json!({"cursor": cursor})).await.unwrap();
-        let mut still = ids(&all[1]);
-        still.retain(|id| *id != leaving);
-        still.push(ids(&all[2])[0].clone());
+        let still = after_leaving(&ids(&all[1]), &ids(&all[2]), &leaving);
         assert_eq!(ids(two["notes"].as_array().unwrap()), still);
         assert_eq!(two["total"], 50, "one recorded, one deleted");
 
@@ -524,9 +524,7 @@ dual_test!(
             app.request(request).await
         };
         let (_, two, _, text) = jobs_page(&app, &sa.cookie, &format!("?cursor={cursor}")).await;
-        let mut still = pages[1].clone();
-        still.retain(|id| *id != leaving);
-        still.push(pages[2][0].clone());
+        let still = after_leaving(&pages[1], &pages[2], &leaving);
         assert_eq!(two, still);
         assert!(text.contains(&format!("<input type=\"hidden\" name=\"cursor\" value=\"{cursor}\">")));
 
