@@ -5,7 +5,8 @@
 // the service worker with the five items still in the Outbox; back online each reaches Sent
 // and the server holds exactly one of each. A mark the server refuses becomes Stuck with its
 // sentence and Discard removes it; Log out with something waiting warns first, then leaves
-// nothing of the user on the device. The service worker is blocked in every other spec.
+// nothing of the user on the device. A task's content (a recording, a file, photos of notes)
+// kept while offline reaches the task once each. The service worker is blocked in every other spec.
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
 
@@ -329,6 +330,85 @@ test("a task's answers saved offline wait on the device, once, and are saved whe
   await expect(page.getByRole('region', { name: 'Questions' }).getByRole('textbox').first()).toHaveValue(
     'Written on the train, and finished at home.',
   )
+})
+
+test("a task's content added offline (a recording, a file, photos of notes) reaches the task once each", async ({ page, context, signIn }) => {
+  test.setTimeout(120_000)
+  await servers()
+  await signIn('teacher')
+  await page.goto('/leaders/tasks/create')
+  await expect(page.getByRole('heading', { level: 1, name: 'New task' })).toBeVisible()
+  const title = `Offline content ${Date.now().toString(36)}`
+  await page.getByLabel('Title').fill(title)
+  await page.getByRole('radio').first().check()
+  await page.getByRole('button', { name: 'Create' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+  const taskId = /\/leaders\/tasks\/([^/]+)\/edit$/.exec(new URL(page.url()).pathname)?.[1] ?? ''
+  expect(taskId).not.toBe('')
+  const content = page.getByRole('region', { name: 'Content' })
+  await expect(content.getByText('Nothing added yet.')).toBeVisible()
+  await controlled(page)
+  const visionBefore = ((await (await page.request.get(`${VISION_URL}/requests`)).json()) as unknown[]).length
+
+  await test.step('a recording made online, kept when the connection drops before it is added', async () => {
+    await content.getByRole('button', { name: 'Start recording' }).click()
+    const drawer = page.getByRole('dialog', { name: 'Live dictation' })
+    await expect(drawer.getByTestId('microphone-state')).toHaveText('open')
+    await expect(drawer.getByRole('timer', { name: 'Dictation time' })).toContainText(/^0:0[3-9]/, { timeout: 20_000 })
+    await drawer.getByRole('button', { name: 'Stop' }).click()
+    await expect(drawer.getByTestId('connection-state')).toHaveText('closed')
+    await context.setOffline(true)
+    await drawer.getByRole('button', { name: 'Add to task' }).click()
+    await expect(page.getByText('Recording kept on this device.', { exact: true })).toBeVisible()
+  })
+
+  await test.step('a file chosen offline', async () => {
+    await content.getByLabel('Upload files').setInputFiles({
+      name: 'visit-notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Observed a Year 7 reading lesson; strong questioning.'),
+    })
+    await expect(page.getByText('File kept on this device.', { exact: true })).toBeVisible()
+  })
+
+  await test.step('photos of handwritten notes taken offline', async () => {
+    await content.getByRole('button', { name: 'Take photos of handwritten notes' }).click()
+    const analyser = page.getByRole('dialog', { name: 'Analyse photos' })
+    await analyser.getByRole('button', { name: 'Take photo' }).click()
+    await expect(analyser.getByText('1 of 10 photos')).toBeVisible()
+    await expect(analyser.getByText(/^Preparing/)).toHaveCount(0)
+    await analyser.getByRole('button', { name: 'Review photos' }).click()
+    await analyser.getByRole('button', { name: 'Confirm' }).click()
+    await expect(analyser.getByText(/the notes will be added to this task\.$/)).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(analyser).toBeHidden()
+  })
+
+  const unsent = content.getByRole('list', { name: 'Content not sent yet' })
+  await expect(unsent.getByRole('listitem')).toHaveCount(3)
+  await expect(unsent.getByRole('listitem').filter({ hasText: /^Recording / })).toContainText('Not sent yet: it is in the Outbox.')
+  await expect(unsent.getByRole('listitem').filter({ hasText: 'File visit-notes.txt' })).toBeVisible()
+  await expect(unsent.getByRole('listitem').filter({ hasText: /^Photo notes \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}/ })).toBeVisible()
+  await expect(outboxButton(page)).toHaveAccessibleName('Outbox, 3 waiting')
+  expect(await seriousViolations(page, '[aria-label="Content not sent yet"]')).toEqual([])
+
+  await context.setOffline(false)
+  await expect(outboxButton(page)).toHaveAccessibleName('Outbox, nothing waiting', { timeout: 60_000 })
+  await expect(unsent).toHaveCount(0)
+  const listed = content.getByRole('list', { name: 'Task content' }).getByRole('listitem')
+  await expect(listed).toHaveCount(3)
+  await expect(listed.filter({ hasText: 'visit-notes.txt' })).toBeVisible()
+  // The notes are the vision model's answer, added without anyone coming back for them.
+  await expect(listed.filter({ hasText: 'Photo notes' })).toContainText('Feedback on 1 photo')
+
+  // Exactly one of each on the server, and the photos were read once.
+  const items = (await rpcQuery(page, 'leader.listTaskFiles', { taskId })) as { kind: string; name: string; text: string | null }[]
+  expect(items).toHaveLength(3)
+  expect(items.filter((item) => item.name === 'visit-notes.txt')).toHaveLength(1)
+  expect(items.filter((item) => item.name.startsWith('Photo notes'))).toHaveLength(1)
+  expect(items.filter((item) => item.kind === 'RECORDING' && /^Recording .*\.wav$/.test(item.name))).toHaveLength(1)
+  const visionAfter = ((await (await page.request.get(`${VISION_URL}/requests`)).json()) as unknown[]).length
+  expect(visionAfter - visionBefore).toBe(1)
 })
 
 test('a mark the server refuses becomes Stuck with its sentence, and Discard removes it', async ({ page, context, signIn }) => {

@@ -5,6 +5,8 @@
 
 import { createContext, useContext, type ComponentType } from 'react'
 
+import type { AnswerGoesTo } from './outbox/db'
+
 function required<T>(value: T | null, hook: string, provider: string): T {
   if (!value) throw new Error(`${hook} needs <${provider}> above it`)
   return value
@@ -24,6 +26,15 @@ export interface AnalyserTarget {
   prompt?: string
   /** Pictures to analyse instead of the camera's (a pupil's handed-in photos): opens on Review. */
   photos?: { url: string; name: string }[]
+  /**
+   * Where the answer goes when the photos have to wait to be analysed (no connection): the
+   * outbox analyses them later and passes the answer to `then` itself. `title` names the
+   * item in the Outbox; `promise` ends the sentence "Your photos are kept on this device.
+   * They will be analysed when Voicemark can be reached, and …". Without it, the answer
+   * waits in the Outbox for the user to read. `refresh`: the queries to fetch again once it
+   * has gone (`leader.listTaskFiles`).
+   */
+  later?: { title: string; then: AnswerGoesTo; promise: string; refresh: string[] }
 }
 
 export interface PhotoAnalyserApi {

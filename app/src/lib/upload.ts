@@ -58,3 +58,18 @@ export function putWithProgress(
 export function uploadFailedToast(filename: string) {
   return { title: 'Upload failed', description: filename, tone: 'error' as const }
 }
+
+/** A type the browser may not know, from the extension (the server checks the same list). */
+export function contentTypeOf(file: { name: string; type: string }): string {
+  if (file.type) return file.type
+  const extension = file.name.split('.').pop()?.toLowerCase() ?? ''
+  const known: Record<string, string> = {
+    md: 'text/markdown',
+    csv: 'text/csv',
+    txt: 'text/plain',
+    m4a: 'audio/mp4',
+    docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    pdf: 'application/pdf',
+  }
+  return known[extension] ?? 'application/octet-stream'
+}

@@ -23,7 +23,34 @@ export type OutboxJob =
       keepIfConflicts?: boolean
     }
   | { type: 'voiceNote'; audio: Blob; filename: string; transcript?: string }
-  | { type: 'analysePhotos'; photos: Blob[]; prompt: string; mode: 'FEEDBACK' | 'NOTES' }
+  | {
+      type: 'analysePhotos'
+      photos: Blob[]
+      prompt: string
+      mode: 'FEEDBACK' | 'NOTES'
+      /** Where the answer goes when nobody was there to see it (the photos waited): see `AnswerGoesTo`. */
+      then?: AnswerGoesTo
+    }
+  | {
+      /** A file added to a task's content (upload kind `taskFile`), in parts that resume. */
+      type: 'taskFile'
+      taskId: string
+      file: Blob
+      filename: string
+      /** Kept as a recording of the task (`taskContent.addRecording`) once it has arrived. */
+      recording?: { transcript?: string }
+    }
+
+/**
+ * A mutation that takes an analysis's answer: `path` with `input` and the answer in `field`
+ * (the task content's photo notes: `taskContent.addPhotoNotes` with `notes`). It runs only
+ * when the answer arrived unseen; a user looking at the answer decides what to do with it.
+ */
+export interface AnswerGoesTo {
+  path: string
+  input: Record<string, unknown>
+  field: string
+}
 
 export interface OutboxItem {
   /** Made on the device; also the base of the item's idempotency keys. */

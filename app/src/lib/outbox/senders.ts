@@ -5,7 +5,8 @@
 import { rpcMutation, type MutationPath, type RpcInput } from '../rpc'
 import { saveDraft } from '../dictation-drafts'
 import { toBase64 } from '../photo-prep'
-import type { ResumeState } from '../resumable-upload'
+import type { ResumeState, UploadKind } from '../resumable-upload'
+import { contentTypeOf } from '../upload'
 import type { OutboxItem, OutboxJob } from './db'
 
 export interface SendContext {
@@ -60,17 +61,49 @@ export async function send(item: OutboxItem, ctx: SendContext): Promise<SendResu
         mode: job.mode,
         idempotencyKey: stepKey(item, 'a'),
       })
+      // Analysed unseen (the photos waited): the answer goes where the user meant it to.
+      // A try after a lost answer gets the same analysis back (its key), so this runs once.
+      if (job.then && !ctx.foreground)
+        await rpcMutation(job.then.path as MutationPath, {
+          ...job.then.input,
+          [job.then.field]: text,
+          idempotencyKey: stepKey(item, 'n'),
+        } as unknown as RpcInput<MutationPath>)
       return { answer: text }
     }
     case 'voiceNote':
       return sendVoiceNote(item, job, ctx)
+    case 'taskFile':
+      return sendTaskFile(item, job, ctx)
   }
 }
 
-/** Where a voice note stands: its upload in parts, then (once whole) its storage key. */
-interface VoiceNoteResume {
+/** Where an upload in parts stands: its parts so far, then (once whole) its storage key. */
+interface UploadResume {
   upload?: ResumeState
   key?: string
+}
+
+/** Uploads `body` in parts that resume from `item.resume`; resolves with its storage key. */
+async function uploadOnce(
+  item: OutboxItem,
+  ctx: SendContext,
+  file: { body: Blob; filename: string; contentType: string; kind: UploadKind; taskId?: string },
+): Promise<string> {
+  const resume = (item.resume ?? {}) as UploadResume
+  if (resume.key) return resume.key
+  // In parts that resume: a cut connection costs at most the part in flight, and a
+  // reload carries on from the parts the server has (lib/resumable-upload.ts).
+  const { uploadResumable } = await import('../resumable-upload')
+  const done = await uploadResumable({
+    ...file,
+    state: resume.upload,
+    onState: (upload) => ctx.saveResume({ upload } satisfies UploadResume),
+    onProgress: ctx.onProgress,
+    signal: ctx.signal,
+  })
+  await ctx.saveResume({ key: done.key } satisfies UploadResume)
+  return done.key
 }
 
 async function sendVoiceNote(
@@ -78,29 +111,39 @@ async function sendVoiceNote(
   job: Extract<OutboxJob, { type: 'voiceNote' }>,
   ctx: SendContext,
 ): Promise<SendResult> {
-  const resume = (item.resume ?? {}) as VoiceNoteResume
-  let key = resume.key
-  if (!key) {
-    // In parts that resume: a cut connection costs at most the part in flight, and a
-    // reload carries on from the parts the server has (lib/resumable-upload.ts).
-    const { uploadResumable } = await import('../resumable-upload')
-    const done = await uploadResumable({
-      body: job.audio,
-      filename: job.filename,
-      contentType: job.audio.type || 'audio/wav',
-      kind: 'voiceNote',
-      state: resume.upload,
-      onState: (upload) => ctx.saveResume({ upload } satisfies VoiceNoteResume),
-      onProgress: ctx.onProgress,
-      signal: ctx.signal,
-    })
-    key = done.key
-    await ctx.saveResume({ key } satisfies VoiceNoteResume)
-  }
+  const key = await uploadOnce(item, ctx, {
+    body: job.audio,
+    filename: job.filename,
+    contentType: job.audio.type || 'audio/wav',
+    kind: 'voiceNote',
+  })
   const { id } = await rpcMutation('leader.transferVoiceNoteToPersonalFolder', { key, idempotencyKey: stepKey(item, 'f') })
   if (job.transcript)
     saveDraft({ voiceNoteId: id, filename: job.filename, transcript: job.transcript, createdAt: new Date(item.createdAt).toISOString() })
   return { id }
+}
+
+/** A file of a task's content; a recording is then kept as one, with its transcript. */
+async function sendTaskFile(
+  item: OutboxItem,
+  job: Extract<OutboxJob, { type: 'taskFile' }>,
+  ctx: SendContext,
+): Promise<SendResult> {
+  const key = await uploadOnce(item, ctx, {
+    body: job.file,
+    filename: job.filename,
+    contentType: contentTypeOf({ name: job.filename, type: job.file.type }),
+    kind: 'taskFile',
+    taskId: job.taskId,
+  })
+  if (job.recording)
+    await rpcMutation('taskContent.addRecording', {
+      taskId: job.taskId,
+      key,
+      transcript: job.recording.transcript || undefined,
+      idempotencyKey: stepKey(item, 'r'),
+    })
+  return { id: key }
 }
 
 async function blobToBase64(blob: Blob): Promise<string> {

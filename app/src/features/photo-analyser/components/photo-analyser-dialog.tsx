@@ -174,13 +174,15 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
     setFailure(null)
     try {
       const outcome = await outbox.submit(
-        `${photos.length} photo${photos.length === 1 ? '' : 's'} to analyse`,
+        target?.later?.title ?? `${photos.length} photo${photos.length === 1 ? '' : 's'} to analyse`,
         {
           type: 'analysePhotos',
           photos: photos.map((photo) => new Blob([photo.bytes as BlobPart], { type: 'image/jpeg' })),
           prompt: next === 'NOTES' ? '' : prompt,
           mode: next,
+          then: target?.later?.then,
         },
+        target?.later?.refresh ?? [],
       )
       if (!alive.current) return
       if (outcome.sent) {
@@ -298,8 +300,8 @@ function Analyser({ target, onClose }: { target?: AnalyserTarget; onClose(): voi
           {failure && <Alert>Something went wrong: {failure}</Alert>}
           {queued && (
             <Alert tone="info">
-              Your photos are kept on this device. They will be analysed when Voicemark can be reached, and the answer
-              will wait in the Outbox.
+              Your photos are kept on this device. They will be analysed when Voicemark can be reached, and{' '}
+              {target?.later?.promise ?? 'the answer will wait in the Outbox.'}
             </Alert>
           )}
           <div className="flex flex-wrap justify-end gap-2">

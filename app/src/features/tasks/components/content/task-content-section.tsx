@@ -5,6 +5,9 @@
 //! files and Teams recordings (microsoft-365-part.tsx).
 //! The overview lists every item with its state; it refreshes while anything is queued or
 //! being transcribed or read. Each action is anchored for the onboarding tour.
+//! Everything added is kept on the device first (the outbox, `api/content/add-content.ts`):
+//! offline, it waits there, is listed under "Not sent yet", and is sent when the connection
+//! returns.
 
 import { useQueryClient } from '@tanstack/react-query'
 import { useState, type ChangeEvent } from 'react'
@@ -18,13 +21,12 @@ import { Section } from '@/components/section'
 import { useDictation, usePhotoAnalyser } from '@/lib/capture'
 import { formatDate } from '@/lib/format-date'
 import { failureToast } from '@/lib/form-errors'
+import type { SubmitOutcome } from '@/lib/outbox/outbox'
 import { errorMessage, fieldErrors, invalidateRpc } from '@/lib/rpc'
 import { uploadFailedToast } from '@/lib/upload'
 
-import { useAddPhotoNotes } from '../../api/content/add-photo-notes'
-import { useAddRecording } from '../../api/content/add-recording'
+import { addPhotoNotes, addTaskFile, addTaskRecording, photoNotesLater, useUnsentContent } from '../../api/content/add-content'
 import { useTaskFiles } from '../../api/content/list-task-files'
-import { uploadTaskFile } from '../../api/content/upload-task-file'
 import { ContentItem } from './content-item'
 import { Microsoft365Part } from './microsoft-365-part'
 import { recordingName } from './item-state'
@@ -48,8 +50,7 @@ export function TaskContentSection({ taskId }: { taskId: string }) {
   const files = useTaskFiles(taskId)
   const analyser = usePhotoAnalyser()
   const dictation = useDictation()
-  const addPhotoNotes = useAddPhotoNotes()
-  const addRecording = useAddRecording()
+  const unsent = useUnsentContent(taskId)
   const [voiceNotesOpen, setVoiceNotesOpen] = useState(false)
   const [uploads, setUploads] = useState<Upload[]>([])
   const [chosen, setChosen] = useState<string[]>([])
@@ -57,15 +58,22 @@ export function TaskContentSection({ taskId }: { taskId: string }) {
 
   const refresh = () => invalidateRpc(client, 'leader.listTaskFiles')
 
-  /** Uploads one file with its own progress bar; a failure toasts 'Upload failed' with its name. */
-  const send = async (file: Blob, name: string): Promise<string | null> => {
+  /**
+   * Keeps one file on the device and sends it with its own progress bar: `true` once the server
+   * has it, `false` when it waits in the outbox (no connection), `null` when it was refused
+   * (toasted 'Upload failed' with its name, and the reason shown).
+   */
+  const send = async (
+    name: string,
+    start: (onProgress: (fraction: number) => void) => Promise<SubmitOutcome>,
+  ): Promise<boolean | null> => {
     const id = nextUpload++
     setUploads((list) => [...list, { id, name, percent: 0 }])
     try {
-      const { key } = await uploadTaskFile(taskId, file, name, (fraction) =>
+      const outcome = await start((fraction) =>
         setUploads((list) => list.map((u) => (u.id === id ? { ...u, percent: fraction * 100 } : u))),
       )
-      return key
+      return outcome.sent
     } catch (error) {
       toast(uploadFailedToast(name))
       const fields = fieldErrors(error)
@@ -82,38 +90,58 @@ export function TaskContentSection({ taskId }: { taskId: string }) {
     event.target.value = ''
     setChosen(picked.map((f) => f.name))
     setProblem(null)
-    await Promise.all(picked.map((file) => send(file, file.name)))
+    const sent = await Promise.all(
+      picked.map((file) => send(file.name, (onProgress) => addTaskFile(taskId, file, file.name, onProgress))),
+    )
+    const kept = sent.filter((outcome) => outcome === false).length
+    if (kept > 0)
+      toast({
+        title: kept === 1 ? 'File kept on this device.' : `${kept} files kept on this device.`,
+        description: `${kept === 1 ? 'It' : 'They'} will be added to the task when Voicemark can be reached. The Outbox shows ${kept === 1 ? 'it' : 'them'}.`,
+        tone: 'success',
+      })
   }
 
-  const takePhotos = () =>
+  /** Keeps the notes as an item of the task, now or (no connection) when it can. */
+  const keepPhotoNotes = async (name: string, text: string) => {
+    try {
+      const outcome = await addPhotoNotes(taskId, name, text)
+      if (outcome.sent) toast({ title: 'Photo notes added', tone: 'success' })
+      else
+        toast({
+          title: 'Photo notes kept on this device.',
+          description: 'They will be added to the task when Voicemark can be reached. The Outbox shows them.',
+          tone: 'success',
+        })
+    } catch (error) {
+      toast(failureToast(error))
+    }
+  }
+
+  const takePhotos = () => {
+    const name = `Photo notes ${formatDate(new Date(), true)}`
     analyser.open({
       label: 'Add to task',
       prompt: NOTES_PROMPT,
-      use: (text) =>
-        addPhotoNotes.mutate(
-          { taskId, name: `Photo notes ${formatDate(new Date(), true)}`, notes: text },
-          {
-            onSuccess: () => toast({ title: 'Photo notes added', tone: 'success' }),
-            onError: (error) => toast(failureToast(error)),
-          },
-        ),
+      use: (text) => void keepPhotoNotes(name, text),
+      later: photoNotesLater(taskId, name),
     })
+  }
 
   const record = () =>
     dictation.open(() => {}, {
       label: 'Add to task',
       use: (wav, transcript) => {
-        void (async () => {
-          const key = await send(wav, recordingName(new Date()))
-          if (!key) return
-          addRecording.mutate(
-            { taskId, key, transcript: transcript || undefined },
-            {
-              onSuccess: () => toast({ title: 'Recording added', tone: 'success' }),
-              onError: (error) => toast(failureToast(error)),
-            },
-          )
-        })()
+        const name = recordingName(new Date())
+        void send(name, (onProgress) => addTaskRecording(taskId, wav, name, transcript, onProgress)).then((sent) => {
+          if (sent === true) toast({ title: 'Recording added', tone: 'success' })
+          if (sent === false)
+            toast({
+              title: 'Recording kept on this device.',
+              description: 'It will be added to the task when Voicemark can be reached. The Outbox shows it.',
+              tone: 'success',
+            })
+        })
       },
     })
 
@@ -150,6 +178,25 @@ export function TaskContentSection({ taskId }: { taskId: string }) {
         </ul>
       )}
       {problem && <Alert>{problem}</Alert>}
+      {unsent.length > 0 && (
+        <div className="space-y-2">
+          <h3 className="font-medium">Not sent yet</h3>
+          <ul className="space-y-2" aria-label="Content not sent yet">
+            {unsent.map((item) => (
+              <li key={item.id} className="rounded-md border border-dashed border-border p-3 text-sm">
+                <span className="font-medium break-words">{item.title}</span>
+                <p className="text-muted-foreground">
+                  {item.state === 'stuck'
+                    ? `Not sent: ${item.reason ?? ''}`
+                    : item.state === 'sending'
+                      ? 'Sending…'
+                      : 'Not sent yet: it is in the Outbox.'}
+                </p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div data-tour="content-overview" className="space-y-2">
         <h3 className="font-medium">Content overview</h3>
         {files.isPending && <p className="text-sm">Loading…</p>}

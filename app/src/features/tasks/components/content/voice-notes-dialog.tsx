@@ -1,5 +1,6 @@
 //! 'Pull in voice notes': the caller's voice notes with a checkbox each (those already in
-//! the task are shown checked and disabled); Add pulls the chosen ones in.
+//! the task are shown checked and disabled); Add pulls the chosen ones in (through the
+//! outbox: a dropped connection keeps the choice on the device and sends it later).
 
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect } from 'react'
@@ -14,7 +15,7 @@ import { formatDate } from '@/lib/format-date'
 import { failureToast, setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
 
-import { useAddVoiceNotes } from '../../api/content/add-voice-notes'
+import { addVoiceNotes } from '../../api/content/add-content'
 import { useTaskVoiceNotes } from '../../api/content/task-voice-notes'
 
 const schema = z.object({
@@ -33,7 +34,6 @@ export function VoiceNotesDialog({
 }) {
   const { toast } = useToast()
   const notes = useTaskVoiceNotes(taskId, open)
-  const add = useAddVoiceNotes()
   const {
     register,
     handleSubmit,
@@ -48,8 +48,16 @@ export function VoiceNotesDialog({
 
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const { added } = await add.mutateAsync({ taskId, voiceNoteIds: values.voiceNoteIds })
-      toast({ title: added === 1 ? 'Voice note added' : `${added} voice notes added`, tone: 'success' })
+      const outcome = await addVoiceNotes(taskId, values.voiceNoteIds)
+      if (outcome.sent) {
+        const { added } = outcome.value as { added: number }
+        toast({ title: added === 1 ? 'Voice note added' : `${added} voice notes added`, tone: 'success' })
+      } else
+        toast({
+          title: 'Kept on this device.',
+          description: 'The voice notes will be added to the task when Voicemark can be reached. The Outbox shows them.',
+          tone: 'success',
+        })
       onOpenChange(false)
     } catch (error) {
       if (!setServerErrors(error, setError, ['voiceNoteIds'])) toast(failureToast(error))
