@@ -1,6 +1,7 @@
-// Activity and Manage School's pupils a page at a time after a stable cursor (issue 30,
-// docs/scaling.md "Paged lists"), on a server of this file's own with 45 more messages from
-// the demo teacher and 120 more pupils: Next and Previous walk the pages, and a message sent
+// Activity and Manage School's pupils and staff a page at a time after a stable cursor (issue
+// 30, docs/scaling.md "Paged lists"), on a server of this file's own with 45 more messages from
+// the demo teacher, 120 more pupils, 60 more staff and 730 more hand-ins: Next and Previous
+// walk the pages, "Show more" extends the Hub's lists, and a message sent
 // while a page is open does not shift the next page (an offset would show a row again).
 import AxeBuilder from '@axe-core/playwright'
 import { spawnSync } from 'node:child_process'
@@ -115,4 +116,100 @@ test("Manage School's pupils page by 50 with Next and Previous, searched on the 
   await expect(names).toHaveCount(10)
   await expect(names.first()).toHaveText('Paged Aardvark 110')
   await expect(page.getByRole('button', { name: 'Next' })).toHaveCount(0)
+})
+
+test("Manage School's staff page by 50 with Next and Previous, searched on the server", async ({ page }) => {
+  sqlite(`WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 60)
+    INSERT INTO users (id, created_at, updated_at, forename, surname, email, activated, school_id, role)
+    SELECT 'paged-s-' || n, '2026-11-01 10:00:00', '2026-11-01 10:00:00', 'Paged', 'Aaronson ' || printf('%03d', n),
+           'paged-s-' || n || '@northbridge.test', TRUE,
+           (SELECT id FROM schools WHERE name = 'Northbridge Academy'), 'TEACHER' FROM seq;`)
+  const total = Number(sqlite(`SELECT COUNT(*) FROM users WHERE school_id = (SELECT id FROM schools WHERE name = 'Northbridge Academy');`))
+  const pages = Math.ceil(total / 50)
+  expect(pages).toBeGreaterThan(1)
+  await signIn(page, USERS.admin)
+  await page.goto(`${server.baseURL}/admin/staff`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage School' })).toBeVisible()
+  const names = page.getByRole('region', { name: 'Staff' }).locator('tbody tr td:first-child')
+  await expect(page.getByRole('status').filter({ hasText: `${total} members of staff` })).toBeVisible()
+  await expect(page.getByText(`Page 1 of ${pages}`)).toBeVisible()
+  await expect(names).toHaveCount(50)
+  await expect(names.first()).toHaveText('Paged Aaronson 001')
+  await page.getByRole('button', { name: 'Next' }).click()
+  await expect(page.getByText(`Page 2 of ${pages}`)).toBeVisible()
+  await expect(names.first()).toHaveText('Paged Aaronson 051')
+  await page.getByRole('button', { name: 'Previous' }).click()
+  await expect(names.first()).toHaveText('Paged Aaronson 001')
+  // A search reaches past the page shown, by name or e-mail, and starts from its first page.
+  await page.getByRole('button', { name: 'Next' }).click()
+  await page.getByLabel('Search staff').fill('aaronson 05')
+  await expect(names).toHaveCount(10)
+  await expect(names.first()).toHaveText('Paged Aaronson 050')
+  await expect(page.getByRole('button', { name: 'Next' })).toHaveCount(0)
+  await page.getByLabel('Search staff').fill('paged-s-7@northbridge')
+  await expect(names).toHaveText(['Paged Aaronson 007'])
+  const axe = await new AxeBuilder({ page }).include('main').analyze()
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
+  await page.setViewportSize({ width: 360, height: 740 })
+  await expect(page.getByLabel('Search staff')).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+})
+
+test("the Feedback Hub's lists show 500 waiting and 200 marked, and Show more adds the next", async ({ page }) => {
+  // 520 hand-ins older than any of the demo's (so they come first) and 210 marks older than
+  // its marks (so they come last), on one of the demo teacher's assignments.
+  const assignment = `(SELECT n.id FROM notifications n JOIN users u ON u.id = n.sender_id
+    WHERE u.email = '${USERS.teacher}' AND n.type = 'ASSIGNMENT' ORDER BY n.id LIMIT 1)`
+  // One hand-in a pupil, as sending makes them: 730 pupils of the teacher's school.
+  sqlite(`WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 730)
+    INSERT INTO students (id, created_at, updated_at, forename, surname, school_id)
+    SELECT 'hub-pupil-' || n, '2026-01-01 09:00:00', '2026-01-01 09:00:00', 'Hub', 'Zed ' || printf('%03d', n),
+           (SELECT school_id FROM users WHERE email = '${USERS.teacher}') FROM seq;`)
+  sqlite(`WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 730)
+    INSERT INTO submissions (id, created_at, updated_at, received_at, marked_at, content, feedback, feedback_sentiment,
+                             feedback_released_at, token, notification_id, student_id)
+    SELECT 'hub-paged-' || n, '2026-01-01 09:00:00', '2026-01-01 09:00:00',
+           datetime('2026-01-01 10:00:00', n || ' seconds'),
+           CASE WHEN n > 520 THEN datetime('2026-01-02 10:00:00', n || ' seconds') END,
+           'Paged hand-in ' || n,
+           CASE WHEN n > 520 THEN 'Paged feedback ' || n END,
+           CASE WHEN n > 520 THEN 'POSITIVE' END,
+           CASE WHEN n > 520 THEN datetime('2026-01-02 10:00:00', n || ' seconds') END,
+           'hub-paged-token-' || n, ${assignment}, 'hub-pupil-' || n
+    FROM seq;`)
+  const count = (marked: boolean) =>
+    Number(
+      sqlite(`SELECT COUNT(*) FROM submissions s JOIN notifications n ON n.id = s.notification_id JOIN users u ON u.id = n.sender_id
+        WHERE u.email = '${USERS.teacher}' AND s.received_at IS NOT NULL AND s.marked_at IS ${marked ? 'NOT ' : ''}NULL;`),
+    )
+  const [waiting, marked] = [count(false), count(true)]
+  expect(waiting).toBeGreaterThan(520)
+  expect(marked).toBeGreaterThan(210)
+  await signIn(page)
+  await page.goto(`${server.baseURL}/feedback`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Feedback Hub' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 2, name: `Waiting (${waiting})` })).toBeVisible()
+  const rows = page.getByRole('list', { name: 'Submissions waiting for feedback' }).getByRole('listitem')
+  await expect(rows).toHaveCount(500)
+  await expect(page.getByText(`Showing 500 of ${waiting} submissions`)).toBeVisible()
+  await page.getByRole('button', { name: 'Show more submissions' }).click()
+  await expect(rows).toHaveCount(waiting)
+  await expect(page.getByText(`${waiting} submissions`, { exact: true })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Show more submissions' })).toHaveCount(0)
+
+  await expect(page.getByRole('heading', { level: 2, name: `Marked (${marked})` })).toBeVisible()
+  const markedRows = page.getByRole('list', { name: 'Marked submissions' }).getByRole('listitem')
+  await expect(markedRows).toHaveCount(200)
+  await page.getByRole('button', { name: 'Show more marked submissions' }).click()
+  await expect(markedRows).toHaveCount(marked)
+  await expect(page.getByRole('button', { name: 'Show more marked submissions' })).toHaveCount(0)
+
+  // Marking one from the second page keeps the pages loaded, and the count goes down by one.
+  await rows.last().getByRole('button').click()
+  await page.getByLabel('Feedback', { exact: true }).fill('A clear argument, well paced.')
+  await page.getByRole('button', { name: 'Mark', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 2, name: `Waiting (${waiting - 1})` })).toBeVisible()
+  await expect(rows).toHaveCount(waiting - 1)
+  const axe = await new AxeBuilder({ page }).include('main').analyze()
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
 })

@@ -78,6 +78,18 @@ export interface Pupil {
   classIds: Array<string>;
 }
 
+export interface ListStaff {
+  search: string | null;
+  cursor: string | null;
+}
+
+export interface StaffPage {
+  staff: Array<Staff>;
+  total: number;
+  pageSize: number;
+  nextCursor: string | null;
+}
+
 export interface Staff {
   id: string;
   forename: string;
@@ -401,6 +413,9 @@ export interface FeedbackHub {
   items: Array<HubItem>;
   marked: Array<MarkedItem>;
   markedCount: number;
+  waitingCount: number;
+  waitingNext: string | null;
+  markedNext: string | null;
   held: Array<HeldGroup>;
   notifications: Array<FilterOption>;
   classes: Array<FilterOption>;
@@ -456,6 +471,19 @@ export interface HeldGroup {
 export interface FilterOption {
   id: string;
   name: string;
+}
+
+export interface FeedbackListMoreInput {
+  notificationId: string | null;
+  classId: string | null;
+  list: 'WAITING' | 'MARKED';
+  cursor: string;
+}
+
+export interface FeedbackPage {
+  waiting: Array<HubItem>;
+  marked: Array<MarkedItem>;
+  nextCursor: string | null;
 }
 
 export interface MarkInput {
@@ -1734,7 +1762,7 @@ export interface RpcProcedures {
   'admin.listClasses': { kind: 'query'; input: void; output: Array<Group> };
   'admin.listFormGroups': { kind: 'query'; input: void; output: Array<Group> };
   'admin.listPupils': { kind: 'query'; input: ListPupils; output: PupilPage };
-  'admin.listStaff': { kind: 'query'; input: void; output: Array<Staff> };
+  'admin.listStaff': { kind: 'query'; input: ListStaff | null; output: StaffPage };
   'admin.listYearGroups': { kind: 'query'; input: void; output: Array<Group> };
   'admin.misSync': { kind: 'query'; input: void; output: MisSyncStatus };
   'admin.profileViews': { kind: 'query'; input: ProfileViewsInput; output: ProfileViewPage };
@@ -1767,6 +1795,7 @@ export interface RpcProcedures {
   'commentBank.use': { kind: 'mutation'; input: UseBankCommentInput; output: UsedBankComment };
   'dashboard.summary': { kind: 'query'; input: void; output: DashboardSummary };
   'feedback.list': { kind: 'query'; input: FeedbackListInput; output: FeedbackHub };
+  'feedback.listMore': { kind: 'query'; input: FeedbackListMoreInput; output: FeedbackPage };
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
   'feedback.release': { kind: 'mutation'; input: ReleaseInput; output: ReleasedFeedback };
   'feedback.withdraw': { kind: 'mutation'; input: WithdrawInput; output: WithdrawnMark };

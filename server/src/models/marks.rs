@@ -13,6 +13,8 @@ use diesel_async::RunQueryDsl;
 use crate::db::schema::{class_students, notifications, submissions};
 use crate::db::DbConn;
 use crate::models::submissions::{HubRow, MarkerScope};
+use crate::models::TimeKey;
+use crate::before_time;
 use crate::with_conn;
 use crate::db::changes::{self, Change};
 
@@ -350,7 +352,7 @@ macro_rules! marked_in_scope {
 }
 
 /// Marked submissions within `scope`, newest marked first, with the same filters as
-/// [`waiting`]; at most `limit`. Like the waiting list, three statements: the newest
+/// [`waiting`]; at most `limit` before `before` (the next page). Like the waiting list, three statements: the newest
 /// `limit` from the marks index alone, then their text and feedback, then the pupils'
 /// names (a school has about 12,000 marked; each was visited with its feedback to keep 200).
 pub async fn marked(
@@ -358,6 +360,7 @@ pub async fn marked(
     scope: &MarkerScope,
     notification_id: Option<&str>,
     class_id: Option<&str>,
+    before: Option<&TimeKey>,
     limit: i64,
 ) -> QueryResult<Vec<MarkedRow>> {
     type Top = (
@@ -365,7 +368,13 @@ pub async fn marked(
         (String, String, Option<NaiveDateTime>, String, Option<NaiveDateTime>),
     );
     let top: Vec<Top> =
-        with_conn!(conn, |c| marked_in_scope!(scope, notification_id, class_id)
+        with_conn!(conn, |c| {
+            let mut query = marked_in_scope!(scope, notification_id, class_id);
+            // The page after `before`, newest marked first: (marked_at, id) < key.
+            if let Some(k) = before {
+                query = query.filter(before_time!(submissions::marked_at, submissions::id, k));
+            }
+            query
             .order((submissions::marked_at.desc(), submissions::id.desc()))
             .limit(limit)
             .select((
@@ -384,7 +393,8 @@ pub async fn marked(
                 ),
             ))
             .load(c)
-            .await)?;
+            .await
+        })?;
     let ids: Vec<&str> = top.iter().map(|t| t.0 .0.as_str()).collect();
     type Detail = (String, Option<String>, String, Option<String>, Option<FeedbackSentiment>, Option<NaiveDateTime>);
     let details: Vec<Detail> = if ids.is_empty() {

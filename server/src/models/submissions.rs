@@ -10,6 +10,7 @@ use diesel_async::RunQueryDsl;
 use crate::db::schema::{class_students, notifications, schools, students, submissions};
 use crate::db::DbConn;
 use crate::models::users::User;
+use crate::models::TimeKey;
 use crate::with_conn;
 use crate::db::changes::{self, Change};
 
@@ -218,8 +219,53 @@ pub struct HubRow {
     pub submission_due_date: Option<NaiveDateTime>,
 }
 
+/// Submissions received and not marked within `scope` (a teacher's own assignments, or the
+/// whole school), optionally of one notification or of the pupils of one class: the rows
+/// the Hub's waiting list and its count read. A macro since a boxed query cannot be shared
+/// between two `with_conn!` arms.
+macro_rules! waiting_in_scope {
+    ($scope:expr, $notification_id:expr, $class_id:expr) => {{
+        let mut query = submissions::table
+            .inner_join(notifications::table)
+            .filter(notifications::school_id.eq(&$scope.school_id))
+            .filter(submissions::received_at.is_not_null())
+            .filter(submissions::marked_at.is_null())
+            .into_boxed();
+        if let Some(sender) = &$scope.sender_id {
+            query = query.filter(notifications::sender_id.eq(sender));
+        }
+        if let Some(notification_id) = $notification_id {
+            query = query.filter(submissions::notification_id.eq(notification_id));
+        }
+        if let Some(class_id) = $class_id {
+            query = query.filter(
+                submissions::student_id.eq_any(
+                    class_students::table
+                        .filter(class_students::class_id.eq(class_id))
+                        .select(class_students::student_id),
+                ),
+            );
+        }
+        query
+    }};
+}
+
+/// How many submissions wait within `scope` under the Hub's filters (the waiting index alone).
+pub async fn waiting_count(
+    conn: &mut DbConn<'_>,
+    scope: &MarkerScope,
+    notification_id: Option<&str>,
+    class_id: Option<&str>,
+) -> QueryResult<i64> {
+    with_conn!(conn, |c| waiting_in_scope!(scope, notification_id, class_id)
+        .count()
+        .get_result(c)
+        .await)
+}
+
 /// Submissions received and not marked within `scope`, oldest received first; optionally
-/// only those of one notification or of the pupils of one class; at most `limit`.
+/// only those of one notification or of the pupils of one class; at most `limit` after
+/// `after` (the Hub's next page: docs/scaling.md "Paged lists").
 ///
 /// Three short statements rather than one join (issue 30, docs/scaling.md "A thousand
 /// schools"): the first `limit` from the waiting index and the school's notifications alone
@@ -231,29 +277,18 @@ pub async fn waiting(
     scope: &MarkerScope,
     notification_id: Option<&str>,
     class_id: Option<&str>,
+    after: Option<&TimeKey>,
     limit: i64,
 ) -> QueryResult<Vec<HubRow>> {
     type Top = (String, Option<NaiveDateTime>, String, (String, String, Option<NaiveDateTime>));
     let top: Vec<Top> = with_conn!(conn, |c| {
-        let mut query = submissions::table
-            .inner_join(notifications::table)
-            .filter(notifications::school_id.eq(&scope.school_id))
-            .filter(submissions::received_at.is_not_null())
-            .filter(submissions::marked_at.is_null())
-            .into_boxed();
-        if let Some(sender) = &scope.sender_id {
-            query = query.filter(notifications::sender_id.eq(sender));
-        }
-        if let Some(notification_id) = notification_id {
-            query = query.filter(submissions::notification_id.eq(notification_id));
-        }
-        if let Some(class_id) = class_id {
+        let mut query = waiting_in_scope!(scope, notification_id, class_id);
+        // The page after `after`, oldest first: (received_at, id) > key.
+        if let Some(k) = after {
             query = query.filter(
-                submissions::student_id.eq_any(
-                    class_students::table
-                        .filter(class_students::class_id.eq(class_id))
-                        .select(class_students::student_id),
-                ),
+                submissions::received_at
+                    .gt(k.at)
+                    .or(submissions::received_at.eq(k.at).and(submissions::id.gt(k.id.clone()))),
             );
         }
         query

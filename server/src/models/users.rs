@@ -10,9 +10,10 @@ use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
 use crate::db::schema::{class_staff, users};
-use crate::db::DbConn;
+use crate::db::{like_pattern, lower, DbConn};
 use crate::ids::new_id;
-use crate::models::now;
+use crate::models::{now, NameKey};
+use crate::after_name;
 use crate::with_conn;
 
 /// The fields a new user needs; flags not listed take their defaults (false).
@@ -177,8 +178,46 @@ pub struct StaffRow {
     pub class_ids: Vec<String>,
 }
 
-/// Every user of the school, by surname and forename.
-pub async fn list_staff(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<Vec<StaffRow>> {
+/// What Manage School's staff list asks for: the school, an optional search of names and
+/// e-mail, an optional single user, and where the page starts.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StaffQuery<'a> {
+    pub search: Option<&'a str>,
+    pub only_id: Option<&'a str>,
+    pub after: Option<&'a NameKey>,
+}
+
+/// The school's users by surname, forename and id (searched by name or e-mail), at most
+/// `limit` after `query.after`, and how many match the search in all.
+pub async fn list_staff(
+    conn: &mut DbConn<'_>,
+    school_id: &str,
+    query: StaffQuery<'_>,
+    limit: i64,
+) -> QueryResult<(Vec<StaffRow>, i64)> {
+    let pattern = query.search.filter(|s| !s.trim().is_empty()).map(like_pattern);
+    macro_rules! filtered {
+        () => {{
+            let mut q = users::table.filter(users::school_id.eq(school_id)).into_boxed();
+            if let Some(id) = query.only_id {
+                q = q.filter(users::id.eq(id));
+            }
+            if let Some(p) = &pattern {
+                q = q.filter(
+                    lower(users::forename)
+                        .like(p.clone())
+                        .escape('\\')
+                        .or(lower(users::surname).like(p.clone()).escape('\\'))
+                        .or(lower(users::forename.concat(" ").concat(users::surname))
+                            .like(p.clone())
+                            .escape('\\'))
+                        .or(lower(users::email).like(p.clone()).escape('\\')),
+                );
+            }
+            q
+        }};
+    }
+    let total: i64 = with_conn!(conn, |c| filtered!().count().get_result(c).await)?;
     #[allow(clippy::type_complexity)]
     let rows: Vec<(
         String,
@@ -189,21 +228,26 @@ pub async fn list_staff(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<V
         bool,
         bool,
         Option<String>,
-    )> = with_conn!(conn, |c| users::table
-        .filter(users::school_id.eq(school_id))
-        .order((users::surname.asc(), users::forename.asc(), users::id.asc()))
-        .select((
-            users::id,
-            users::forename,
-            users::surname,
-            users::email,
-            users::role,
-            users::activated,
-            users::disabled,
-            users::password,
-        ))
-        .load(c)
-        .await)?;
+    )> = with_conn!(conn, |c| {
+        let mut q = filtered!();
+        if let Some(k) = query.after {
+            q = q.filter(after_name!(users, k));
+        }
+        q.order((users::surname.asc(), users::forename.asc(), users::id.asc()))
+            .limit(limit)
+            .select((
+                users::id,
+                users::forename,
+                users::surname,
+                users::email,
+                users::role,
+                users::activated,
+                users::disabled,
+                users::password,
+            ))
+            .load(c)
+            .await
+    })?;
     let ids: Vec<&String> = rows.iter().map(|r| &r.0).collect();
     let links: Vec<(String, String)> = if ids.is_empty() {
         Vec::new()
@@ -218,7 +262,7 @@ pub async fn list_staff(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<V
     for (user, class) in links {
         classes_of.entry(user).or_default().push(class);
     }
-    Ok(rows
+    let rows = rows
         .into_iter()
         .map(|r| StaffRow {
             class_ids: classes_of.remove(&r.0).unwrap_or_default(),
@@ -231,7 +275,8 @@ pub async fn list_staff(conn: &mut DbConn<'_>, school_id: &str) -> QueryResult<V
             disabled: r.6,
             has_password: r.7.is_some(),
         })
-        .collect())
+        .collect();
+    Ok((rows, total))
 }
 
 /// The role of the school's user `id` and whether they are disabled, if that user belongs

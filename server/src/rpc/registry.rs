@@ -81,6 +81,7 @@ pub fn procedures() -> &'static [Procedure] {
         let mut all = vec![
             procedure!(Query "dashboard.summary" => dashboard::summary),
             procedure!(Query "feedback.list" => feedback::list),
+            procedure!(Query "feedback.listMore" => feedback::list_more),
             procedure!(Mutation "feedback.mark" => feedback::mark),
             procedure!(Mutation "feedback.release" => feedback::release),
             procedure!(Mutation "feedback.withdraw" => feedback::withdraw),

@@ -2,7 +2,8 @@
 //! 100 and `user.listAll` pages of 200 after a stable cursor cover every user once, in name
 //! order, whatever is added or removed between pages; search narrows the pages and the
 //! total; a cursor that was tampered with is refused with a plain message; another school's
-//! users never appear. Manage School's pupils (`admin.listPupils`) page by 50 the same way.
+//! users never appear. Manage School's pupils (`admin.listPupils`) and staff
+//! (`admin.listStaff`) page by 50 the same way.
 //! Newest first after a (time, id) cursor: tasks (`task.list`, 50 a page, the caller's own
 //! and those shared with them), saved reports (`report.list`, 20 a page) and voice notes
 //! (`voiceNote.list`, 20 a page); and the jobs view's failed jobs (`/api/bull`, 200 a
@@ -191,6 +192,59 @@ dual_test!(
         assert!(found["nextCursor"].is_null());
         let refused = query(&app, &admin, "admin.listPupils", json!({"search": null, "cursor": "x"})).await.unwrap_err();
         assert_eq!(refused.1, BAD_CURSOR);
+    }
+);
+
+dual_test!(
+    async fn manage_schools_staff_page_by_name_fifty_at_a_time(app: TestApp) {
+        let north = make_school(&app, "North").await;
+        let south = make_school(&app, "South").await;
+        let (admin_id, admin) = signed_in(&app, &north, UserRole::Admin).await;
+        let mut expected = vec![admin_id];
+        // 120 more: names in pairs that share surname and forename (the id decides).
+        for n in 0..120 {
+            expected.push(user(&app, &north, &format!("Fore{:02}", n / 2 % 9), &format!("Staff{:03}", n / 2)).await);
+        }
+        user(&app, &south, "Other", "Staff000").await;
+
+        let all = walk(&app, &admin, "admin.listStaff", json!({"search": null}), "staff").await;
+        assert_eq!(all.iter().map(Vec::len).collect::<Vec<_>>(), [50, 50, 21]);
+        let first = query(&app, &admin, "admin.listStaff", Value::Null).await.unwrap();
+        assert_eq!(first["total"], 121);
+        assert_eq!(first["pageSize"], 50);
+        assert_eq!(ids(first["staff"].as_array().unwrap()), ids(&all[0]), "no input = the first page");
+        let listed: Vec<Value> = all.concat();
+        let mut got = ids(&listed);
+        got.sort();
+        expected.sort();
+        assert_eq!(got, expected, "every member of the school once, nobody else");
+        let names: Vec<(String, String)> = listed
+            .iter()
+            .filter(|u| u["surname"].as_str().unwrap().starts_with("Staff"))
+            .map(|u| (u["surname"].as_str().unwrap().to_owned(), u["forename"].as_str().unwrap().to_owned()))
+            .collect();
+        assert!(names.windows(2).all(|w| w[0] <= w[1]), "{names:?}");
+
+        // Someone joins before the cursor and someone after it leaves between two pages.
+        let cursor = first["nextCursor"].clone();
+        user(&app, &north, "Early", "Aaa").await;
+        let leaving = all[1][7]["id"].as_str().unwrap().to_owned();
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::delete(users::table.find(&leaving)).execute(c).await).expect("delete");
+        }
+        let two = query(&app, &admin, "admin.listStaff", json!({"search": null, "cursor": cursor})).await.unwrap();
+        assert_eq!(ids(two["staff"].as_array().unwrap()), after_leaving(&ids(&all[1]), &ids(&all[2]), &leaving));
+        assert_eq!(two["total"], 121, "one joined, one left");
+
+        // Search by name or e-mail narrows the pages and the total.
+        let found = query(&app, &admin, "admin.listStaff", json!({"search": "staff01", "cursor": null})).await.unwrap();
+        assert_eq!(found["total"], 20, "Staff010 to Staff019, two each");
+        assert!(found["nextCursor"].is_null());
+        let email = listed[3]["email"].as_str().unwrap().to_owned();
+        let by_email = query(&app, &admin, "admin.listStaff", json!({"search": email, "cursor": null})).await.unwrap();
+        assert_eq!(ids(by_email["staff"].as_array().unwrap()), vec![listed[3]["id"].as_str().unwrap().to_owned()]);
+        made_up_cursors_are_refused(&app, &admin, "admin.listStaff", json!({"search": null})).await;
     }
 );
 
@@ -546,5 +600,141 @@ dual_test!(
             assert!(ids.is_empty() && older.is_none());
             assert!(text.contains(BAD_CURSOR) && text.contains("<a href=\"/api/bull\">Newest failed jobs</a>"), "{text}");
         }
+    }
+);
+
+/// Adds a submission of `notification` by each of `pupils` (one each, as sending makes
+/// them), handed in at `start` plus a second for each pair (so the id decides within a
+/// pair); with `marked`, marked at the same times. Answers each row's (time, id).
+async fn hand_ins(
+    app: &TestApp,
+    notification: &str,
+    pupils: &[String],
+    start: NaiveDateTime,
+    marked: bool,
+) -> Vec<(NaiveDateTime, String)> {
+    use voicemark::db::schema::submissions;
+    let rows: Vec<(NaiveDateTime, String)> =
+        (0..pupils.len()).map(|n| (start + Duration::seconds((n / 2) as i64), new_id())).collect();
+    let values: Vec<_> = rows
+        .iter()
+        .zip(pupils)
+        .map(|((at, id), pupil)| {
+            (
+                submissions::id.eq(id.clone()),
+                submissions::created_at.eq(start),
+                submissions::updated_at.eq(*at),
+                submissions::token.eq(voicemark::ids::new_token()),
+                submissions::notification_id.eq(notification.to_owned()),
+                submissions::student_id.eq(pupil.clone()),
+                submissions::received_at.eq(Some(*at)),
+                submissions::content.eq(Some("My letter.".to_owned())),
+                submissions::marked_at.eq(marked.then_some(*at)),
+                submissions::feedback.eq(marked.then(|| "Well argued.".to_owned())),
+                submissions::feedback_sentiment.eq(marked.then(|| "POSITIVE".to_owned())),
+                submissions::feedback_released_at.eq(marked.then_some(*at)),
+            )
+        })
+        .collect();
+    let mut pooled = app.db.conn().await.expect("connection");
+    // One statement a row: SQLite's batch insert cannot take these tuples.
+    for row in values {
+        with_conn!(pooled.db(), |c| diesel::insert_into(submissions::table).values(row.clone()).execute(c).await)
+            .expect("submission");
+    }
+    rows
+}
+
+/// The ids of `rows` in the order (time, id), ascending or (`newest_first`) descending.
+fn in_order(rows: &[(NaiveDateTime, String)], newest_first: bool) -> Vec<String> {
+    let mut sorted = rows.to_vec();
+    sorted.sort();
+    if newest_first {
+        sorted.reverse();
+    }
+    sorted.into_iter().map(|(_, id)| id).collect()
+}
+
+fn submission_ids(rows: &Value) -> Vec<String> {
+    rows.as_array().unwrap().iter().map(|r| r["submissionId"].as_str().unwrap().to_owned()).collect()
+}
+
+dual_test!(
+    async fn the_feedback_hubs_lists_page_after_a_cursor(app: TestApp) {
+        let school = make_school(&app, "North").await;
+        let (teacher_id, teacher) = signed_in(&app, &school, UserRole::Teacher).await;
+        let (colleague_id, _) = signed_in(&app, &school, UserRole::Teacher).await;
+        let letter = crate::submissions::assignment(&app, &school, &teacher_id, "Letter", 0, 7).await;
+        let other = crate::submissions::assignment(&app, &school, &colleague_id, "Not hers", 0, 7).await;
+        let mut pupils = Vec::new();
+        for n in 0..1240 {
+            pupils.push(crate::submissions::pupil(&app, &school, &format!("P{n:04}")).await);
+        }
+        let start = now() - Duration::days(3);
+        let waiting = hand_ins(&app, &letter, &pupils[..1010], start, false).await;
+        let marked = hand_ins(&app, &letter, &pupils[1010..], start, true).await;
+        hand_ins(&app, &other, &pupils[..5], start, false).await;
+        hand_ins(&app, &other, &pupils[5..10], start, true).await;
+        let filters = json!({"notificationId": null, "classId": null});
+
+        // The first page of each list, the counts and where each list goes on.
+        let hub = query(&app, &teacher, "feedback.list", filters.clone()).await.unwrap();
+        assert_eq!(hub["items"].as_array().unwrap().len(), 500);
+        assert_eq!(hub["waitingCount"], 1010);
+        assert_eq!(hub["marked"].as_array().unwrap().len(), 200);
+        assert_eq!(hub["markedCount"], 230);
+        let expected = in_order(&waiting, false);
+        assert_eq!(submission_ids(&hub["items"]), expected[..500]);
+        assert_eq!(submission_ids(&hub["marked"]), in_order(&marked, true)[..200]);
+
+        // The waiting list after its cursor: 500, then 10, oldest first, each once, none of
+        // a colleague's assignment.
+        let more = |cursor: Value, list: &str| {
+            let mut input = filters.clone();
+            input["list"] = json!(list);
+            input["cursor"] = cursor;
+            input
+        };
+        let two = query(&app, &teacher, "feedback.listMore", more(hub["waitingNext"].clone(), "WAITING")).await.unwrap();
+        assert_eq!(two["marked"], json!([]));
+        assert_eq!(submission_ids(&two["waiting"]), expected[500..1000]);
+        let three = query(&app, &teacher, "feedback.listMore", more(two["nextCursor"].clone(), "WAITING")).await.unwrap();
+        assert_eq!(submission_ids(&three["waiting"]), expected[1000..]);
+        assert!(three["nextCursor"].is_null());
+
+        // One on page 2 is marked meanwhile: page 2 again starts right after page 1's last
+        // row, without it, and page 3's first row moves up.
+        let leaving = expected[507].clone();
+        {
+            use voicemark::db::schema::submissions;
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::update(submissions::table.find(&leaving))
+                .set(submissions::marked_at.eq(Some(now())))
+                .execute(c)
+                .await)
+            .expect("mark");
+        }
+        let again = query(&app, &teacher, "feedback.listMore", more(hub["waitingNext"].clone(), "WAITING")).await.unwrap();
+        assert_eq!(
+            submission_ids(&again["waiting"]),
+            after_leaving(&expected[500..1000], &expected[1000..], &leaving)
+        );
+
+        // The Marked list after its cursor: the 30 marked earliest, then no more (the one
+        // just marked is newest, so on the first page now).
+        let marked_two = query(&app, &teacher, "feedback.listMore", more(hub["markedNext"].clone(), "MARKED")).await.unwrap();
+        assert_eq!(marked_two["waiting"], json!([]));
+        assert_eq!(submission_ids(&marked_two["marked"]), in_order(&marked, true)[200..]);
+        assert!(marked_two["nextCursor"].is_null());
+
+        // A filter narrows the pages: the colleague's assignment is not hers to mark.
+        let mut theirs = more(hub["waitingNext"].clone(), "WAITING");
+        theirs["notificationId"] = json!(other);
+        let none = query(&app, &teacher, "feedback.listMore", theirs).await.unwrap();
+        assert_eq!(none["waiting"], json!([]));
+
+        made_up_cursors_are_refused(&app, &teacher, "feedback.listMore", more(Value::Null, "WAITING")).await;
+        let missing = query(&app, &teacher, "feedback.listMore", more(json!(""), "WAITING")).await.unwrap_err();
+        assert_eq!(missing.1, BAD_CURSOR);
     }
 );

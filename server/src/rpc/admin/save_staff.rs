@@ -133,8 +133,9 @@ pub async fn handler(ctx: &Ctx, input: SaveStaff) -> RpcResult<Staff> {
         Ok::<_, RpcError>(saved)
     })?;
     let (saved, written) = saved;
-    let rows = users::list_staff(&mut pooled.db(), school_id).await?;
-    let row = rows.into_iter().find(|r| r.id == saved);
+    let only = users::StaffQuery { only_id: Some(saved.as_str()), ..Default::default() };
+    let (rows, _) = users::list_staff(&mut pooled.db(), school_id, only, 1).await?;
+    let row = rows.into_iter().next();
     if !written {
         // Not written: an account has this address. The same member of this school with
         // the same name is this request made twice; anything else is a clash.

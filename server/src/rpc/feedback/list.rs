@@ -1,7 +1,9 @@
 //! `feedback.list`: the Feedback Hub — submissions received and not marked that the
 //! caller may mark, oldest received first, optionally of one notification or class; the
 //! marked ones, newest marked first, with their release state; and the assignments with
-//! held marks (docs/feedback-release.md).
+//! held marks (docs/feedback-release.md). Each list answers its first page (500 waiting,
+//! 200 marked) with the cursor of the next; `feedback.listMore` answers the pages after it
+//! (docs/scaling.md "Paged lists").
 
 use std::collections::HashMap;
 
@@ -11,13 +13,12 @@ use crate::models::notifications::FeedbackRelease;
 use crate::rpc::feedback::{scope, SentimentName};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::{rpc_type, Ts, TsGen};
-use crate::rpc::{Ctx, RpcResult};
+use crate::rpc::{cursor, Ctx, RpcResult};
 
-/// The Hub lists at most this many at once (oldest first); the count says how many wait.
-const MAX_ITEMS: i64 = 500;
+/// A page of the waiting list (oldest first); `waitingCount` says how many wait.
+pub const MAX_ITEMS: i64 = 500;
 
-/// The Marked list shows at most this many (newest marked first); `markedCount` says how
-/// many there are.
+/// A page of the Marked list (newest marked first); `markedCount` says how many there are.
 pub const MAX_MARKED: i64 = 200;
 
 /// Where a mark's feedback is: with the pupil, or held until a date or by hand.
@@ -157,6 +158,12 @@ rpc_type! {
         pub marked: Vec<MarkedItem>,
         /// Every marked submission the filters match (the list may stop at 200).
         pub marked_count: i64,
+        /// Every waiting submission the filters match (the list may stop at 500).
+        pub waiting_count: i64,
+        /// Where the waiting list's next page starts (`feedback.listMore`); none when all are listed.
+        pub waiting_next: Option<String>,
+        /// Where the Marked list's next page starts; none when all are listed.
+        pub marked_next: Option<String>,
         pub held: Vec<HeldGroup>,
         /// The notifications with work waiting (unfiltered), for the filter.
         pub notifications: Vec<FilterOption>,
@@ -172,10 +179,13 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
     let mut conn = pooled.db();
     let notification_id = input.notification_id.as_deref().filter(|s| !s.is_empty());
     let class_id = input.class_id.as_deref().filter(|s| !s.is_empty());
-    let rows =
-        submissions::waiting(&mut conn, &scope, notification_id, class_id, MAX_ITEMS).await?;
-    let marked_rows =
-        marks::marked(&mut conn, &scope, notification_id, class_id, MAX_MARKED).await?;
+    // One more than a page tells whether another follows.
+    let mut rows =
+        submissions::waiting(&mut conn, &scope, notification_id, class_id, None, MAX_ITEMS + 1).await?;
+    let waiting_next = next_waiting(&mut rows, MAX_ITEMS);
+    let mut marked_rows =
+        marks::marked(&mut conn, &scope, notification_id, class_id, None, MAX_MARKED + 1).await?;
+    let marked_next = next_marked(&mut marked_rows, MAX_MARKED);
     // Every listed submission's files in one statement.
     let ids: Vec<&str> = rows
         .iter()
@@ -195,6 +205,11 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
         marked_rows.into_iter().map(|row| marked_item(&mut files, row)).collect();
     let marked_count =
         marks::marked_count(&mut conn, &scope, notification_id, class_id).await?;
+    let waiting_count = if waiting_next.is_none() {
+        items.len() as i64
+    } else {
+        submissions::waiting_count(&mut conn, &scope, notification_id, class_id).await?
+    };
     let held = marks::held_groups(&mut conn, &scope)
         .await?
         .into_iter()
@@ -220,14 +235,36 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
         items,
         marked,
         marked_count,
+        waiting_count,
+        waiting_next,
+        marked_next,
         held,
         notifications,
         classes,
     })
 }
 
+/// Cuts `rows` (read one past `page`) to the page; answers the cursor after its last row
+/// when more follow.
+pub(crate) fn next_waiting(rows: &mut Vec<submissions::HubRow>, page: i64) -> Option<String> {
+    if rows.len() as i64 <= page {
+        return None;
+    }
+    rows.truncate(page as usize);
+    rows.last().map(|r| cursor::of_time(r.received_at, &r.submission_id))
+}
+
+/// The same for the Marked list, by the time of the mark.
+pub(crate) fn next_marked(rows: &mut Vec<marks::MarkedRow>, page: i64) -> Option<String> {
+    if rows.len() as i64 <= page {
+        return None;
+    }
+    rows.truncate(page as usize);
+    rows.last().map(|r| cursor::of_time(r.marked_at, &r.hub.submission_id))
+}
+
 /// A waiting row as the Hub lists it, with its files (taken from `files`).
-fn hub_item(files: &mut HashMap<String, Vec<SubmissionFile>>, row: submissions::HubRow) -> HubItem {
+pub(crate) fn hub_item(files: &mut HashMap<String, Vec<SubmissionFile>>, row: submissions::HubRow) -> HubItem {
     let files = files.remove(&row.submission_id).unwrap_or_default();
     HubItem {
         files: files
@@ -256,7 +293,7 @@ fn hub_item(files: &mut HashMap<String, Vec<SubmissionFile>>, row: submissions::
     }
 }
 
-fn marked_item(files: &mut HashMap<String, Vec<SubmissionFile>>, row: marks::MarkedRow) -> MarkedItem {
+pub(crate) fn marked_item(files: &mut HashMap<String, Vec<SubmissionFile>>, row: marks::MarkedRow) -> MarkedItem {
     let release = if row.feedback_released_at.is_some() {
         ReleaseState::Released
     } else {

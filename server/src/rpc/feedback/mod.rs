@@ -7,6 +7,7 @@
 //! be neither read nor marked.
 
 pub mod list;
+pub mod list_more;
 pub mod mark;
 pub mod release;
 pub mod withdraw;

@@ -1,5 +1,7 @@
-//! `admin.listStaff`: the school's teachers and admins.
+//! `admin.listStaff`: a page (50) of the school's staff, searched by name or e-mail, starting
+//! at `cursor` (the `nextCursor` of the page before; null for the first).
 
 import { useRpcQuery } from '@/lib/rpc'
 
-export const useStaff = () => useRpcQuery('admin.listStaff')
+export const useStaff = (search: string, cursor: string | null) =>
+  useRpcQuery('admin.listStaff', { search: search.trim() || null, cursor }, { placeholderData: (previous) => previous })

@@ -15,6 +15,7 @@ import type { Staff } from '@/generated/rpc-types'
 import { setServerErrors } from '@/lib/form-errors'
 import { errorMessage } from '@/lib/rpc'
 import { userStatusLabel, userStatusTone } from '@/lib/user-status'
+import { CursorPager, useCursorPages } from '@/components/cursor-pager'
 import { Cell, DataTable } from '@/components/data-table'
 import { Section } from '@/components/section'
 
@@ -130,7 +131,9 @@ function StaffForm({ staff, onDone }: { staff?: Staff; onDone: () => void }) {
 }
 
 export function StaffTab() {
-  const staff = useStaff()
+  const [search, setSearch] = useState('')
+  const pages = useCursorPages()
+  const staff = useStaff(search, pages.cursor)
   const [editing, setEditing] = useState<Staff | 'new' | null>(null)
   return (
     <div className="space-y-6">
@@ -139,9 +142,28 @@ export function StaffTab() {
       ) : (
         <Button onClick={() => setEditing('new')}>Add staff member</Button>
       )}
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="w-72 max-w-full">
+          <FormField label="Search staff">
+            <Input
+              type="search"
+              value={search}
+              onChange={(event) => {
+                setSearch(event.target.value)
+                pages.reset()
+              }}
+            />
+          </FormField>
+        </div>
+        {staff.data && (
+          <p className="pb-2 text-sm text-muted-foreground" role="status">
+            {staff.data.total} {staff.data.total === 1 ? 'member of staff' : 'members of staff'}
+          </p>
+        )}
+      </div>
       {staff.isError && <Alert>{errorMessage(staff.error)}</Alert>}
       <DataTable caption="Staff" headers={['Name', 'E-mail', 'Role', 'Status', '']}>
-        {staff.data?.map((member) => (
+        {staff.data?.staff.map((member) => (
           <tr key={member.id}>
             <Cell>
               {member.forename} {member.surname}
@@ -161,6 +183,14 @@ export function StaffTab() {
           </tr>
         ))}
       </DataTable>
+      {staff.data && (
+        <CursorPager
+          pages={pages}
+          total={staff.data.total}
+          pageSize={staff.data.pageSize}
+          nextCursor={staff.isPlaceholderData ? null : staff.data.nextCursor}
+        />
+      )}
     </div>
   )
 }

@@ -3,6 +3,7 @@
 //! from the keyboard (lib/hub-keys.ts): J / K move, 1 2 3 choose the sentiment, Ctrl+Enter
 //! marks and puts the focus in the next submission's feedback box. Choosing several
 //! submissions (checkboxes, Shift-click for a range) gives them one comment at once.
+//! Each list shows its first page (500 waiting, 200 marked); "Show more …" adds the next.
 
 import { Keyboard, MessageSquareText } from 'lucide-react'
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
@@ -10,6 +11,7 @@ import { Link } from 'react-router'
 
 import { CommentBankSuggestion } from '@/components/comment-bank-field'
 import { EmptyState } from '@/components/empty-state'
+import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Label, Select } from '@/components/ui/input'
@@ -17,7 +19,7 @@ import { formatDate } from '@/lib/format-date'
 import { errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
 
-import { useFeedbackHub, type HubFilters } from '../api/list-feedback'
+import { useFeedbackHub, useMoreOfHub, type HubFilters } from '../api/list-feedback'
 import { useMarksOnTheirWay } from '../api/mark-submission'
 import { hubKeyAction, range, step } from '../lib/hub-keys'
 import { BulkPanel } from './bulk-panel'
@@ -37,13 +39,20 @@ export function FeedbackHubPage() {
   const anchor = useRef<string | null>(null)
   const [showKeys, setShowKeys] = useState(false)
   const hub = useFeedbackHub(filters)
+  const moreWaiting = useMoreOfHub(filters, 'WAITING')
+  const moreMarked = useMoreOfHub(filters, 'MARKED')
   const onTheirWay = useMarksOnTheirWay(hub.dataUpdatedAt)
-  const items = (hub.data?.items ?? []).filter((item) => !onTheirWay.has(item.submissionId))
+  const loaded = onceEach([...(hub.data?.items ?? []), ...moreWaiting.pages.flatMap((page) => page.waiting)])
+  const items = loaded.filter((item) => !onTheirWay.has(item.submissionId))
+  // Those on their way are still counted by the server until its list is fetched again.
+  const waitingCount = Math.max(items.length, (hub.data?.waitingCount ?? 0) - (loaded.length - items.length))
   const ids = items.map((item) => item.submissionId)
   const current = items.find((item) => item.submissionId === selected) ?? items[0]
   const bulk = items.filter((item) => chosen.has(item.submissionId))
-  const marked = hub.data?.marked ?? []
-  const markedCount = hub.data?.markedCount ?? 0
+  const marked = onceEach([...(hub.data?.marked ?? []), ...moreMarked.pages.flatMap((page) => page.marked)])
+  const markedCount = Math.max(marked.length, hub.data?.markedCount ?? 0)
+  const waitingNext = hub.data?.waitingNext ?? null
+  const markedNext = hub.data?.markedNext ?? null
   const shownMarked = marked.find((item) => item.submissionId === openMarked)
   const panel = useRef<PanelControls>(null)
   const list = useRef<HTMLUListElement>(null)
@@ -221,7 +230,7 @@ export function FeedbackHubPage() {
           <div className="space-y-6">
           <section aria-labelledby="waiting-heading" className="space-y-2">
             <h2 id="waiting-heading" className="text-lg font-semibold">
-              Waiting ({items.length})
+              Waiting ({waitingCount})
             </h2>
             {items.length === 0 ? (
               <p className="text-sm text-muted-foreground">Nothing is waiting for feedback.</p>
@@ -268,15 +277,23 @@ export function FeedbackHubPage() {
                 )
               })}
             </ul>
+            {(waitingNext !== null || moreWaiting.pages.length > 0) && (
+              <ShowMore
+                shown={items.length}
+                total={waitingCount}
+                noun="submissions"
+                more={moreWaiting.hasMore(waitingNext)}
+                loading={moreWaiting.loading}
+                onMore={() => moreWaiting.more(waitingNext)}
+              />
+            )}
+            {moreWaiting.error && <Alert>More submissions could not be loaded: {errorMessage(moreWaiting.error)}</Alert>}
           </section>
           {marked.length > 0 && (
             <section aria-labelledby="marked-list-heading" className="space-y-2">
               <h2 id="marked-list-heading" className="text-lg font-semibold">
                 Marked ({markedCount})
               </h2>
-              {markedCount > marked.length && (
-                <p className="text-sm text-muted-foreground">The {marked.length} marked most recently.</p>
-              )}
               <ul className="space-y-2" aria-label="Marked submissions">
                 {marked.map((item) => {
                   const active = item.submissionId === shownMarked?.submissionId
@@ -304,6 +321,17 @@ export function FeedbackHubPage() {
                   )
                 })}
               </ul>
+              {(markedNext !== null || moreMarked.pages.length > 0) && (
+                <ShowMore
+                  shown={marked.length}
+                  total={markedCount}
+                  noun="marked submissions"
+                  more={moreMarked.hasMore(markedNext)}
+                  loading={moreMarked.loading}
+                  onMore={() => moreMarked.more(markedNext)}
+                />
+              )}
+              {moreMarked.error && <Alert>More marked submissions could not be loaded: {errorMessage(moreMarked.error)}</Alert>}
             </section>
           )}
           </div>
@@ -324,4 +352,10 @@ export function FeedbackHubPage() {
       )}
     </div>
   )
+}
+
+/** `rows` with each submission once (the first): a row can move up onto an earlier page. */
+function onceEach<T extends { submissionId: string }>(rows: T[]): T[] {
+  const seen = new Set<string>()
+  return rows.filter((row) => !seen.has(row.submissionId) && (seen.add(row.submissionId), true))
 }
