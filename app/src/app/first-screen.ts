@@ -11,10 +11,16 @@
 
 import type { QueryClient } from '@tanstack/react-query'
 
-import { SESSION_KEY, sessionOrRemembered } from '@/lib/session'
+import { rememberedSession, SESSION_KEY, sessionOrRemembered } from '@/lib/session'
 
-/** Starts the session request: the same query SessionProvider reads, found in flight or answered. */
+/**
+ * Starts the session request: the same query SessionProvider reads, found in flight or
+ * answered. A returning user's remembered session is put in first, dated 0 (so it is stale
+ * and marked provisional): the page renders at once and the answer replaces it.
+ */
 export function startFirstScreen(queryClient: QueryClient) {
+  const remembered = rememberedSession()
+  if (remembered) queryClient.setQueryData(SESSION_KEY, remembered, { updatedAt: 0 })
   // Offline, the remembered session opens the app from the device (docs/offline.md).
   void queryClient.prefetchQuery({ queryKey: SESSION_KEY, queryFn: sessionOrRemembered, retry: 1, networkMode: 'always' })
 }

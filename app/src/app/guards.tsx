@@ -27,7 +27,7 @@ function Loading() {
 
 /** The shell with the routed page, once the session allows it. */
 export function ProtectedShell() {
-  const { status, session, endedDisabled, signedOutByUser } = useSession()
+  const { status, session, provisional, endedDisabled, signedOutByUser } = useSession()
   const location = useLocation()
   const path = `${location.pathname}${location.search}${location.hash}`
 
@@ -35,6 +35,9 @@ export function ProtectedShell() {
   if (!session || status === 'unauthenticated') {
     return <Navigate to={loginRedirect(path, { endedDisabled, signedOutByUser })} replace />
   }
+  // Remembered on the device and not yet confirmed: anything but opening the page waits.
+  const elsewhere = session.user.disabled || (forcedIntoLeaders(session.user) && !isLeadersPath(location.pathname))
+  if (provisional && elsewhere) return <Loading />
   if (session.user.disabled) return <Navigate to="/login?error=AccountDisabled" replace />
   if (forcedIntoLeaders(session.user) && !isLeadersPath(location.pathname)) {
     return <Navigate to="/leaders/tasks" replace />
@@ -52,10 +55,12 @@ export function ProtectedShell() {
  * so a page's queries never reach the server for a role that may not open it.
  */
 export function RequireRole({ roles, title }: { roles: UserRole[]; title: string }) {
-  const { session } = useSession()
+  const { session, provisional } = useSession()
   const allowed = useRoleCheck(session?.user.role)
   if (!allowed) return <p role="status">Loading…</p>
   if (!allowed(roles)) {
+    // The remembered role may be out of date: refuse only on the server's answer.
+    if (provisional) return <p role="status">Loading…</p>
     return (
       <div className="space-y-3">
         <h1 className="text-3xl font-bold tracking-tight">{title}</h1>

@@ -1,6 +1,13 @@
 //! The session as the app sees it (loading / authenticated / unauthenticated), from
 //! GET /api/auth/session: refetched when the path changes, when the tab becomes visible and,
 //! when the server sets an interval (the session's `pollSeconds`), every so many seconds.
+//!
+//! A returning user's page does not wait for that first answer: the session remembered on the
+//! device is shown at once (`provisional`) while the request is in flight (app/first-screen.ts,
+//! issue 27 item 6). Provisional, a page opens only where it would open anyway; anything that
+//! would send the user elsewhere (sign-in, a role's refusal, the leaders area) waits for the
+//! server's answer, which then replaces it. No data comes from it: every query still asks the
+//! server with the real cookie.
 
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
@@ -14,6 +21,11 @@ export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated'
 interface SessionContextValue {
   status: SessionStatus
   session: Session | null
+  /**
+   * True while `session` is the one remembered on this device and the server has not answered
+   * yet: show what the user may see, but decide nothing (no redirect, no refusal) on it.
+   */
+  provisional: boolean
   /** True once a disabled user was seen: a session that then disappears reads AccountDisabled. */
   endedDisabled: boolean
   /** True after the user chose Log out (so guards send them to plain /login). */
@@ -69,6 +81,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [refetch])
 
   const session = query.data ?? null
+  // Seeded from the device with time 0 (first-screen.ts); any answer since has a time.
+  const provisional = session !== null && query.dataUpdatedAt === 0
   const disabled = session?.user.disabled ?? false
 
   // A disabled user is signed out on the server too.
@@ -106,8 +120,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [status, disabled])
 
   const value = useMemo(
-    () => ({ status, session, endedDisabled, signedOutByUser, refresh, signOut }),
-    [status, session, endedDisabled, signedOutByUser, refresh, signOut],
+    () => ({ status, session, provisional, endedDisabled, signedOutByUser, refresh, signOut }),
+    [status, session, provisional, endedDisabled, signedOutByUser, refresh, signOut],
   )
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
 }
@@ -137,6 +151,16 @@ export async function sessionOrRemembered(): Promise<Session | null> {
       if (remembered) return JSON.parse(remembered) as Session
     }
     throw error
+  }
+}
+
+/** The session last seen on this device (forgotten at sign-out), if any. */
+export function rememberedSession(): Session | null {
+  try {
+    const remembered = localStorage.getItem(REMEMBERED)
+    return remembered ? (JSON.parse(remembered) as Session) : null
+  } catch {
+    return null
   }
 }
 

@@ -29,7 +29,7 @@ interface LoginValues {
 export function LoginPage() {
   const [params] = useSearchParams()
   const navigate = useNavigate()
-  const { status, session, refresh } = useSession()
+  const { status, session, provisional, refresh } = useSession()
   const callbackUrl = params.get('callbackUrl')
   // The error's code; its text is made at render time, when the support address is known.
   const [error, setError] = useState<string | undefined>(() => params.get('error') ?? undefined)
@@ -67,7 +67,8 @@ export function LoginPage() {
     afterSignInPath(callbackUrl, window.location.origin, user.redirectToLeaders && user.role !== 'SUPERADMIN')
 
   // Already signed in (and allowed in): straight on.
-  if (status === 'authenticated' && session && !session.user.disabled && !isSubmitting) {
+  // A session remembered on the device is not a sign-in: wait for the server's answer.
+  if (status === 'authenticated' && session && !provisional && !session.user.disabled && !isSubmitting) {
     return <Navigate to={nextPath(session.user)} replace />
   }
 
