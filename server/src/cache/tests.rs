@@ -1,0 +1,113 @@
+//! `crate::cache`'s rules, one test each.
+
+use super::*;
+
+#[test]
+fn the_setting_names_the_caches_kept() {
+    assert_eq!(CacheKind::parse_setting("on"), Some(CacheKind::ALL.to_vec()));
+    assert_eq!(CacheKind::parse_setting("off"), Some(Vec::new()));
+    assert_eq!(
+        CacheKind::parse_setting("sessions, hub-count"),
+        Some(vec![CacheKind::Sessions, CacheKind::HubCount])
+    );
+    assert_eq!(CacheKind::parse_setting("roster"), Some(vec![CacheKind::Roster]));
+    assert_eq!(CacheKind::parse_setting("sessions,rosters"), None);
+    assert_eq!(CacheKind::parse_setting(""), None);
+}
+
+#[test]
+fn an_entry_is_kept_until_its_time_is_up_or_it_is_unusable() {
+    let cache = ProcessCache::new(CacheKind::HubCount, Duration::from_millis(200), Duration::from_millis(100), 10);
+    cache.put("a", 1, cache.generation());
+    assert_eq!(cache.get(&"a", |_| true), Some(1));
+    assert_eq!(cache.get(&"b", |_| true), None);
+    assert_eq!(cache.get(&"a", |v| *v > 1), None, "the caller may refuse an entry (an expired session)");
+    std::thread::sleep(Duration::from_millis(250));
+    assert_eq!(cache.get(&"a", |_| true), None, "older than the TTL");
+}
+
+#[test]
+fn an_invalidation_forgets_everything_and_refuses_reads_that_began_before_it() {
+    let cache = ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::from_millis(100), 10);
+    cache.put("a", 1, cache.generation());
+    let before = cache.generation();
+    cache.invalidate();
+    assert_eq!(cache.get(&"a", |_| true), None);
+    assert!(cache.is_empty());
+    cache.put("a", 1, before);
+    assert!(cache.is_empty(), "a read that began before the write");
+    cache.put("a", 1, cache.generation());
+    assert!(cache.is_empty(), "a read while the write may still be committing");
+    std::thread::sleep(Duration::from_millis(150));
+    cache.put("a", 2, cache.generation());
+    assert_eq!(cache.get(&"a", |_| true), Some(2));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_that_miss_together_share_one_fill() {
+    let cache: Arc<ProcessCache<String, u32>> =
+        Arc::new(ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 10));
+    let fills = Arc::new(AtomicU64::new(0));
+    let requests = (0..50).map(|_| {
+        let (cache, fills) = (cache.clone(), fills.clone());
+        tokio::spawn(async move {
+            cache
+                .get_or_fill("roster", || async {
+                    fills.fetch_add(1, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    Ok::<_, ()>(7)
+                })
+                .await
+        })
+    });
+    for answer in futures_util::future::join_all(requests).await {
+        assert_eq!(answer.expect("joined"), Ok(7));
+    }
+    assert_eq!(fills.load(Ordering::SeqCst), 1, "one read for fifty requests");
+    assert_eq!(cache.get("roster", |_| true), Some(7));
+    assert!(cache.flights.lock().expect("lock").is_empty(), "the flight is over");
+}
+
+#[tokio::test]
+async fn a_request_after_a_write_does_not_join_a_fill_that_began_before_it() {
+    let cache: Arc<ProcessCache<String, u32>> =
+        Arc::new(ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 10));
+    let (started, release) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
+    let early = {
+        let (cache, started, release) = (cache.clone(), started.clone(), release.clone());
+        tokio::spawn(async move {
+            cache
+                .get_or_fill("roster", || async move {
+                    started.notify_one();
+                    release.notified().await;
+                    Ok::<_, ()>(1)
+                })
+                .await
+        })
+    };
+    started.notified().await;
+    cache.invalidate();
+    let late = cache.get_or_fill("roster", || async { Ok::<_, ()>(2) }).await;
+    assert_eq!(late, Ok(2), "read after the write");
+    release.notify_one();
+    assert_eq!(early.await.expect("joined"), Ok(1));
+    assert_eq!(cache.get("roster", |_| true), Some(2), "the older read is not kept");
+}
+
+#[tokio::test]
+async fn a_failed_fill_is_not_kept_and_the_next_request_fills_again() {
+    let cache: ProcessCache<String, u32> = ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 10);
+    assert_eq!(cache.get_or_fill("roster", || async { Err::<u32, _>("down") }).await, Err("down"));
+    assert!(cache.is_empty());
+    assert_eq!(cache.get_or_fill("roster", || async { Ok::<_, &str>(3) }).await, Ok(3));
+}
+
+#[test]
+fn a_full_cache_starts_again() {
+    let cache = ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 2);
+    for key in ["a", "b", "c"] {
+        cache.put(key, 0, cache.generation());
+    }
+    assert_eq!(cache.len(), 1);
+    assert_eq!(cache.get(&"c", |_| true), Some(0));
+}
