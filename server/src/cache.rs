@@ -1,21 +1,41 @@
 //! A small in-process read cache for answers the database gives far more often than it
-//! changes (issue 15): the session lookup (`auth::session_cache`) and the Feedback Hub
-//! badge count (`models::hub_count`).
+//! changes (issue 15): the session lookup (`auth::session_cache`), the Feedback Hub badge
+//! count (`models::hub_count`), the roster (`models::roster`) and a trust's Insights.
 //!
 //! The rules, the same for every use:
 //! * Every model function that changes what an entry depends on publishes the change on the
 //!   change feed (`crate::db::changes`, docs/scaling.md); each cache subscribes and, on a
-//!   change it depends on, calls [`ProcessCache::invalidate`], which empties the cache and
-//!   moves its generation on: the next read goes to the database. In **this** process at
-//!   once; in **every other** process on the same PostgreSQL when the notification arrives
-//!   after the commit (milliseconds; docs/scaling.md has the measured delay).
+//!   change it depends on, calls [`ProcessCache::invalidate`], which empties the cache, or,
+//!   for a change that names its school and a cache whose keys each belong to one school
+//!   ([`ProcessCache::with_schools`]: the badge counts), [`ProcessCache::invalidate_school`],
+//!   which drops that school's entries only. The next read of what was dropped goes to the
+//!   database. In **this** process at once; in **every other** process on the same
+//!   PostgreSQL when the notification arrives after the commit (milliseconds;
+//!   docs/scaling.md has the measured delay).
 //! * An entry is answered for at most its `ttl`: the bound for what the feed does not carry
 //!   (SQL typed by hand; a process whose listening connection is down, which empties its
 //!   caches when it notices and again when it listens again).
-//! * A read that began before an invalidation is not kept ([`ProcessCache::put`] takes the
-//!   generation read before the query). The write that invalidated may sit in a transaction
-//!   that has not committed yet, so nothing is kept for `settle` after an invalidation.
-//! * At most `max_entries`; a full cache starts again empty.
+//! * A read that began before an invalidation of its key (of everything, or of its school)
+//!   is not kept ([`ProcessCache::put`] takes the generation read before the query). The
+//!   write that invalidated may sit in a transaction that has not committed yet, so nothing
+//!   of what it dropped is kept for `settle` after it: nothing at all after an invalidation
+//!   of everything, nothing of that school after a school's.
+//! * **One generation, and each school's last invalidation.** A per-school generation is
+//!   not needed: the cache has one counter that every invalidation moves on, and remembers
+//!   the counter's value and the time of each school's last invalidation (and of the last
+//!   of everything). A read carries the counter's value from before its query; it is kept
+//!   only if neither its school's mark nor everything's is later, and neither is within
+//!   `settle`. A counter per school would say the same with a counter to look up before
+//!   every read; one counter also orders a school's invalidation against one of everything.
+//!   Another school's invalidation moves the counter but stops nothing: its reads are kept
+//!   and its fills still shared. A school's mark is forgotten after [`SCHOOL_MARKS_KEPT`]
+//!   (the memory stays bounded by the schools changed in those seconds); forgetting it
+//!   raises the floor below which no read is kept, so a read still running from before a
+//!   forgotten invalidation is refused whatever its school: refusing to keep is always safe.
+//!   An invalidation and an insertion take the same lock, so an entry present was always
+//!   read after the last invalidation of its key.
+//! * At most `max_entries`; a full cache drops its expired entries, and starts again empty
+//!   if that is not enough.
 //! * [`ProcessCache::get_or_fill`] fills a missing entry once however many requests miss it
 //!   together (single flight): the others wait for that one read and share its answer.
 //! * `VOICEMARK_READ_CACHES` ([`set_enabled`]) turns the caches off, to measure or to rule a
@@ -87,8 +107,9 @@ pub fn is_enabled(kind: CacheKind) -> bool {
     ENABLED.load(Ordering::Acquire) & kind.bit() != 0
 }
 
-/// One fill under way: who joins it shares its answer. Only a request that began in the same
-/// generation joins, so nobody gets an answer read before a write it follows.
+/// One fill under way: who joins it shares its answer. Only a request for which no
+/// invalidation of its key came since the fill began joins it, so nobody gets an answer read
+/// before a write it follows.
 struct Flight<V> {
     generation: u64,
     cell: Arc<tokio::sync::OnceCell<V>>,
@@ -96,8 +117,31 @@ struct Flight<V> {
 
 struct Entry<V> {
     value: V,
-    generation: u64,
     cached_at: Instant,
+}
+
+/// The last invalidation of one school's entries.
+#[derive(Clone, Copy)]
+struct SchoolMark {
+    generation: u64,
+    at_ms: u64,
+}
+
+/// How long a school's last invalidation is remembered (at least `settle`). A read that
+/// began before an invalidation forgotten since is refused whatever its school.
+const SCHOOL_MARKS_KEPT: Duration = Duration::from_secs(10);
+
+/// What the cache holds, and what decides whether a read may still be kept; changed only
+/// under one lock, so an invalidation and an insertion never interleave.
+struct State<K, V> {
+    entries: HashMap<K, Entry<V>>,
+    /// A read that began before this generation is not kept: the last invalidation of
+    /// everything, or of a school whose mark was forgotten since.
+    floor: u64,
+    /// When everything was last invalidated (`None`: never).
+    everything_at_ms: Option<u64>,
+    /// Each school's last invalidation, for [`SCHOOL_MARKS_KEPT`].
+    schools: HashMap<String, SchoolMark>,
 }
 
 /// See the module's rules.
@@ -106,27 +150,41 @@ pub struct ProcessCache<K, V> {
     ttl: Duration,
     settle: Duration,
     max_entries: usize,
+    /// The school of an entry's key, for a cache that can forget one school's entries.
+    school_of: Option<fn(&K) -> &str>,
+    /// Moves on with every invalidation, of everything or of one school.
     generation: AtomicU64,
-    /// When the last invalidation happened, in milliseconds after `started`.
-    invalidated_ms: AtomicU64,
     started: Instant,
-    entries: RwLock<HashMap<K, Entry<V>>>,
+    state: RwLock<State<K, V>>,
     flights: Mutex<HashMap<K, Flight<V>>>,
 }
 
 impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
+    /// A cache of at most `max_entries`.
     pub fn new(kind: CacheKind, ttl: Duration, settle: Duration, max_entries: usize) -> ProcessCache<K, V> {
         ProcessCache {
             kind,
             ttl,
             settle,
             max_entries,
+            school_of: None,
             generation: AtomicU64::new(0),
-            invalidated_ms: AtomicU64::new(0),
             started: Instant::now(),
-            entries: RwLock::new(HashMap::new()),
+            state: RwLock::new(State {
+                entries: HashMap::new(),
+                floor: 0,
+                everything_at_ms: None,
+                schools: HashMap::new(),
+            }),
             flights: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// This cache's keys each belong to the school `school_of` names, so that
+    /// [`ProcessCache::invalidate_school`] forgets only that school's.
+    pub fn with_schools(mut self, school_of: fn(&K) -> &str) -> ProcessCache<K, V> {
+        self.school_of = Some(school_of);
+        self
     }
 
     /// Whether this cache keeps anything (its kind is not turned off).
@@ -138,6 +196,18 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         self.started.elapsed().as_millis() as u64
     }
 
+    fn state(&self) -> std::sync::RwLockReadGuard<'_, State<K, V>> {
+        self.state.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn state_mut(&self) -> std::sync::RwLockWriteGuard<'_, State<K, V>> {
+        self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn flights(&self) -> std::sync::MutexGuard<'_, HashMap<K, Flight<V>>> {
+        self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// The value kept for `key`, when it is fresh and `usable` accepts it.
     pub fn get<Q>(&self, key: &Q, usable: impl FnOnce(&V) -> bool) -> Option<V>
     where
@@ -147,11 +217,13 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         if !self.keeps() {
             return None;
         }
-        let generation = self.generation.load(Ordering::Acquire);
-        let entries = self.entries.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let found = entries.get(key).filter(|entry| {
-            entry.generation == generation && entry.cached_at.elapsed() < self.ttl && usable(&entry.value)
-        });
+        // Every entry present was read after the last invalidation of its key: an
+        // invalidation removes what it makes stale under the same lock as insertions.
+        let state = self.state();
+        let found = state
+            .entries
+            .get(key)
+            .filter(|entry| entry.cached_at.elapsed() < self.ttl && usable(&entry.value));
         crate::metrics::cache_lookup(self.kind.name(), found.is_some());
         found.map(|entry| entry.value.clone())
     }
@@ -161,24 +233,38 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         self.generation.load(Ordering::Acquire)
     }
 
+    /// The generation a read of `key` must have begun at or after to be kept or shared: the
+    /// last invalidation of everything, or of its school.
+    fn cutoff(&self, state: &State<K, V>, key: &K) -> u64 {
+        let school = self.school_of.and_then(|school_of| state.schools.get(school_of(key)));
+        school.map_or(state.floor, |mark| mark.generation.max(state.floor))
+    }
+
     /// Keeps `value`, read from the database when the generation was `generation`: not kept
-    /// when an invalidation came since, or less than `settle` ago.
+    /// when an invalidation of everything or of its school came since, or less than
+    /// `settle` ago.
     pub fn put(&self, key: K, value: V, generation: u64) {
         if !self.keeps() {
             return;
         }
-        let invalidated = self.invalidated_ms.load(Ordering::Acquire);
-        if generation > 0 && self.now_ms().saturating_sub(invalidated) < self.settle.as_millis() as u64 {
+        let (now, settle) = (self.now_ms(), self.settle.as_millis() as u64);
+        let settling = |at_ms: u64| now.saturating_sub(at_ms) < settle;
+        let mut state = self.state_mut();
+        let school = self.school_of.and_then(|school_of| state.schools.get(school_of(&key)).copied());
+        if generation < self.cutoff(&state, &key)
+            || state.everything_at_ms.is_some_and(settling)
+            || school.is_some_and(|mark| settling(mark.at_ms))
+        {
             return;
         }
-        let mut entries = self.entries.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if self.generation.load(Ordering::Acquire) != generation {
-            return;
+        if state.entries.len() >= self.max_entries && !state.entries.contains_key(&key) {
+            let ttl = self.ttl;
+            state.entries.retain(|_, entry| entry.cached_at.elapsed() < ttl);
+            if state.entries.len() >= self.max_entries {
+                state.entries.clear();
+            }
         }
-        if entries.len() >= self.max_entries {
-            entries.clear();
-        }
-        entries.insert(key, Entry { value, generation, cached_at: Instant::now() });
+        state.entries.insert(key, Entry { value, cached_at: Instant::now() });
     }
 
     /// The value kept for `key`, or else `fill`'s answer, which is kept. Requests that miss
@@ -197,10 +283,11 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
             return Ok(value);
         }
         let generation = self.generation();
+        let cutoff = self.cutoff(&self.state(), &key.to_owned());
         let cell = {
-            let mut flights = self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut flights = self.flights();
             match flights.get(key) {
-                Some(flight) if flight.generation == generation => flight.cell.clone(),
+                Some(flight) if flight.generation >= cutoff => flight.cell.clone(),
                 _ => {
                     let cell = Arc::new(tokio::sync::OnceCell::new());
                     flights.insert(key.to_owned(), Flight { generation, cell: cell.clone() });
@@ -216,7 +303,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
             })
             .await
             .cloned();
-        let mut flights = self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut flights = self.flights();
         if flights.get(key).is_some_and(|flight| Arc::ptr_eq(&flight.cell, &cell)) && cell.initialized() {
             flights.remove(key);
         }
@@ -225,14 +312,45 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
 
     /// Forgets every entry.
     pub fn invalidate(&self) {
-        self.invalidated_ms.store(self.now_ms(), Ordering::Release);
-        self.generation.fetch_add(1, Ordering::AcqRel);
-        self.entries.write().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
-        self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+        let mut state = self.state_mut();
+        let generation = self.generation.load(Ordering::Acquire) + 1;
+        state.floor = generation;
+        state.everything_at_ms = Some(self.now_ms());
+        state.schools.clear();
+        state.entries.clear();
+        self.flights().clear();
+        // Last, so a request that reads the new generation finds no older flight to join.
+        self.generation.store(generation, Ordering::Release);
+    }
+
+    /// Forgets `school`'s entries (every entry, for a cache made without
+    /// [`ProcessCache::with_schools`]); the other schools' stay.
+    pub fn invalidate_school(&self, school: &str) {
+        let Some(school_of) = self.school_of else {
+            return self.invalidate();
+        };
+        let now = self.now_ms();
+        let remembered = SCHOOL_MARKS_KEPT.max(self.settle).as_millis() as u64;
+        let ttl = self.ttl;
+        let mut state = self.state_mut();
+        let generation = self.generation.load(Ordering::Acquire) + 1;
+        let mut floor = state.floor;
+        state.schools.retain(|_, mark| {
+            let keep = now.saturating_sub(mark.at_ms) < remembered;
+            if !keep {
+                floor = floor.max(mark.generation);
+            }
+            keep
+        });
+        state.floor = floor;
+        state.schools.insert(school.to_owned(), SchoolMark { generation, at_ms: now });
+        state.entries.retain(|key, entry| school_of(key) != school && entry.cached_at.elapsed() < ttl);
+        self.flights().retain(|key, _| school_of(key) != school);
+        self.generation.store(generation, Ordering::Release);
     }
 
     pub fn len(&self) -> usize {
-        self.entries.read().unwrap_or_else(|poisoned| poisoned.into_inner()).len()
+        self.state().entries.len()
     }
 
     pub fn is_empty(&self) -> bool {

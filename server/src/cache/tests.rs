@@ -111,3 +111,87 @@ fn a_full_cache_starts_again() {
     assert_eq!(cache.len(), 1);
     assert_eq!(cache.get(&"c", |_| true), Some(0));
 }
+
+/// A cache whose keys are (school, n).
+fn by_school(settle: Duration) -> Arc<ProcessCache<(String, u32), u32>> {
+    let cache = ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), settle, 100)
+        .with_schools(|key: &(String, u32)| key.0.as_str());
+    Arc::new(cache)
+}
+
+fn key(school: &str, n: u32) -> (String, u32) {
+    (school.to_owned(), n)
+}
+
+#[test]
+fn a_school_invalidation_forgets_that_school_only_and_refuses_its_reads_that_began_before_it() {
+    let cache = by_school(Duration::from_millis(100));
+    for school in ["a", "b"] {
+        cache.put(key(school, 1), 1, cache.generation());
+    }
+    let before = cache.generation();
+    cache.invalidate_school("a");
+    assert_eq!(cache.get(&key("a", 1), |_| true), None);
+    assert_eq!(cache.get(&key("b", 1), |_| true), Some(1), "another school's entry stays");
+    cache.put(key("a", 2), 2, before);
+    assert_eq!(cache.get(&key("a", 2), |_| true), None, "a read of the school that began before its write");
+    cache.put(key("b", 2), 2, before);
+    assert_eq!(cache.get(&key("b", 2), |_| true), Some(2), "another school's read is kept");
+    cache.put(key("a", 3), 3, cache.generation());
+    assert_eq!(cache.get(&key("a", 3), |_| true), None, "a read while the school's write may still be committing");
+    std::thread::sleep(Duration::from_millis(150));
+    cache.put(key("a", 3), 3, cache.generation());
+    assert_eq!(cache.get(&key("a", 3), |_| true), Some(3));
+    // Everything forgotten after a school: no older read of any school is kept.
+    let before = cache.generation();
+    cache.invalidate_school("a");
+    cache.invalidate();
+    assert!(cache.is_empty());
+    std::thread::sleep(Duration::from_millis(150));
+    cache.put(key("b", 4), 4, before);
+    assert!(cache.is_empty(), "a read that began before everything was forgotten");
+}
+
+#[test]
+fn a_cache_without_schools_forgets_everything_for_a_school() {
+    let cache: ProcessCache<&str, u32> = ProcessCache::new(CacheKind::Roster, Duration::from_secs(60), Duration::ZERO, 10);
+    cache.put("a", 1, cache.generation());
+    cache.invalidate_school("b");
+    assert!(cache.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fill_is_still_shared_after_another_schools_invalidation_but_not_after_its_own() {
+    use tokio::sync::Semaphore;
+    let cache = by_school(Duration::ZERO);
+    let fills = Arc::new(AtomicU64::new(0));
+    let (started, release) = (Arc::new(Semaphore::new(0)), Arc::new(Semaphore::new(0)));
+    let fill_of = |school: &'static str, value: u32| {
+        let (cache, fills, started, release) = (cache.clone(), fills.clone(), started.clone(), release.clone());
+        tokio::spawn(async move {
+            cache
+                .get_or_fill(&key(school, 0), || async move {
+                    fills.fetch_add(1, Ordering::SeqCst);
+                    started.add_permits(1);
+                    release.acquire().await.expect("open").forget();
+                    Ok::<_, ()>(value)
+                })
+                .await
+        })
+    };
+    let (early_a, early_b) = (fill_of("a", 1), fill_of("b", 1));
+    started.acquire_many(2).await.expect("both fills began").forget();
+    cache.invalidate_school("a");
+    let late_b = fill_of("b", 2);
+    let late_a = cache.get_or_fill(&key("a", 0), || async { Ok::<_, ()>(2) }).await;
+    assert_eq!(late_a, Ok(2), "read after its school's write, not joined to the older fill");
+    // Time for the late request for b to find the fill under way.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    release.add_permits(10);
+    assert_eq!(early_a.await.expect("joined"), Ok(1));
+    assert_eq!(early_b.await.expect("joined"), Ok(1));
+    assert_eq!(late_b.await.expect("joined"), Ok(1), "joined the fill under way for its school");
+    assert_eq!(fills.load(Ordering::SeqCst), 2, "one fill each for a and b, begun before the write");
+    assert_eq!(cache.get(&key("a", 0), |_| true), Some(2), "the older read of a is not kept");
+    assert_eq!(cache.get(&key("b", 0), |_| true), Some(1), "b's read is kept");
+}

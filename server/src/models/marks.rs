@@ -14,7 +14,6 @@ use crate::db::schema::{class_students, notifications, submissions};
 use crate::db::DbConn;
 use crate::models::submissions::{HubRow, MarkerScope};
 use crate::with_conn;
-use crate::db::changes::{self, Change};
 
 /// When a mark's feedback is released to the pupil and parents (docs/feedback-release.md):
 /// at once (as before), at `feedback_release_at`, or when the teacher says.
@@ -196,7 +195,7 @@ pub async fn mark(
     ))
     .execute(c)
     .await)?;
-    changes::publish(conn, Change::Submissions).await?;
+    crate::models::submissions::publish_change(conn, id).await?;
     Ok(changed == 1)
 }
 
@@ -250,7 +249,7 @@ pub async fn withdraw_held(
     ))
     .execute(c)
     .await)?;
-    changes::publish(conn, Change::Submissions).await?;
+    crate::models::submissions::publish_change(conn, id).await?;
     Ok(changed == 1)
 }
 

@@ -30,7 +30,7 @@ pub static ROSTERS: LazyLock<ProcessCache<String, Arc<SharedText>>> = LazyLock::
 });
 
 /// What the rosters drop on a change: all of them, on any change to pupils or groups.
-fn on_change(change: Change) {
+fn on_change(change: Change<'_>) {
     if matches!(change, Change::Roster | Change::Everything) {
         forget_rosters();
     }
