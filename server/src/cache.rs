@@ -34,8 +34,16 @@
 //!   forgotten invalidation is refused whatever its school: refusing to keep is always safe.
 //!   An invalidation and an insertion take the same lock, so an entry present was always
 //!   read after the last invalidation of its key.
-//! * At most `max_entries`; a full cache drops its expired entries, and starts again empty
-//!   if that is not enough.
+//! * Bounded by entries (`max_entries`; a full cache drops its expired entries, and starts
+//!   again empty if that is not enough), or by bytes ([`ProcessCache::bounded_by_bytes`]:
+//!   the rosters, hundreds of KB each), dropping the expired and then the least recently
+//!   used entries. That bound is written here rather than taken from a crate (`moka`,
+//!   `quick_cache`; none is in the build) because a roster weighs less after it is kept:
+//!   its compressed form, made in the background, replaces the reserve counted for it, and
+//!   those crates fix an entry's weight when it is inserted (`quick_cache` calls a change
+//!   undefined behaviour); weighing every entry again at each insertion needs no more than
+//!   this file's map, and the entries are few. The generation and settling checks must
+//!   anyway be made under the same lock as the insertion.
 //! * [`ProcessCache::get_or_fill`] fills a missing entry once however many requests miss it
 //!   together (single flight): the others wait for that one read and share its answer.
 //! * `VOICEMARK_READ_CACHES` ([`set_enabled`]) turns the caches off, to measure or to rule a
@@ -118,6 +126,19 @@ struct Flight<V> {
 struct Entry<V> {
     value: V,
     cached_at: Instant,
+    /// When it was last kept or answered, on the cache's own clock: with a byte bound the
+    /// least recently used entries go first.
+    used: AtomicU64,
+}
+
+/// What bounds a cache's size.
+enum Bound<V> {
+    /// At most this many entries: a full cache drops its expired entries, and starts again
+    /// empty when that is not enough (cheap, and these entries are small).
+    Entries(usize),
+    /// At most `max` bytes as `weigh` counts them, every entry weighed again at each
+    /// insertion: the least recently used entries are dropped until the new one fits.
+    Bytes { max: usize, weigh: fn(&V) -> usize },
 }
 
 /// The last invalidation of one school's entries.
@@ -149,11 +170,13 @@ pub struct ProcessCache<K, V> {
     kind: CacheKind,
     ttl: Duration,
     settle: Duration,
-    max_entries: usize,
+    bound: Bound<V>,
     /// The school of an entry's key, for a cache that can forget one school's entries.
     school_of: Option<fn(&K) -> &str>,
     /// Moves on with every invalidation, of everything or of one school.
     generation: AtomicU64,
+    /// Counts reads and insertions: an entry's [`Entry::used`].
+    clock: AtomicU64,
     started: Instant,
     state: RwLock<State<K, V>>,
     flights: Mutex<HashMap<K, Flight<V>>>,
@@ -162,13 +185,31 @@ pub struct ProcessCache<K, V> {
 impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
     /// A cache of at most `max_entries`.
     pub fn new(kind: CacheKind, ttl: Duration, settle: Duration, max_entries: usize) -> ProcessCache<K, V> {
+        ProcessCache::bounded(kind, ttl, settle, Bound::Entries(max_entries))
+    }
+
+    /// A cache of at most `max_bytes` as `weigh` counts an entry. `weigh` may count less for
+    /// an entry later than when it was kept, never more: then the total, checked at each
+    /// insertion, holds until the next.
+    pub fn bounded_by_bytes(
+        kind: CacheKind,
+        ttl: Duration,
+        settle: Duration,
+        max_bytes: usize,
+        weigh: fn(&V) -> usize,
+    ) -> ProcessCache<K, V> {
+        ProcessCache::bounded(kind, ttl, settle, Bound::Bytes { max: max_bytes, weigh })
+    }
+
+    fn bounded(kind: CacheKind, ttl: Duration, settle: Duration, bound: Bound<V>) -> ProcessCache<K, V> {
         ProcessCache {
             kind,
             ttl,
             settle,
-            max_entries,
+            bound,
             school_of: None,
             generation: AtomicU64::new(0),
+            clock: AtomicU64::new(0),
             started: Instant::now(),
             state: RwLock::new(State {
                 entries: HashMap::new(),
@@ -225,7 +266,10 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
             .get(key)
             .filter(|entry| entry.cached_at.elapsed() < self.ttl && usable(&entry.value));
         crate::metrics::cache_lookup(self.kind.name(), found.is_some());
-        found.map(|entry| entry.value.clone())
+        found.map(|entry| {
+            entry.used.store(self.clock.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
+            entry.value.clone()
+        })
     }
 
     /// The generation to read before querying the database, for [`ProcessCache::put`].
@@ -257,14 +301,58 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         {
             return;
         }
-        if state.entries.len() >= self.max_entries && !state.entries.contains_key(&key) {
-            let ttl = self.ttl;
-            state.entries.retain(|_, entry| entry.cached_at.elapsed() < ttl);
-            if state.entries.len() >= self.max_entries {
-                state.entries.clear();
+        if !self.make_room(&mut state.entries, &key, &value) {
+            return;
+        }
+        let used = AtomicU64::new(self.clock.fetch_add(1, Ordering::Relaxed));
+        state.entries.insert(key, Entry { value, cached_at: Instant::now(), used });
+    }
+
+    /// Drops entries so that `value` fits under the bound; false when it cannot fit at all.
+    fn make_room(&self, entries: &mut HashMap<K, Entry<V>>, key: &K, value: &V) -> bool {
+        let ttl = self.ttl;
+        match self.bound {
+            Bound::Entries(max) => {
+                if entries.len() >= max && !entries.contains_key(key) {
+                    entries.retain(|_, entry| entry.cached_at.elapsed() < ttl);
+                    if entries.len() >= max {
+                        entries.clear();
+                    }
+                }
+                true
+            }
+            Bound::Bytes { max, weigh } => {
+                entries.remove(key);
+                let needed = weigh(value);
+                if needed > max {
+                    return false;
+                }
+                // Each entry weighed once, now, with whether it is still fresh and when it
+                // was last used. A few hundred entries at most: sorting them is cheap.
+                let order = |entry: &Entry<V>| (entry.cached_at.elapsed() < ttl, entry.used.load(Ordering::Relaxed));
+                let mut held: Vec<((bool, u64), usize)> =
+                    entries.values().map(|entry| (order(entry), weigh(&entry.value))).collect();
+                let mut total = held.iter().map(|(_, weight)| weight).sum::<usize>() + needed;
+                if total <= max {
+                    return true;
+                }
+                // Expired entries first (nobody is answered from them), then the least
+                // recently used; `used` values are all different.
+                held.sort_unstable();
+                let mut last_dropped = None;
+                for (place, weight) in held {
+                    if total <= max {
+                        break;
+                    }
+                    total -= weight;
+                    last_dropped = Some(place);
+                }
+                if let Some(last) = last_dropped {
+                    entries.retain(|_, entry| order(entry) > last);
+                }
+                true
             }
         }
-        state.entries.insert(key, Entry { value, cached_at: Instant::now() });
     }
 
     /// The value kept for `key`, or else `fill`'s answer, which is kept. Requests that miss
@@ -355,6 +443,14 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The bytes held as the byte bound counts them (0 for a cache bounded by entries).
+    pub fn bytes(&self) -> usize {
+        match self.bound {
+            Bound::Bytes { weigh, .. } => self.state().entries.values().map(|entry| weigh(&entry.value)).sum(),
+            Bound::Entries(_) => 0,
+        }
     }
 }
 

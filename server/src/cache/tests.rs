@@ -195,3 +195,36 @@ async fn a_fill_is_still_shared_after_another_schools_invalidation_but_not_after
     assert_eq!(cache.get(&key("a", 0), |_| true), Some(2), "the older read of a is not kept");
     assert_eq!(cache.get(&key("b", 0), |_| true), Some(1), "b's read is kept");
 }
+
+#[test]
+fn a_cache_bounded_by_bytes_drops_the_least_recently_used_first() {
+    let cache: ProcessCache<&str, String> =
+        ProcessCache::bounded_by_bytes(CacheKind::Roster, Duration::from_secs(60), Duration::ZERO, 10, |text: &String| text.len());
+    cache.put("a", "aaaa".into(), cache.generation());
+    cache.put("b", "bbbb".into(), cache.generation());
+    assert_eq!(cache.get(&"a", |_| true).as_deref(), Some("aaaa"), "a is now used after b");
+    cache.put("c", "cccc".into(), cache.generation());
+    assert_eq!((cache.len(), cache.bytes()), (2, 8));
+    assert_eq!(cache.get(&"b", |_| true), None, "b, the least recently used, went");
+    assert!(cache.get(&"a", |_| true).is_some() && cache.get(&"c", |_| true).is_some());
+    cache.put("c", "cccccc".into(), cache.generation());
+    assert_eq!((cache.len(), cache.bytes()), (2, 10), "a key kept again counts once");
+    cache.put("d", "d".repeat(11), cache.generation());
+    assert_eq!(cache.get(&"d", |_| true), None, "larger than the whole bound: not kept");
+    assert_eq!(cache.len(), 2);
+}
+
+#[test]
+fn a_cache_bounded_by_bytes_drops_expired_entries_before_fresh_ones() {
+    let cache: ProcessCache<&str, String> =
+        ProcessCache::bounded_by_bytes(CacheKind::Roster, Duration::from_millis(100), Duration::ZERO, 10, |text: &String| text.len());
+    cache.put("old", "oooo".into(), cache.generation());
+    std::thread::sleep(Duration::from_millis(60));
+    cache.put("a", "aaaa".into(), cache.generation());
+    assert!(cache.get(&"old", |_| true).is_some(), "used after a was kept");
+    std::thread::sleep(Duration::from_millis(60));
+    // "old" has expired and "a" has not: "old" goes, though "a" is less recently used.
+    cache.put("b", "bbbb".into(), cache.generation());
+    assert_eq!(cache.len(), 2);
+    assert!(cache.get(&"a", |_| true).is_some() && cache.get(&"b", |_| true).is_some());
+}
