@@ -1,21 +1,49 @@
 //! A small in-process read cache for answers the database gives far more often than it
-//! changes (issue 15): the session lookup (`auth::session_cache`) and the Feedback Hub
-//! badge count (`models::hub_count`).
+//! changes (issue 15): the session lookup (`auth::session_cache`), the Feedback Hub badge
+//! count (`models::hub_count`), the roster (`models::roster`) and a trust's Insights.
 //!
 //! The rules, the same for every use:
 //! * Every model function that changes what an entry depends on publishes the change on the
 //!   change feed (`crate::db::changes`, docs/scaling.md); each cache subscribes and, on a
-//!   change it depends on, calls [`ProcessCache::invalidate`], which empties the cache and
-//!   moves its generation on: the next read goes to the database. In **this** process at
-//!   once; in **every other** process on the same PostgreSQL when the notification arrives
-//!   after the commit (milliseconds; docs/scaling.md has the measured delay).
+//!   change it depends on, calls [`ProcessCache::invalidate`], which empties the cache, or,
+//!   for a change that names its school and a cache whose keys each belong to one school
+//!   ([`ProcessCache::with_schools`]: the badge counts), [`ProcessCache::invalidate_school`],
+//!   which drops that school's entries only. The next read of what was dropped goes to the
+//!   database. In **this** process at once; in **every other** process on the same
+//!   PostgreSQL when the notification arrives after the commit (milliseconds;
+//!   docs/scaling.md has the measured delay).
 //! * An entry is answered for at most its `ttl`: the bound for what the feed does not carry
 //!   (SQL typed by hand; a process whose listening connection is down, which empties its
 //!   caches when it notices and again when it listens again).
-//! * A read that began before an invalidation is not kept ([`ProcessCache::put`] takes the
-//!   generation read before the query). The write that invalidated may sit in a transaction
-//!   that has not committed yet, so nothing is kept for `settle` after an invalidation.
-//! * At most `max_entries`; a full cache starts again empty.
+//! * A read that began before an invalidation of its key (of everything, or of its school)
+//!   is not kept ([`ProcessCache::put`] takes the generation read before the query). The
+//!   write that invalidated may sit in a transaction that has not committed yet, so nothing
+//!   of what it dropped is kept for `settle` after it: nothing at all after an invalidation
+//!   of everything, nothing of that school after a school's.
+//! * **One generation, and each school's last invalidation.** A per-school generation is
+//!   not needed: the cache has one counter that every invalidation moves on, and remembers
+//!   the counter's value and the time of each school's last invalidation (and of the last
+//!   of everything). A read carries the counter's value from before its query; it is kept
+//!   only if neither its school's mark nor everything's is later, and neither is within
+//!   `settle`. A counter per school would say the same with a counter to look up before
+//!   every read; one counter also orders a school's invalidation against one of everything.
+//!   Another school's invalidation moves the counter but stops nothing: its reads are kept
+//!   and its fills still shared. A school's mark is forgotten after [`SCHOOL_MARKS_KEPT`]
+//!   (the memory stays bounded by the schools changed in those seconds); forgetting it
+//!   raises the floor below which no read is kept, so a read still running from before a
+//!   forgotten invalidation is refused whatever its school: refusing to keep is always safe.
+//!   An invalidation and an insertion take the same lock, so an entry present was always
+//!   read after the last invalidation of its key.
+//! * Bounded by entries (`max_entries`; a full cache drops its expired entries, and starts
+//!   again empty if that is not enough), or by bytes ([`ProcessCache::bounded_by_bytes`]:
+//!   the rosters, hundreds of KB each), dropping the expired and then the least recently
+//!   used entries. That bound is written here rather than taken from a crate (`moka`,
+//!   `quick_cache`; none is in the build) because a roster weighs less after it is kept:
+//!   its compressed form, made in the background, replaces the reserve counted for it, and
+//!   those crates fix an entry's weight when it is inserted (`quick_cache` calls a change
+//!   undefined behaviour); weighing every entry again at each insertion needs no more than
+//!   this file's map, and the entries are few. The generation and settling checks must
+//!   anyway be made under the same lock as the insertion.
 //! * [`ProcessCache::get_or_fill`] fills a missing entry once however many requests miss it
 //!   together (single flight): the others wait for that one read and share its answer.
 //! * `VOICEMARK_READ_CACHES` ([`set_enabled`]) turns the caches off, to measure or to rule a
@@ -87,8 +115,9 @@ pub fn is_enabled(kind: CacheKind) -> bool {
     ENABLED.load(Ordering::Acquire) & kind.bit() != 0
 }
 
-/// One fill under way: who joins it shares its answer. Only a request that began in the same
-/// generation joins, so nobody gets an answer read before a write it follows.
+/// One fill under way: who joins it shares its answer. Only a request for which no
+/// invalidation of its key came since the fill began joins it, so nobody gets an answer read
+/// before a write it follows.
 struct Flight<V> {
     generation: u64,
     cell: Arc<tokio::sync::OnceCell<V>>,
@@ -96,8 +125,44 @@ struct Flight<V> {
 
 struct Entry<V> {
     value: V,
-    generation: u64,
     cached_at: Instant,
+    /// When it was last kept or answered, on the cache's own clock: with a byte bound the
+    /// least recently used entries go first.
+    used: AtomicU64,
+}
+
+/// What bounds a cache's size.
+enum Bound<V> {
+    /// At most this many entries: a full cache drops its expired entries, and starts again
+    /// empty when that is not enough (cheap, and these entries are small).
+    Entries(usize),
+    /// At most `max` bytes as `weigh` counts them, every entry weighed again at each
+    /// insertion: the least recently used entries are dropped until the new one fits.
+    Bytes { max: usize, weigh: fn(&V) -> usize },
+}
+
+/// The last invalidation of one school's entries.
+#[derive(Clone, Copy)]
+struct SchoolMark {
+    generation: u64,
+    at_ms: u64,
+}
+
+/// How long a school's last invalidation is remembered (at least `settle`). A read that
+/// began before an invalidation forgotten since is refused whatever its school.
+const SCHOOL_MARKS_KEPT: Duration = Duration::from_secs(10);
+
+/// What the cache holds, and what decides whether a read may still be kept; changed only
+/// under one lock, so an invalidation and an insertion never interleave.
+struct State<K, V> {
+    entries: HashMap<K, Entry<V>>,
+    /// A read that began before this generation is not kept: the last invalidation of
+    /// everything, or of a school whose mark was forgotten since.
+    floor: u64,
+    /// When everything was last invalidated (`None`: never).
+    everything_at_ms: Option<u64>,
+    /// Each school's last invalidation, for [`SCHOOL_MARKS_KEPT`].
+    schools: HashMap<String, SchoolMark>,
 }
 
 /// See the module's rules.
@@ -105,28 +170,62 @@ pub struct ProcessCache<K, V> {
     kind: CacheKind,
     ttl: Duration,
     settle: Duration,
-    max_entries: usize,
+    bound: Bound<V>,
+    /// The school of an entry's key, for a cache that can forget one school's entries.
+    school_of: Option<fn(&K) -> &str>,
+    /// Moves on with every invalidation, of everything or of one school.
     generation: AtomicU64,
-    /// When the last invalidation happened, in milliseconds after `started`.
-    invalidated_ms: AtomicU64,
+    /// Counts reads and insertions: an entry's [`Entry::used`].
+    clock: AtomicU64,
     started: Instant,
-    entries: RwLock<HashMap<K, Entry<V>>>,
+    state: RwLock<State<K, V>>,
     flights: Mutex<HashMap<K, Flight<V>>>,
 }
 
 impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
+    /// A cache of at most `max_entries`.
     pub fn new(kind: CacheKind, ttl: Duration, settle: Duration, max_entries: usize) -> ProcessCache<K, V> {
+        ProcessCache::bounded(kind, ttl, settle, Bound::Entries(max_entries))
+    }
+
+    /// A cache of at most `max_bytes` as `weigh` counts an entry. `weigh` may count less for
+    /// an entry later than when it was kept, never more: then the total, checked at each
+    /// insertion, holds until the next.
+    pub fn bounded_by_bytes(
+        kind: CacheKind,
+        ttl: Duration,
+        settle: Duration,
+        max_bytes: usize,
+        weigh: fn(&V) -> usize,
+    ) -> ProcessCache<K, V> {
+        ProcessCache::bounded(kind, ttl, settle, Bound::Bytes { max: max_bytes, weigh })
+    }
+
+    fn bounded(kind: CacheKind, ttl: Duration, settle: Duration, bound: Bound<V>) -> ProcessCache<K, V> {
         ProcessCache {
             kind,
             ttl,
             settle,
-            max_entries,
+            bound,
+            school_of: None,
             generation: AtomicU64::new(0),
-            invalidated_ms: AtomicU64::new(0),
+            clock: AtomicU64::new(0),
             started: Instant::now(),
-            entries: RwLock::new(HashMap::new()),
+            state: RwLock::new(State {
+                entries: HashMap::new(),
+                floor: 0,
+                everything_at_ms: None,
+                schools: HashMap::new(),
+            }),
             flights: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// This cache's keys each belong to the school `school_of` names, so that
+    /// [`ProcessCache::invalidate_school`] forgets only that school's.
+    pub fn with_schools(mut self, school_of: fn(&K) -> &str) -> ProcessCache<K, V> {
+        self.school_of = Some(school_of);
+        self
     }
 
     /// Whether this cache keeps anything (its kind is not turned off).
@@ -138,6 +237,18 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         self.started.elapsed().as_millis() as u64
     }
 
+    fn state(&self) -> std::sync::RwLockReadGuard<'_, State<K, V>> {
+        self.state.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn state_mut(&self) -> std::sync::RwLockWriteGuard<'_, State<K, V>> {
+        self.state.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn flights(&self) -> std::sync::MutexGuard<'_, HashMap<K, Flight<V>>> {
+        self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// The value kept for `key`, when it is fresh and `usable` accepts it.
     pub fn get<Q>(&self, key: &Q, usable: impl FnOnce(&V) -> bool) -> Option<V>
     where
@@ -147,13 +258,18 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         if !self.keeps() {
             return None;
         }
-        let generation = self.generation.load(Ordering::Acquire);
-        let entries = self.entries.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let found = entries.get(key).filter(|entry| {
-            entry.generation == generation && entry.cached_at.elapsed() < self.ttl && usable(&entry.value)
-        });
+        // Every entry present was read after the last invalidation of its key: an
+        // invalidation removes what it makes stale under the same lock as insertions.
+        let state = self.state();
+        let found = state
+            .entries
+            .get(key)
+            .filter(|entry| entry.cached_at.elapsed() < self.ttl && usable(&entry.value));
         crate::metrics::cache_lookup(self.kind.name(), found.is_some());
-        found.map(|entry| entry.value.clone())
+        found.map(|entry| {
+            entry.used.store(self.clock.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
+            entry.value.clone()
+        })
     }
 
     /// The generation to read before querying the database, for [`ProcessCache::put`].
@@ -161,24 +277,82 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         self.generation.load(Ordering::Acquire)
     }
 
+    /// The generation a read of `key` must have begun at or after to be kept or shared: the
+    /// last invalidation of everything, or of its school.
+    fn cutoff(&self, state: &State<K, V>, key: &K) -> u64 {
+        let school = self.school_of.and_then(|school_of| state.schools.get(school_of(key)));
+        school.map_or(state.floor, |mark| mark.generation.max(state.floor))
+    }
+
     /// Keeps `value`, read from the database when the generation was `generation`: not kept
-    /// when an invalidation came since, or less than `settle` ago.
+    /// when an invalidation of everything or of its school came since, or less than
+    /// `settle` ago.
     pub fn put(&self, key: K, value: V, generation: u64) {
         if !self.keeps() {
             return;
         }
-        let invalidated = self.invalidated_ms.load(Ordering::Acquire);
-        if generation > 0 && self.now_ms().saturating_sub(invalidated) < self.settle.as_millis() as u64 {
+        let (now, settle) = (self.now_ms(), self.settle.as_millis() as u64);
+        let settling = |at_ms: u64| now.saturating_sub(at_ms) < settle;
+        let mut state = self.state_mut();
+        let school = self.school_of.and_then(|school_of| state.schools.get(school_of(&key)).copied());
+        if generation < self.cutoff(&state, &key)
+            || state.everything_at_ms.is_some_and(settling)
+            || school.is_some_and(|mark| settling(mark.at_ms))
+        {
             return;
         }
-        let mut entries = self.entries.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if self.generation.load(Ordering::Acquire) != generation {
+        if !self.make_room(&mut state.entries, &key, &value) {
             return;
         }
-        if entries.len() >= self.max_entries {
-            entries.clear();
+        let used = AtomicU64::new(self.clock.fetch_add(1, Ordering::Relaxed));
+        state.entries.insert(key, Entry { value, cached_at: Instant::now(), used });
+    }
+
+    /// Drops entries so that `value` fits under the bound; false when it cannot fit at all.
+    fn make_room(&self, entries: &mut HashMap<K, Entry<V>>, key: &K, value: &V) -> bool {
+        let ttl = self.ttl;
+        match self.bound {
+            Bound::Entries(max) => {
+                if entries.len() >= max && !entries.contains_key(key) {
+                    entries.retain(|_, entry| entry.cached_at.elapsed() < ttl);
+                    if entries.len() >= max {
+                        entries.clear();
+                    }
+                }
+                true
+            }
+            Bound::Bytes { max, weigh } => {
+                entries.remove(key);
+                let needed = weigh(value);
+                if needed > max {
+                    return false;
+                }
+                // Each entry weighed once, now, with whether it is still fresh and when it
+                // was last used. A few hundred entries at most: sorting them is cheap.
+                let order = |entry: &Entry<V>| (entry.cached_at.elapsed() < ttl, entry.used.load(Ordering::Relaxed));
+                let mut held: Vec<((bool, u64), usize)> =
+                    entries.values().map(|entry| (order(entry), weigh(&entry.value))).collect();
+                let mut total = held.iter().map(|(_, weight)| weight).sum::<usize>() + needed;
+                if total <= max {
+                    return true;
+                }
+                // Expired entries first (nobody is answered from them), then the least
+                // recently used; `used` values are all different.
+                held.sort_unstable();
+                let mut last_dropped = None;
+                for (place, weight) in held {
+                    if total <= max {
+                        break;
+                    }
+                    total -= weight;
+                    last_dropped = Some(place);
+                }
+                if let Some(last) = last_dropped {
+                    entries.retain(|_, entry| order(entry) > last);
+                }
+                true
+            }
         }
-        entries.insert(key, Entry { value, generation, cached_at: Instant::now() });
     }
 
     /// The value kept for `key`, or else `fill`'s answer, which is kept. Requests that miss
@@ -197,10 +371,11 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
             return Ok(value);
         }
         let generation = self.generation();
+        let cutoff = self.cutoff(&self.state(), &key.to_owned());
         let cell = {
-            let mut flights = self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut flights = self.flights();
             match flights.get(key) {
-                Some(flight) if flight.generation == generation => flight.cell.clone(),
+                Some(flight) if flight.generation >= cutoff => flight.cell.clone(),
                 _ => {
                     let cell = Arc::new(tokio::sync::OnceCell::new());
                     flights.insert(key.to_owned(), Flight { generation, cell: cell.clone() });
@@ -216,7 +391,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
             })
             .await
             .cloned();
-        let mut flights = self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut flights = self.flights();
         if flights.get(key).is_some_and(|flight| Arc::ptr_eq(&flight.cell, &cell)) && cell.initialized() {
             flights.remove(key);
         }
@@ -225,132 +400,59 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
 
     /// Forgets every entry.
     pub fn invalidate(&self) {
-        self.invalidated_ms.store(self.now_ms(), Ordering::Release);
-        self.generation.fetch_add(1, Ordering::AcqRel);
-        self.entries.write().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
-        self.flights.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
+        let mut state = self.state_mut();
+        let generation = self.generation.load(Ordering::Acquire) + 1;
+        state.floor = generation;
+        state.everything_at_ms = Some(self.now_ms());
+        state.schools.clear();
+        state.entries.clear();
+        self.flights().clear();
+        // Last, so a request that reads the new generation finds no older flight to join.
+        self.generation.store(generation, Ordering::Release);
+    }
+
+    /// Forgets `school`'s entries (every entry, for a cache made without
+    /// [`ProcessCache::with_schools`]); the other schools' stay.
+    pub fn invalidate_school(&self, school: &str) {
+        let Some(school_of) = self.school_of else {
+            return self.invalidate();
+        };
+        let now = self.now_ms();
+        let remembered = SCHOOL_MARKS_KEPT.max(self.settle).as_millis() as u64;
+        let ttl = self.ttl;
+        let mut state = self.state_mut();
+        let generation = self.generation.load(Ordering::Acquire) + 1;
+        let mut floor = state.floor;
+        state.schools.retain(|_, mark| {
+            let keep = now.saturating_sub(mark.at_ms) < remembered;
+            if !keep {
+                floor = floor.max(mark.generation);
+            }
+            keep
+        });
+        state.floor = floor;
+        state.schools.insert(school.to_owned(), SchoolMark { generation, at_ms: now });
+        state.entries.retain(|key, entry| school_of(key) != school && entry.cached_at.elapsed() < ttl);
+        self.flights().retain(|key, _| school_of(key) != school);
+        self.generation.store(generation, Ordering::Release);
     }
 
     pub fn len(&self) -> usize {
-        self.entries.read().unwrap_or_else(|poisoned| poisoned.into_inner()).len()
+        self.state().entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The bytes held as the byte bound counts them (0 for a cache bounded by entries).
+    pub fn bytes(&self) -> usize {
+        match self.bound {
+            Bound::Bytes { weigh, .. } => self.state().entries.values().map(|entry| weigh(&entry.value)).sum(),
+            Bound::Entries(_) => 0,
+        }
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_setting_names_the_caches_kept() {
-        assert_eq!(CacheKind::parse_setting("on"), Some(CacheKind::ALL.to_vec()));
-        assert_eq!(CacheKind::parse_setting("off"), Some(Vec::new()));
-        assert_eq!(
-            CacheKind::parse_setting("sessions, hub-count"),
-            Some(vec![CacheKind::Sessions, CacheKind::HubCount])
-        );
-        assert_eq!(CacheKind::parse_setting("roster"), Some(vec![CacheKind::Roster]));
-        assert_eq!(CacheKind::parse_setting("sessions,rosters"), None);
-        assert_eq!(CacheKind::parse_setting(""), None);
-    }
-
-    #[test]
-    fn an_entry_is_kept_until_its_time_is_up_or_it_is_unusable() {
-        let cache = ProcessCache::new(CacheKind::HubCount, Duration::from_millis(200), Duration::from_millis(100), 10);
-        cache.put("a", 1, cache.generation());
-        assert_eq!(cache.get(&"a", |_| true), Some(1));
-        assert_eq!(cache.get(&"b", |_| true), None);
-        assert_eq!(cache.get(&"a", |v| *v > 1), None, "the caller may refuse an entry (an expired session)");
-        std::thread::sleep(Duration::from_millis(250));
-        assert_eq!(cache.get(&"a", |_| true), None, "older than the TTL");
-    }
-
-    #[test]
-    fn an_invalidation_forgets_everything_and_refuses_reads_that_began_before_it() {
-        let cache = ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::from_millis(100), 10);
-        cache.put("a", 1, cache.generation());
-        let before = cache.generation();
-        cache.invalidate();
-        assert_eq!(cache.get(&"a", |_| true), None);
-        assert!(cache.is_empty());
-        cache.put("a", 1, before);
-        assert!(cache.is_empty(), "a read that began before the write");
-        cache.put("a", 1, cache.generation());
-        assert!(cache.is_empty(), "a read while the write may still be committing");
-        std::thread::sleep(Duration::from_millis(150));
-        cache.put("a", 2, cache.generation());
-        assert_eq!(cache.get(&"a", |_| true), Some(2));
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn requests_that_miss_together_share_one_fill() {
-        let cache: Arc<ProcessCache<String, u32>> =
-            Arc::new(ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 10));
-        let fills = Arc::new(AtomicU64::new(0));
-        let requests = (0..50).map(|_| {
-            let (cache, fills) = (cache.clone(), fills.clone());
-            tokio::spawn(async move {
-                cache
-                    .get_or_fill("roster", || async {
-                        fills.fetch_add(1, Ordering::SeqCst);
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        Ok::<_, ()>(7)
-                    })
-                    .await
-            })
-        });
-        for answer in futures_util::future::join_all(requests).await {
-            assert_eq!(answer.expect("joined"), Ok(7));
-        }
-        assert_eq!(fills.load(Ordering::SeqCst), 1, "one read for fifty requests");
-        assert_eq!(cache.get("roster", |_| true), Some(7));
-        assert!(cache.flights.lock().expect("lock").is_empty(), "the flight is over");
-    }
-
-    #[tokio::test]
-    async fn a_request_after_a_write_does_not_join_a_fill_that_began_before_it() {
-        let cache: Arc<ProcessCache<String, u32>> =
-            Arc::new(ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 10));
-        let (started, release) = (Arc::new(tokio::sync::Notify::new()), Arc::new(tokio::sync::Notify::new()));
-        let early = {
-            let (cache, started, release) = (cache.clone(), started.clone(), release.clone());
-            tokio::spawn(async move {
-                cache
-                    .get_or_fill("roster", || async move {
-                        started.notify_one();
-                        release.notified().await;
-                        Ok::<_, ()>(1)
-                    })
-                    .await
-            })
-        };
-        started.notified().await;
-        cache.invalidate();
-        let late = cache.get_or_fill("roster", || async { Ok::<_, ()>(2) }).await;
-        assert_eq!(late, Ok(2), "read after the write");
-        release.notify_one();
-        assert_eq!(early.await.expect("joined"), Ok(1));
-        assert_eq!(cache.get("roster", |_| true), Some(2), "the older read is not kept");
-    }
-
-    #[tokio::test]
-    async fn a_failed_fill_is_not_kept_and_the_next_request_fills_again() {
-        let cache: ProcessCache<String, u32> = ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 10);
-        assert_eq!(cache.get_or_fill("roster", || async { Err::<u32, _>("down") }).await, Err("down"));
-        assert!(cache.is_empty());
-        assert_eq!(cache.get_or_fill("roster", || async { Ok::<_, &str>(3) }).await, Ok(3));
-    }
-
-    #[test]
-    fn a_full_cache_starts_again() {
-        let cache = ProcessCache::new(CacheKind::HubCount, Duration::from_secs(60), Duration::ZERO, 2);
-        for key in ["a", "b", "c"] {
-            cache.put(key, 0, cache.generation());
-        }
-        assert_eq!(cache.len(), 1);
-        assert_eq!(cache.get(&"c", |_| true), Some(0));
-    }
-}
+mod tests;

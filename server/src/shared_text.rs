@@ -82,6 +82,19 @@ impl SharedText {
         None
     }
 
+    /// The bytes this text holds while it is kept: the text, and its compressed form once
+    /// made, or, until then, as much as that form can take at most ([`deflate_bound`]). So
+    /// what a cache counts for it only falls as time passes (`cache::ProcessCache`'s byte
+    /// bound, `models::roster::ROSTERS`). Text sent once is never compressed: only the text.
+    pub fn bytes_held(&self) -> usize {
+        let compressed = match self.deflated.get() {
+            Some(made) => made.blocks.len(),
+            None if self.kept => deflate_bound(self.text.len()),
+            None => 0,
+        };
+        self.text.len() + compressed
+    }
+
     /// Compresses now (tests and benchmarks).
     pub fn deflate_now(&self) -> &Deflated {
         self.deflated.get_or_init(|| deflate_blocks(&self.text, 9))
@@ -94,6 +107,14 @@ static MADE: LazyLock<Mutex<HashMap<u128, Deflated>>> = LazyLock::new(Default::d
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The most bytes [`deflate_blocks`] makes of `len` bytes: deflate never grows data by more
+/// than a stored block's 5-byte header per 64 KB (zlib's `deflateBound` allows a little over
+/// `len / 4096 + 13`), and each sync flush adds an empty stored block of 5 bytes; the
+/// allowance here, `len / 1024 + 64`, covers both with room to spare.
+pub fn deflate_bound(len: usize) -> usize {
+    len + len / 1024 + 64
 }
 
 /// `data` as raw deflate at `level`, ending in a sync flush; with its CRC-32.
@@ -117,6 +138,8 @@ pub fn deflate_blocks(data: &[u8], level: u32) -> Deflated {
             break;
         }
     }
+    // Kept as long as the text is: give back what the growing buffer had spare.
+    out.shrink_to_fit();
     let mut crc = crc32fast::Hasher::new();
     crc.update(data);
     Deflated { blocks: Bytes::from(out), crc: crc.finalize() }
@@ -154,6 +177,22 @@ mod tests {
         assert!(!once.compressing.load(Ordering::Acquire));
         // Asked for now, it is made as for any text.
         assert_eq!(once.deflate_now().crc, crc32fast::hash(text().as_bytes()));
+    }
+
+    #[test]
+    fn the_bytes_held_only_fall_once_the_compressed_form_is_made() {
+        let text = || (0..2_000).map(|i| format!("{{\"id\":\"{i:08}\",\"held\":true}},")).collect::<String>();
+        let kept = Arc::new(SharedText::new(text()));
+        let len = kept.text.len();
+        assert_eq!(kept.bytes_held(), len + deflate_bound(len), "room for the form still to come");
+        let made = kept.deflate_now().blocks.len();
+        assert!(made <= deflate_bound(len));
+        assert_eq!(kept.bytes_held(), len + made);
+        assert_eq!(SharedText::sent_once(text()).bytes_held(), len);
+        // Even data that does not compress fits in the allowance.
+        let noise: Vec<u8> = (0..200_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        assert!(deflate_blocks(&noise, 9).blocks.len() <= deflate_bound(noise.len()));
+        assert!(deflate_blocks(b"", 9).blocks.len() <= deflate_bound(0));
     }
 
     #[test]

@@ -43,7 +43,7 @@ static CACHE: LazyLock<ProcessCache<String, SessionUser>> = LazyLock::new(|| {
 });
 
 /// What this cache drops on a change: everything, on any change to users or sessions.
-fn on_change(change: Change) {
+fn on_change(change: Change<'_>) {
     if matches!(change, Change::Users | Change::Sessions | Change::Everything) {
         CACHE.invalidate();
     }

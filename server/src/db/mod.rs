@@ -38,15 +38,27 @@ const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations/s
 const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
      PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;";
 
-/// Each PostgreSQL session's limits: a statement running longer than this is cancelled
-/// (so one slow query cannot hold a connection and its locks for ever), and a statement
-/// waiting this long for a lock gives up. Both answer 503 (`fault.rs`). A value given in
-/// the URL's `options` (`?options=-c%20lock_timeout%3D2s`) wins over these.
-const POSTGRES_TIMEOUTS: [(&str, &str); 2] = [("statement_timeout", "30s"), ("lock_timeout", "5s")];
+/// What each pooled PostgreSQL session is set to when it is opened. A value given in the
+/// URL's `options` (`?options=-c%20lock_timeout%3D2s`) wins over these.
+/// * `statement_timeout`, `lock_timeout`: a statement running longer than 30 s is cancelled
+///   (so one slow query cannot hold a connection and its locks for ever), and a statement
+///   waiting 5 s for a lock gives up. Both answer 503 (`fault.rs`).
+/// * `max_parallel_workers_per_gather = 0`: no parallel plans. On a small machine a
+///   parallel worker only takes a core from other requests' backends: with 1,000 schools,
+///   PostgreSQL chose a parallel scan of `notifications` for the Hub's and Insights' joins
+///   (parents reached by kind 30-51 ms with it, 2.9 ms without; docs/scaling.md). A database
+///   on a machine with cores to spare gets parallel plans back with
+///   `?options=-c%20max_parallel_workers_per_gather%3D2` (docs/operations.md).
+const POSTGRES_SESSION_DEFAULTS: [(&str, &str); 3] = [
+    ("statement_timeout", "30s"),
+    ("lock_timeout", "5s"),
+    ("max_parallel_workers_per_gather", "0"),
+];
 
-/// The `SET` statements for the [`POSTGRES_TIMEOUTS`] that the URL's `options` leaves out.
+/// The `SET` statements for the [`POSTGRES_SESSION_DEFAULTS`] that the URL's `options`
+/// leaves out.
 fn postgres_session_settings(options: &str) -> String {
-    POSTGRES_TIMEOUTS
+    POSTGRES_SESSION_DEFAULTS
         .iter()
         .filter(|(name, _)| !options.contains(name))
         .map(|(name, value)| format!("SET {name} = '{value}';"))
@@ -370,13 +382,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn timeouts_given_in_the_url_win() {
+    fn settings_given_in_the_url_win() {
         assert_eq!(
             postgres_session_settings(""),
-            "SET statement_timeout = '30s'; SET lock_timeout = '5s';"
+            "SET statement_timeout = '30s'; SET lock_timeout = '5s'; \
+             SET max_parallel_workers_per_gather = '0';"
         );
         assert_eq!(
-            postgres_session_settings("-c lock_timeout=300"),
+            postgres_session_settings("-c lock_timeout=300 -c max_parallel_workers_per_gather=2"),
             "SET statement_timeout = '30s';"
         );
     }

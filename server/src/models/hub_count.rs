@@ -1,8 +1,10 @@
 //! The Feedback Hub count (the sidebar badge, the dashboard's "to mark"): submissions
 //! received and not yet marked that a member of staff may mark (`MarkerScope`). Kept per
 //! scope in the process for a few seconds (issue 15, docs/performance.md); every model write
-//! that can change a count publishes `Change::Submissions` (`crate::db::changes`), on which
-//! the kept counts are forgotten, in every process (docs/scaling.md).
+//! that can change a count publishes `Change::Submissions` naming its school
+//! (`crate::db::changes`), on which that school's kept counts are forgotten, in every
+//! process (docs/scaling.md). The other schools' counts stay: a hand-in in one school no
+//! longer sends every other school's badge to the database.
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -23,18 +25,23 @@ use crate::with_conn;
 /// connection is down (`crate::cache`, docs/scaling.md).
 pub const COUNT_TTL: Duration = Duration::from_secs(5);
 
-/// The Feedback Hub counts by scope, kept in the process. Every model write that can change
-/// a count (a hand-in, a mark, a new or deleted submission) publishes `Change::Submissions`.
+/// The Feedback Hub counts by scope, kept in the process, each under its scope's school.
+/// Every model write that can change a count (a hand-in, a mark, a new or deleted
+/// submission) publishes `Change::Submissions` with the school.
 static WAITING: LazyLock<ProcessCache<MarkerScope, i64>> =
     LazyLock::new(|| {
         changes::subscribe(on_change);
         ProcessCache::new(crate::cache::CacheKind::HubCount, COUNT_TTL, Duration::from_secs(1), 50_000)
+            .with_schools(|scope: &MarkerScope| scope.school_id.as_str())
     });
 
-/// What the counts drop on a change: all of them, on any change to submissions.
-fn on_change(change: Change) {
-    if matches!(change, Change::Submissions | Change::Everything) {
-        forget();
+/// What the counts drop on a change: one school's on a change to its submissions; all of
+/// them on a change to submissions that names no school, or on anything.
+fn on_change(change: Change<'_>) {
+    match change {
+        Change::Submissions { school: Some(school) } => WAITING.invalidate_school(school),
+        Change::Submissions { school: None } | Change::Everything => forget(),
+        Change::Users | Change::Sessions | Change::Roster => {}
     }
 }
 

@@ -16,7 +16,6 @@ use crate::models::submissions::{HubRow, MarkerScope};
 use crate::models::TimeKey;
 use crate::before_time;
 use crate::with_conn;
-use crate::db::changes::{self, Change};
 
 /// When a mark's feedback is released to the pupil and parents (docs/feedback-release.md):
 /// at once (as before), at `feedback_release_at`, or when the teacher says.
@@ -198,7 +197,7 @@ pub async fn mark(
     ))
     .execute(c)
     .await)?;
-    changes::publish(conn, Change::Submissions).await?;
+    crate::models::submissions::publish_change(conn, id).await?;
     Ok(changed == 1)
 }
 
@@ -252,7 +251,7 @@ pub async fn withdraw_held(
     ))
     .execute(c)
     .await)?;
-    changes::publish(conn, Change::Submissions).await?;
+    crate::models::submissions::publish_change(conn, id).await?;
     Ok(changed == 1)
 }
 

@@ -10,7 +10,6 @@ use diesel_async::RunQueryDsl;
 use crate::db::schema::{notifications, submissions};
 use crate::db::DbConn;
 use crate::with_conn;
-use crate::db::changes::{self, Change};
 
 #[derive(Debug, Clone, Insertable)]
 #[diesel(table_name = notifications)]
@@ -70,7 +69,7 @@ pub async fn insert_submission(
         ))
         .execute(c)
         .await)?;
-    changes::publish(conn, Change::Submissions).await?;
+    crate::models::submissions::publish_change(conn, &submission.id).await?;
     Ok(())
 }
 

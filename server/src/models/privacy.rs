@@ -466,6 +466,6 @@ pub async fn erase(
         }
     }
     changes::publish(conn, Change::Roster).await?;
-    changes::publish(conn, Change::Submissions).await?;
+    changes::publish(conn, Change::Submissions { school: Some(school_id) }).await?;
     Ok(Erased { keys })
 }

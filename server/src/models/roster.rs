@@ -21,16 +21,36 @@ use crate::shared_text::SharedText;
 /// connection is down (`crate::cache`, docs/scaling.md).
 pub const ROSTER_TTL: Duration = Duration::from_secs(5);
 
+/// The most bytes the kept roster answers hold, each counted with its compressed form
+/// ([`SharedText::bytes_held`]): 64 MiB. A 2,000-pupil school's answer is about 225 KB, and
+/// about 15 % of that again once compressed, so some 240 schools' rosters fit (half as many
+/// in the moment before their compressed forms are made); past that the least recently
+/// used go first. Not a setting: no other cache's size is one.
+pub const ROSTER_CACHE_BYTES: usize = 64 << 20;
+
 /// The roster answer (`school.listStudents`) of each school, encoded once (issue 15,
-/// docs/performance.md). Every model write to pupils, year groups or form groups publishes
-/// `Change::Roster` (`crate::db::changes`), on which every kept roster is forgotten.
+/// docs/performance.md), at most [`ROSTER_CACHE_BYTES`]. Every model write to pupils, year
+/// groups or form groups publishes `Change::Roster` (`crate::db::changes`), on which every
+/// kept roster is forgotten.
 pub static ROSTERS: LazyLock<ProcessCache<String, Arc<SharedText>>> = LazyLock::new(|| {
     changes::subscribe(on_change);
-    ProcessCache::new(crate::cache::CacheKind::Roster, ROSTER_TTL, Duration::from_secs(1), 10_000)
+    roster_cache(ROSTER_CACHE_BYTES)
 });
 
+/// A cache of roster answers by school holding at most `max_bytes` ([`ROSTERS`] holds
+/// [`ROSTER_CACHE_BYTES`]; tests pass less).
+pub fn roster_cache(max_bytes: usize) -> ProcessCache<String, Arc<SharedText>> {
+    ProcessCache::bounded_by_bytes(
+        crate::cache::CacheKind::Roster,
+        ROSTER_TTL,
+        Duration::from_secs(1),
+        max_bytes,
+        |answer: &Arc<SharedText>| answer.bytes_held(),
+    )
+}
+
 /// What the rosters drop on a change: all of them, on any change to pupils or groups.
-fn on_change(change: Change) {
+fn on_change(change: Change<'_>) {
     if matches!(change, Change::Roster | Change::Everything) {
         forget_rosters();
     }
@@ -433,5 +453,41 @@ mod tests {
         assert!(refused(&[row("p1", "Al", "Adams", None, Some("f\u{1e}")), plain[1].clone()], 2));
         assert!(Roster::from_aggregate("p1\u{1f}Al".to_string(), 1, years(), Vec::new()).is_err());
         assert!(Roster::from_aggregate("x".to_string(), 0, years(), Vec::new()).is_err());
+    }
+
+    #[test]
+    fn the_kept_rosters_stay_under_their_bytes_and_the_recently_used_stay() {
+        // Answers of 20 KB (40 KB counted until compressed) in a cache of 150 KB.
+        let answer = |school: usize| {
+            let text: String = (0..1_000).map(|i| format!("{{\"id\":\"{school:03}-{i:06}\"}},")).collect();
+            assert_eq!(text.len(), 20_000);
+            Arc::new(SharedText::new(text))
+        };
+        const MAX: usize = 150_000;
+        let cache = roster_cache(MAX);
+        let school = |n: usize| format!("school-{n}");
+        for n in 0..10 {
+            cache.put(school(n), answer(n), cache.generation());
+            assert!(cache.bytes() <= MAX, "{} bytes held after {} answers", cache.bytes(), n + 1);
+            // School 0's roster is asked for between every two: the most recently used.
+            assert!(cache.get(&school(0), |_| true).is_some(), "the roster in use stays (after {})", n + 1);
+        }
+        assert_eq!(cache.len(), 3, "three of 40 KB fit in 150 KB");
+        let kept: Vec<usize> = (0..10).filter(|n| cache.get(&school(*n), |_| true).is_some()).collect();
+        assert_eq!(kept, [0, 8, 9], "the least recently used went first");
+
+        // Compressed, each answer counts its real size: more fit.
+        for n in kept {
+            if let Some(kept) = cache.get(&school(n), |_| true) {
+                kept.deflate_now();
+            }
+        }
+        let compressed = cache.bytes();
+        assert!(compressed < 3 * 25_000, "{compressed} bytes");
+        for n in 10..12 {
+            cache.put(school(n), answer(n), cache.generation());
+            assert!(cache.bytes() <= MAX);
+        }
+        assert_eq!(cache.len(), 5, "two more fit beside three compressed");
     }
 }

@@ -200,8 +200,21 @@ pub async fn hand_in(
     ))
     .execute(c)
     .await)?;
-    changes::publish(conn, Change::Submissions).await?;
+    publish_change(conn, id).await?;
     Ok(changed == 1)
+}
+
+/// Publishes that submission `id` changed, naming its school (its assignment's), read here
+/// by primary key so that no caller can name the wrong one: only that school's kept Feedback
+/// Hub counts are dropped. No such submission: nothing changed, nothing is published.
+pub async fn publish_change(conn: &mut DbConn<'_>, id: &str) -> QueryResult<()> {
+    let of_submission = submissions::table.inner_join(notifications::table).filter(submissions::id.eq(id));
+    let school: Option<String> =
+        with_conn!(conn, |c| of_submission.select(notifications::school_id).first(c).await.optional())?;
+    if let Some(school) = school {
+        changes::publish(conn, Change::Submissions { school: Some(&school) }).await?;
+    }
+    Ok(())
 }
 
 /// One waiting submission as the Feedback Hub and the dashboard list it.

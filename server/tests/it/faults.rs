@@ -251,6 +251,40 @@ async fn every_postgres_session_gets_the_default_timeouts() {
     );
 }
 
+/// `SHOW max_parallel_workers_per_gather` on a connection of `db`'s pool.
+async fn parallel_workers(db: &Db) -> String {
+    #[derive(QueryableByName)]
+    struct Setting {
+        #[diesel(sql_type = Text)]
+        max_parallel_workers_per_gather: String,
+    }
+    let mut pooled = db.conn().await.expect("connection");
+    let shown: Setting = with_conn!(pooled.db(), |c| diesel::sql_query("SHOW max_parallel_workers_per_gather")
+        .get_result(c)
+        .await)
+    .expect("setting");
+    shown.max_parallel_workers_per_gather
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pooled_postgres_sessions_plan_without_parallel_workers_unless_the_url_says() {
+    if !postgres_only() {
+        return;
+    }
+    let app = TestApp::new(TestBackend::Postgres).await;
+    assert_eq!(parallel_workers(&app.db).await, "0", "parallel query is off on the app's connections");
+    // The operator's choice in the URL's options wins.
+    // Written with %20, as the docs say: the PostgreSQL client does not read `+` as a space.
+    assert!(!app.url.as_str().contains('?'));
+    let url = DatabaseUrl::parse(&format!(
+        "{}?options=-c%20max_parallel_workers_per_gather%3D2",
+        app.url.as_str()
+    ))
+    .expect("url");
+    let db = Db::connect(&url, 1).await.expect("connect");
+    assert_eq!(parallel_workers(&db).await, "2");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_write_blocked_by_a_held_lock_gives_up_with_503_sqlite() {
     let app = TestApp::new(TestBackend::Sqlite).await;

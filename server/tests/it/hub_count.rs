@@ -2,7 +2,9 @@
 //! issue 15). After every kind of change, with the count warm in the cache just before it,
 //! `user.feedbackHubCount` still equals the full query (`count_waiting`): a pupil hands in,
 //! work is marked, a new assignment is sent, a pupil leaves the MIS, a pupil is erased.
-
+//! A hand-in drops the kept counts of its own school only (issue 30): another school's
+//! count is still answered from the cache, as a hand-in written behind the cache's back
+//! shows.
 use axum::body::Body;
 use axum::http::{header, Request};
 use core_wasm::{FeedbackSentiment, NotificationType};
@@ -121,5 +123,55 @@ dual_test! {
             privacy::erase(&mut pooled.db(), &school, &pupils[2], "erased-pupil").await.expect("erase");
         }
         agrees(&app, &cookie, &scope, 2, "erasing a pupil").await;
+    }
+}
+
+/// Hands in submission `id` behind the cache's back: the row changes, no change is published.
+async fn hand_in_unseen(app: &TestApp, id: &str) {
+    use diesel::prelude::*;
+    use diesel_async::RunQueryDsl;
+    use voicemark::db::schema::submissions;
+    let mut pooled = app.db.conn().await.expect("connection");
+    let changed = voicemark::with_conn!(pooled.db(), |c| diesel::update(submissions::table.find(id))
+        .set(submissions::received_at.eq(Some(now())))
+        .execute(c)
+        .await)
+    .expect("hand in by hand");
+    assert_eq!(changed, 1);
+}
+
+dual_test! {
+    async fn a_hand_in_drops_the_kept_badge_counts_of_its_own_school_only(app: TestApp) {
+        let one = crate::submissions::world(&app).await;
+        let two = crate::submissions::world(&app).await;
+        assert_ne!(one.school, two.school);
+        for world in [&one, &two] {
+            for _ in 0..2 {
+                assert_eq!(badge(&app, &world.teacher.cookie).await, 0, "nothing handed in yet");
+            }
+        }
+        // School two: a hand-in no change announces. Its kept count still answers.
+        hand_in_unseen(&app, &two.submissions[0].0).await;
+        assert_eq!(badge(&app, &two.teacher.cookie).await, 0, "school two's count, from the cache");
+
+        // School one: a hand-in through the model, which publishes it with its school.
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            assert!(submissions::hand_in(&mut pooled.db(), &one.submissions[0].0, Some("My letter"), now()).await.expect("hand in"));
+        }
+        assert_eq!(badge(&app, &one.teacher.cookie).await, 1, "school one's badge at once");
+        assert_eq!(
+            badge(&app, &two.teacher.cookie).await,
+            0,
+            "school two's kept count survives a hand-in in school one (the row written by hand stays unseen)"
+        );
+
+        // A hand-in in school two through the model: both of its hand-ins show at once.
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            assert!(submissions::hand_in(&mut pooled.db(), &two.submissions[1].0, None, now()).await.expect("hand in"));
+        }
+        assert_eq!(badge(&app, &two.teacher.cookie).await, 2, "school two's badge after its own hand-in");
+        assert_eq!(badge(&app, &one.teacher.cookie).await, 1);
     }
 }

@@ -6,7 +6,9 @@
 //! * B's listening connection killed: B empties its caches at once (a change that reached no
 //!   feed shows), listens again, and a change through A is again seen within a second;
 //! * 40 parallel wrong passwords spread over three processes: exactly 5 reach the password
-//!   check.
+//!   check;
+//! * a hand-in through A in one school is seen by B's badge for that school, while B's kept
+//!   badge count of another school survives it.
 //!
 //! PostgreSQL only (SQLite serves one process): skipped without `TEST_DATABASE_URL`. Ports
 //! 5100-5199.
@@ -304,6 +306,48 @@ async fn a_process_whose_listener_is_killed_empties_its_caches_and_listens_again
         query(&b, "admin.schoolSettings", &teacher.cookie).await.0 == "FORBIDDEN"
     })
     .await;
+}
+
+/// Hands in submission `id` with SQL by hand: no change is published.
+async fn hand_in_by_hand(app: &TestApp, id: &str) {
+    let mut pooled = app.db.conn().await.expect("connection");
+    let changed = with_conn!(pooled.db(), |c| diesel::sql_query(
+        "UPDATE submissions SET received_at = now() WHERE id = $1"
+    )
+    .bind::<diesel::sql_types::Text, _>(id.to_owned())
+    .execute(c)
+    .await)
+    .expect("hand in by hand");
+    assert_eq!(changed, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_in_through_one_process_drops_only_its_schools_badge_counts_in_another() {
+    let Some(app) = postgres_app().await else { return };
+    let (one, two) = (crate::submissions::world(&app).await, crate::submissions::world(&app).await);
+    let (a, b) = (serve(&app, 5112).await, serve(&app, 5113).await);
+    wait_for_listeners(&app, 2).await;
+    settle().await;
+    for world in [&one, &two] {
+        for _ in 0..2 {
+            assert_eq!(badge(&b, &world.teacher.cookie).await, 0, "nothing handed in yet");
+        }
+    }
+    // School two: a hand-in no feed carries. B's kept count still answers.
+    hand_in_by_hand(&app, &two.submissions[0].0).await;
+    assert_eq!(badge(&b, &two.teacher.cookie).await, 0, "school two's count, from B's cache");
+
+    // School one: a hand-in through A reaches B's badge for school one...
+    let (id, token) = &one.submissions[0];
+    mutate(&a, "submission.submit", json!({"id": id, "token": token, "content": "My letter"}), None).await;
+    seen_within("a hand-in in school one", || async { badge(&b, &one.teacher.cookie).await == 1 }).await;
+    // ...and leaves B's kept count of school two alone (the hand-in by hand stays unseen).
+    assert_eq!(badge(&b, &two.teacher.cookie).await, 0, "school two's count survives school one's hand-in");
+
+    // A hand-in in school two through A: B's badge for school two shows both.
+    let (id, token) = &two.submissions[1];
+    mutate(&a, "submission.submit", json!({"id": id, "token": token, "content": "My letter"}), None).await;
+    seen_within("a hand-in in school two", || async { badge(&b, &two.teacher.cookie).await == 2 }).await;
 }
 
 /// `POST /api/auth/callback/credentials` to `base` with the CSRF pair: the `{url}` answer.
