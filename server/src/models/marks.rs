@@ -12,7 +12,8 @@ use diesel_async::RunQueryDsl;
 
 use crate::db::schema::{class_students, notifications, submissions};
 use crate::db::DbConn;
-use crate::models::submissions::{HubRow, MarkerScope};
+use crate::models::submissions::MarkerScope;
+use crate::models::waiting::HubRow;
 use crate::models::TimeKey;
 use crate::before_time;
 use crate::with_conn;

@@ -40,6 +40,7 @@ pub mod templates;
 pub mod translations;
 pub mod user_directory;
 pub mod users;
+pub mod waiting;
 
 use chrono::{NaiveDateTime, SubsecRound, Utc};
 

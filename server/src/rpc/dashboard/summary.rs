@@ -63,7 +63,7 @@ pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<DashboardSummary> 
     let mut conn = pooled.db();
     let at = now();
     let to_mark = crate::models::hub_count::waiting(&mut conn, &scope).await?;
-    let oldest_to_mark = submissions::waiting(&mut conn, &scope, None, None, None, OLDEST_SHOWN)
+    let oldest_to_mark = crate::models::waiting::waiting(&mut conn, &scope, None, None, None, OLDEST_SHOWN)
         .await?
         .into_iter()
         .map(|row| WaitingSubmission {

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use crate::models::stored_files::SubmissionFile;
-use crate::models::{marks, stored_files, submissions};
+use crate::models::{marks, stored_files, waiting};
 use crate::models::notifications::FeedbackRelease;
 use crate::rpc::feedback::{scope, SentimentName};
 use crate::rpc::superjson::JsDate;
@@ -181,7 +181,7 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
     let class_id = input.class_id.as_deref().filter(|s| !s.is_empty());
     // One more than a page tells whether another follows.
     let mut rows =
-        submissions::waiting(&mut conn, &scope, notification_id, class_id, None, MAX_ITEMS + 1).await?;
+        waiting::waiting(&mut conn, &scope, notification_id, class_id, None, MAX_ITEMS + 1).await?;
     let waiting_next = next_waiting(&mut rows, MAX_ITEMS);
     let mut marked_rows =
         marks::marked(&mut conn, &scope, notification_id, class_id, None, MAX_MARKED + 1).await?;
@@ -195,7 +195,7 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
     let mut files = stored_files::of_submissions(&mut conn, &ids).await?;
     // The filter's choices: every notification with work waiting, whatever the filters
     // (not only those among the first 500 listed).
-    let notifications: Vec<FilterOption> = submissions::with_work_waiting(&mut conn, &scope)
+    let notifications: Vec<FilterOption> = waiting::with_work_waiting(&mut conn, &scope)
         .await?
         .into_iter()
         .map(|(id, name)| FilterOption { id, name })
@@ -208,7 +208,7 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
     let waiting_count = if waiting_next.is_none() {
         items.len() as i64
     } else {
-        submissions::waiting_count(&mut conn, &scope, notification_id, class_id).await?
+        waiting::waiting_count(&mut conn, &scope, notification_id, class_id).await?
     };
     let held = marks::held_groups(&mut conn, &scope)
         .await?
@@ -246,7 +246,7 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
 
 /// Cuts `rows` (read one past `page`) to the page; answers the cursor after its last row
 /// when more follow.
-pub(crate) fn next_waiting(rows: &mut Vec<submissions::HubRow>, page: i64) -> Option<String> {
+pub(crate) fn next_waiting(rows: &mut Vec<waiting::HubRow>, page: i64) -> Option<String> {
     if rows.len() as i64 <= page {
         return None;
     }
@@ -264,7 +264,7 @@ pub(crate) fn next_marked(rows: &mut Vec<marks::MarkedRow>, page: i64) -> Option
 }
 
 /// A waiting row as the Hub lists it, with its files (taken from `files`).
-pub(crate) fn hub_item(files: &mut HashMap<String, Vec<SubmissionFile>>, row: submissions::HubRow) -> HubItem {
+pub(crate) fn hub_item(files: &mut HashMap<String, Vec<SubmissionFile>>, row: waiting::HubRow) -> HubItem {
     let files = files.remove(&row.submission_id).unwrap_or_default();
     HubItem {
         files: files

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::models::{marks, stored_files, submissions};
+use crate::models::{marks, stored_files, waiting};
 use crate::rpc::feedback::list::{
     hub_item, marked_item, next_marked, next_waiting, HubItem, MarkedItem, MAX_ITEMS, MAX_MARKED,
 };
@@ -59,7 +59,7 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListMoreInput) -> RpcResult<Feedb
     let mut conn = pooled.db();
     match input.list {
         HubList::Waiting => {
-            let mut rows = submissions::waiting(
+            let mut rows = waiting::waiting(
                 &mut conn,
                 &scope,
                 notification_id,
