@@ -10,7 +10,7 @@ use diesel::prelude::*;
 use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
-use crate::db::schema::{class_students, notifications, submissions};
+use crate::db::schema::{notifications, submissions};
 use crate::db::DbConn;
 use crate::models::submissions::MarkerScope;
 use crate::models::waiting::HubRow;
@@ -322,35 +322,6 @@ pub struct MarkedRow {
     pub release_at: Option<NaiveDateTime>,
 }
 
-/// The Hub's filters over marked submissions within `scope` (no pupils joined: the names
-/// are read for the listed rows only, and the count needs none).
-macro_rules! marked_in_scope {
-    ($scope:expr, $notification_id:expr, $class_id:expr) => {{
-        let mut query = submissions::table
-            .inner_join(notifications::table)
-            .filter(notifications::school_id.eq(&$scope.school_id))
-            .filter(submissions::received_at.is_not_null())
-            .filter(submissions::marked_at.is_not_null())
-            .into_boxed();
-        if let Some(sender) = &$scope.sender_id {
-            query = query.filter(notifications::sender_id.eq(sender));
-        }
-        if let Some(notification_id) = $notification_id {
-            query = query.filter(submissions::notification_id.eq(notification_id));
-        }
-        if let Some(class_id) = $class_id {
-            query = query.filter(
-                submissions::student_id.eq_any(
-                    class_students::table
-                        .filter(class_students::class_id.eq(class_id))
-                        .select(class_students::student_id),
-                ),
-            );
-        }
-        query
-    }};
-}
-
 /// Marked submissions within `scope`, newest marked first, with the same filters as
 /// [`waiting`]; at most `limit` before `before` (the next page). Like the waiting list, three statements: the newest
 /// `limit` from the marks index alone, then their text and feedback, then the pupils'
@@ -369,7 +340,7 @@ pub async fn marked(
     );
     let top: Vec<Top> =
         with_conn!(conn, |c| {
-            let mut query = marked_in_scope!(scope, notification_id, class_id);
+            let mut query = crate::hub_submissions!(scope, notification_id, class_id, marked: true);
             // The page after `before`, newest marked first: (marked_at, id) < key.
             if let Some(k) = before {
                 query = query.filter(before_time!(submissions::marked_at, submissions::id, k));
@@ -459,7 +430,7 @@ pub async fn marked_count(
     notification_id: Option<&str>,
     class_id: Option<&str>,
 ) -> QueryResult<i64> {
-    with_conn!(conn, |c| marked_in_scope!(scope, notification_id, class_id)
+    with_conn!(conn, |c| crate::hub_submissions!(scope, notification_id, class_id, marked: true)
         .count()
         .get_result(c)
         .await)

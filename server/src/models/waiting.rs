@@ -8,7 +8,7 @@ use diesel::prelude::*;
 use diesel::result::QueryResult;
 use diesel_async::RunQueryDsl;
 
-use crate::db::schema::{class_students, notifications, submissions};
+use crate::db::schema::{notifications, submissions};
 use crate::db::DbConn;
 use crate::models::submissions::MarkerScope;
 use crate::models::TimeKey;
@@ -29,18 +29,25 @@ pub struct HubRow {
     pub submission_due_date: Option<NaiveDateTime>,
 }
 
-/// Submissions received and not marked within `scope` (a teacher's own assignments, or the
-/// whole school), optionally of one notification or of the pupils of one class: the rows
-/// the Hub's waiting list and its count read. A macro since a boxed query cannot be shared
-/// between two `with_conn!` arms.
-macro_rules! waiting_in_scope {
-    ($scope:expr, $notification_id:expr, $class_id:expr) => {{
+/// Submissions handed in within `scope` (a teacher's own assignments, or the whole school),
+/// marked or not (`$marked`), optionally of one notification or of the pupils of one class:
+/// the rows the Hub's two lists and their counts read (`models::marks` reads the marked
+/// ones). No pupils joined: the names are read for the listed rows only. A macro since a
+/// boxed query cannot be shared between two `with_conn!` arms.
+#[macro_export]
+macro_rules! hub_submissions {
+    ($scope:expr, $notification_id:expr, $class_id:expr, marked: $marked:expr) => {{
+        use $crate::db::schema::{class_students, notifications, submissions};
         let mut query = submissions::table
             .inner_join(notifications::table)
             .filter(notifications::school_id.eq(&$scope.school_id))
             .filter(submissions::received_at.is_not_null())
-            .filter(submissions::marked_at.is_null())
             .into_boxed();
+        query = if $marked {
+            query.filter(submissions::marked_at.is_not_null())
+        } else {
+            query.filter(submissions::marked_at.is_null())
+        };
         if let Some(sender) = &$scope.sender_id {
             query = query.filter(notifications::sender_id.eq(sender));
         }
@@ -67,7 +74,7 @@ pub async fn waiting_count(
     notification_id: Option<&str>,
     class_id: Option<&str>,
 ) -> QueryResult<i64> {
-    with_conn!(conn, |c| waiting_in_scope!(scope, notification_id, class_id)
+    with_conn!(conn, |c| crate::hub_submissions!(scope, notification_id, class_id, marked: false)
         .count()
         .get_result(c)
         .await)
@@ -92,7 +99,7 @@ pub async fn waiting(
 ) -> QueryResult<Vec<HubRow>> {
     type Top = (String, Option<NaiveDateTime>, String, (String, String, Option<NaiveDateTime>));
     let top: Vec<Top> = with_conn!(conn, |c| {
-        let mut query = waiting_in_scope!(scope, notification_id, class_id);
+        let mut query = crate::hub_submissions!(scope, notification_id, class_id, marked: false);
         // The page after `after`, oldest first: (received_at, id) > key.
         if let Some(k) = after {
             query = query.filter(
