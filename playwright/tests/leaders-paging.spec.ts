@@ -1,6 +1,7 @@
 // Tasks and voice notes a page at a time after a stable cursor (issue 30, docs/scaling.md
 // "Paged lists"), on a server of this file's own with 60 more tasks and 55 more voice notes
-// for the demo admin: "Show more tasks" / "Show more voice notes" load the next page, newest
+// for the demo admin: "Show more tasks" / "Show more voice notes" (also in a task's voice-note
+// picker) load the next page, newest
 // first, a row added meanwhile does not shift the next page, and the list fits a 360 px screen.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
@@ -122,4 +123,32 @@ test('voice notes come 20 at a time, newest first, with "Show more voice notes"'
 
   await page.setViewportSize({ width: 360, height: 800 })
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+})
+
+test('a task\'s "Pull in voice notes" lists 50, then the rest with "Show more voice notes"', async ({ page }) => {
+  const total = Number(server.sql(`SELECT COUNT(*) FROM stored_files WHERE user_id = ${ADMIN} AND kind = 'VOICE_NOTE' AND in_personal_folder;`))
+  expect(total).toBeGreaterThan(50)
+  await signIn(page)
+  // A new task of the admin's (the 60 added ones count as older than a week, so the Basic
+  // plan's weekly limit lets one more start).
+  server.sql(`UPDATE task_submissions SET created_at = '2020-01-01 09:00:00' WHERE id LIKE 'paged-task-%';`)
+  await page.goto(`${server.baseURL}/leaders/tasks/create`)
+  await page.getByLabel('Title').fill('Picker check')
+  await page.getByRole('radio', { name: /Lesson observation/ }).check()
+  await page.getByRole('button', { name: 'Create' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Picker check' })).toBeVisible()
+  await page.getByRole('button', { name: 'Pull in voice notes' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Pull in voice notes' })
+  const boxes = dialog.getByRole('checkbox')
+  await expect(boxes).toHaveCount(50)
+  await expect(dialog.getByText(`Showing 50 of ${total} voice notes`)).toBeVisible()
+  await dialog.getByRole('button', { name: 'Show more voice notes' }).click()
+  await expect(boxes).toHaveCount(total)
+  await expect(dialog.getByRole('button', { name: 'Show more voice notes' })).toHaveCount(0)
+  // One from the second page is pulled in.
+  await dialog.getByRole('checkbox', { name: /Paged note 001\.m4a/ }).check()
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click()
+  await expect(page.getByText('Voice note added', { exact: true })).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Task content' })).toContainText('Paged note 001.m4a')
+  expect(await seriousViolations(page)).toEqual([])
 })

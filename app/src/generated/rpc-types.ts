@@ -1442,6 +1442,17 @@ export interface RemovedItem {
   id: string;
 }
 
+export interface PickerInput {
+  taskId: string;
+  cursor: string | null;
+}
+
+export interface PickablePage {
+  notes: Array<PickableVoiceNote>;
+  total: number;
+  nextCursor: string | null;
+}
+
 export interface PickableVoiceNote {
   id: string;
   filename: string;
@@ -1868,7 +1879,7 @@ export interface RpcProcedures {
   'taskContent.importMicrosoft': { kind: 'mutation'; input: ImportMicrosoftInput; output: ImportMicrosoftAnswer };
   'taskContent.remove': { kind: 'mutation'; input: TaskItemInput; output: RemovedItem };
   'taskContent.retry': { kind: 'mutation'; input: TaskItemInput; output: TaskContentItem };
-  'taskContent.voiceNotes': { kind: 'query'; input: TaskIdInput; output: Array<PickableVoiceNote> };
+  'taskContent.voiceNotes': { kind: 'query'; input: PickerInput; output: PickablePage };
   'template.delete': { kind: 'mutation'; input: TemplateIdInput; output: DeletedTemplate };
   'template.duplicate': { kind: 'mutation'; input: TemplateIdInput; output: SavedTemplate };
   'template.get': { kind: 'query'; input: TemplateIdInput; output: TemplateDetail };

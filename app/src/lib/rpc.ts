@@ -73,6 +73,7 @@ export function useRpcPages<P extends QueryPath>(
   path: P,
   input: Omit<NonNullable<RpcInput<P>>, 'cursor'>,
   next: (page: RpcOutput<P>) => string | null,
+  options: { enabled?: boolean } = {},
 ) {
   return useInfiniteQuery({
     queryKey: [...rpcKey(path, input), 'pages'],
@@ -80,6 +81,7 @@ export function useRpcPages<P extends QueryPath>(
     initialPageParam: null as string | null,
     getNextPageParam: (page: RpcOutput<P>) => next(page) ?? undefined,
     placeholderData: keepPreviousData,
+    enabled: options.enabled,
   })
 }
 

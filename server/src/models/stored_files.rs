@@ -159,27 +159,10 @@ pub async fn find_owned_by_key(
         .optional())
 }
 
-/// Every voice note of the owner in their personal folder, newest first: for the task's
-/// "Pull in voice notes" picker (the voice notes page reads them a page at a time).
-pub async fn personal_voice_notes(
-    conn: &mut DbConn<'_>,
-    school_id: &str,
-    user_id: &str,
-) -> QueryResult<Vec<StoredFile>> {
-    with_conn!(conn, |c| stored_files::table
-        .filter(stored_files::school_id.eq(school_id))
-        .filter(stored_files::user_id.eq(user_id))
-        .filter(stored_files::kind.eq(FileKind::VoiceNote.as_str()))
-        .filter(stored_files::in_personal_folder.eq(true))
-        .order((stored_files::created_at.desc(), stored_files::id.desc()))
-        .select(StoredFile::as_select())
-        .load(c)
-        .await)
-}
-
 /// A page of the owner's voice notes in their personal folder, newest first (then by id):
 /// at most `limit` after `after` (from the newest without); and how many there are in all.
-/// Each page is one range read of `stored_files (user_id, kind, created_at, id)`.
+/// Each page is one range read of `stored_files (user_id, kind, created_at, id)`. The voice
+/// notes page and the task's "Pull in voice notes" picker read it.
 pub async fn personal_voice_notes_page(
     conn: &mut DbConn<'_>,
     school_id: &str,

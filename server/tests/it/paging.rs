@@ -491,6 +491,25 @@ dual_test!(
         assert_eq!(two["total"], 50, "one recorded, one deleted");
 
         made_up_cursors_are_refused(&app, &cookie, "voiceNote.list", json!({})).await;
+
+        // A task's "Pull in voice notes" picker pages the same notes by 50, saying which are
+        // in the task already.
+        for n in 0..5 {
+            crate::reports::stored_file(&app, &north, &me, &format!("More {n}.webm"), None).await;
+        }
+        let task = crate::reports::task(&app, &north, &me, "Observation", &[], &[], 1).await;
+        let listed = walk(&app, &cookie, "voiceNote.list", json!({}), "notes").await.concat();
+        let picked = listed[60 - 8]["id"].as_str().unwrap().to_owned();
+        let mutated = crate::admin::mutate(&app, &cookie, "taskContent.addVoiceNotes",
+                                           json!({"taskId": task, "voiceNoteIds": [picked]}), &[]).await.unwrap();
+        assert_eq!(mutated["added"], 1);
+        let pages = walk(&app, &cookie, "taskContent.voiceNotes", json!({"taskId": task}), "notes").await;
+        assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [50, 5]);
+        let picker: Vec<Value> = pages.concat();
+        assert_eq!(ids(&picker), ids(&listed), "the same notes in the same order as the voice notes page");
+        let added: Vec<String> = picker.iter().filter(|n| n["added"] == true).map(|n| n["id"].as_str().unwrap().to_owned()).collect();
+        assert_eq!(added, vec![picked], "the one on the second page is marked as in the task");
+        made_up_cursors_are_refused(&app, &cookie, "taskContent.voiceNotes", json!({"taskId": task})).await;
     }
 );
 

@@ -513,8 +513,10 @@ dual_test!(
         .data()["id"]
             .clone();
         let pickable = query(&app, "taskContent.voiceNotes", json!({"taskId": f.task}), Some(cookie)).await;
-        assert_eq!(pickable.data()[0]["id"], note);
-        assert_eq!(pickable.data()[0]["added"], false);
+        assert_eq!(pickable.data()["notes"][0]["id"], note);
+        assert_eq!(pickable.data()["notes"][0]["added"], false);
+        assert_eq!(pickable.data()["total"], 1);
+        assert!(pickable.data()["nextCursor"].is_null());
         let added = mutate(
             &app,
             "taskContent.addVoiceNotes",
@@ -532,7 +534,7 @@ dual_test!(
         .await;
         assert_eq!(again.data()["added"], 0);
         let pickable = query(&app, "taskContent.voiceNotes", json!({"taskId": f.task}), Some(cookie)).await;
-        assert_eq!(pickable.data()[0]["added"], true);
+        assert_eq!(pickable.data()["notes"][0]["added"], true);
 
         // Photo notes: ready at once; a name is required.
         let photos = mutate(

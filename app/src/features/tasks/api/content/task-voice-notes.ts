@@ -1,7 +1,7 @@
-//! `taskContent.voiceNotes`: the caller's voice notes, each saying whether it is already in
-//! the task (the 'Pull in voice notes' dialog).
+//! `taskContent.voiceNotes`: the caller's voice notes, 50 a page newest first, each saying
+//! whether it is already in the task (the 'Pull in voice notes' dialog).
 
-import { useRpcQuery } from '@/lib/rpc'
+import { useRpcPages } from '@/lib/rpc'
 
 export const useTaskVoiceNotes = (taskId: string, enabled: boolean) =>
-  useRpcQuery('taskContent.voiceNotes', { taskId }, { enabled })
+  useRpcPages('taskContent.voiceNotes', { taskId }, (page) => page.nextCursor, { enabled })

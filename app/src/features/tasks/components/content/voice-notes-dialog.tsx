@@ -1,5 +1,6 @@
 //! 'Pull in voice notes': the caller's voice notes with a checkbox each (those already in
-//! the task are shown checked and disabled); Add pulls the chosen ones in (through the
+//! the task are shown checked and disabled), 50 at a time with "Show more voice notes"; Add
+//! pulls the chosen ones in (through the
 //! outbox: a dropped connection keeps the choice on the device and sends it later).
 
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -7,6 +8,7 @@ import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
 
+import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
@@ -64,7 +66,8 @@ export function VoiceNotesDialog({
     }
   })
 
-  const list = notes.data ?? []
+  const list = notes.data?.pages.flatMap((page) => page.notes) ?? []
+  const total = notes.data?.pages[0]?.total ?? 0
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-h-[85dvh] max-w-lg overflow-y-auto">
@@ -99,6 +102,16 @@ export function VoiceNotesDialog({
                 </label>
               ))}
             </fieldset>
+          )}
+          {notes.data && notes.data.pages.length + (notes.hasNextPage ? 1 : 0) > 1 && (
+            <ShowMore
+              shown={list.length}
+              total={total}
+              noun="voice notes"
+              more={notes.hasNextPage}
+              loading={notes.isFetchingNextPage}
+              onMore={() => void notes.fetchNextPage()}
+            />
           )}
           {errors.voiceNoteIds && (
             <p id="voice-notes-error" className="text-sm text-destructive">
