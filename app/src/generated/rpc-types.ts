@@ -1585,6 +1585,7 @@ export interface StartUploadInput {
   contentType: string;
   size: number;
   taskId?: string | null;
+  idempotencyKey?: string | null;
 }
 
 export interface StartedUpload {

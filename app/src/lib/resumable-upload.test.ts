@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 const calls: { path: string; input: Record<string, unknown> }[] = []
 let heldParts: { partNumber: number; etag: string; size: number }[] = []
+let uploadGone = false
 
 vi.mock('@/lib/rpc', async (importOriginal) => {
   const original = await importOriginal<typeof import('@/lib/rpc')>()
@@ -19,6 +20,7 @@ vi.mock('@/lib/rpc', async (importOriginal) => {
           parts: (input.partNumbers as number[]).map((n) => ({ partNumber: n, url: `/part/${n}`, headers: { 'content-type': 'audio/wav' }, expiresAt: new Date() })),
         }
       case 'upload.listParts':
+        if (uploadGone) throw Object.assign(new Error('Upload not found.'), { data: { code: 'NOT_FOUND' } })
         return { parts: heldParts }
       case 'upload.complete':
         return { key: input.key, size: 10 }
@@ -69,6 +71,7 @@ beforeEach(() => {
   calls.length = 0
   sent.length = 0
   heldParts = []
+  uploadGone = false
   script = []
   online = true
   vi.stubGlobal('XMLHttpRequest', FakeXhr)
@@ -147,5 +150,21 @@ describe('uploadResumable', () => {
     expect(sent.map((s) => s.url)).toEqual(['/part/3'])
     const complete = calls.find((c) => c.path === 'upload.complete')
     expect((complete?.input.parts as unknown[]).length).toBe(3)
+  })
+
+  it('opens the upload with the outbox key, and anew without it when the kept upload is gone', async () => {
+    const { uploadResumable } = await import('./resumable-upload')
+    await uploadResumable({ body, filename: 'a.wav', contentType: 'audio/wav', kind: 'voiceNote', idempotencyKey: 'item-0123456789-s' })
+    expect(calls.find((c) => c.path === 'upload.start')?.input.idempotencyKey).toBe('item-0123456789-s')
+
+    calls.length = 0
+    uploadGone = true
+    await uploadResumable({
+      body, filename: 'a.wav', contentType: 'audio/wav', kind: 'voiceNote', idempotencyKey: 'item-0123456789-s',
+      state: { kind: 'voiceNote', key: 's/voice-notes/ab/a.wav', uploadId: 'gone', partSize: 4, parts: [] },
+    })
+    const start = calls.find((c) => c.path === 'upload.start')
+    expect(start).toBeDefined()
+    expect(start?.input).not.toHaveProperty('idempotencyKey')
   })
 })

@@ -32,6 +32,11 @@ export interface ResumableUploadOptions {
   taskId?: string
   /** Resume where a previous page left off. */
   state?: ResumeState
+  /**
+   * The outbox's key for opening the upload: a try whose answer was lost gets the same
+   * upload back rather than a second one. Used only when there is no `state` to resume.
+   */
+  idempotencyKey?: string
   /** Called after start and after each confirmed part. */
   onState?: (s: ResumeState) => void | Promise<void>
   onProgress?: (fraction: number) => void
@@ -185,9 +190,20 @@ export async function uploadResumable(opts: ResumableUploadOptions): Promise<{ k
     if (held) state = { ...opts.state, parts: held }
   }
   if (!state) {
+    // A kept upload that is gone (finished elsewhere, or swept as abandoned) starts anew
+    // without the key, which would answer the gone one.
+    const key = opts.state ? undefined : opts.idempotencyKey
     const started = await withRetry(
       filename,
-      () => rpcMutation('upload.start', { kind, filename, contentType, size, ...(opts.taskId ? { taskId: opts.taskId } : {}) }),
+      () =>
+        rpcMutation('upload.start', {
+          kind,
+          filename,
+          contentType,
+          size,
+          ...(opts.taskId ? { taskId: opts.taskId } : {}),
+          ...(key ? { idempotencyKey: key } : {}),
+        }),
       signal,
     )
     state = { kind, key: started.key, uploadId: started.uploadId, partSize: started.partSize, parts: [] }

@@ -110,6 +110,15 @@ pub async fn release(conn: &mut DbConn<'_>, user_id: &str, key: &str) -> QueryRe
     Ok(())
 }
 
+/// Deletes the key with its answer: what it answered is gone (an upload swept as
+/// abandoned), so the next call under it runs anew.
+pub async fn forget(conn: &mut DbConn<'_>, user_id: &str, key: &str) -> QueryResult<()> {
+    with_conn!(conn, |c| diesel::delete(idempotency_keys::table.find((user_id, key)))
+        .execute(c)
+        .await)?;
+    Ok(())
+}
+
 /// Deletes the keys made before `before`; returns how many.
 pub async fn delete_older_than(conn: &mut DbConn<'_>, before: NaiveDateTime) -> QueryResult<usize> {
     with_conn!(conn, |c| diesel::delete(

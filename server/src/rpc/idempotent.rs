@@ -311,6 +311,17 @@ impl Once {
     }
 }
 
+impl Once {
+    /// Forgets an answered key whose answer no longer holds (the upload it named was swept
+    /// as abandoned), so that this call runs anew under it and keeps its own answer.
+    pub async fn forget(&self, conn: &mut DbConn<'_>) -> RpcResult<()> {
+        if let Some(claim) = &self.claim {
+            idempotency::forget(conn, &claim.user_id, &claim.key).await?;
+        }
+        Ok(())
+    }
+}
+
 /// The stored row as this call's answer, or the refusal when the key was used for another
 /// procedure or another request.
 fn read<T: DeserializeOwned>(claim: &Claim, row: StoredKey) -> RpcResult<Found<T>> {

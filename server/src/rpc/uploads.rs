@@ -11,6 +11,7 @@ use core_wasm::uploads::{type_allowed, UploadKind};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
+use crate::db::DbConn;
 use crate::jobs::file_expiry;
 use crate::models::now;
 use crate::models::stored_files::{self, FileKind, NewStoredFile};
@@ -110,77 +111,22 @@ pub async fn start_upload(
     task_item: Option<&str>,
     once: &Once,
 ) -> RpcResult<UploadTicket> {
-    let user = ctx.require_user()?;
-    let school_id = ctx.school_id()?.to_owned();
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     if let Some(first) = once.replay(&mut conn).await? {
         return still_valid(ctx, &mut conn, first).await;
     }
-    let filename = check(kind, &declared)?;
-    let task_id = task_id.filter(|t| !t.trim().is_empty());
-    if let Some(task) = &task_id {
-        if !stored_files::task_in_school(&mut conn, &school_id, task).await? {
-            return Err(RpcError::new(ErrorCode::NotFound, "Task not found."));
-        }
-    }
-    let key = format!(
-        "{school_id}/{}/{}/{}",
-        kind.key_segment(),
-        random_segment(),
-        key_safe_name(&filename)
-    );
-    let at = now();
-    let row = NewStoredFile {
-        id: crate::ids::new_id(),
-        key: key.clone(),
-        school_id: Some(school_id),
-        user_id: Some(user.id.clone()),
-        task_id,
-        kind: kind.as_str().to_owned(),
-        filename: filename.clone(),
-        content_type: declared.content_type.to_owned(),
-        size_bytes: declared.size,
-        in_personal_folder: false,
-        expires_at,
-        created_at: at,
-        updated_at: Some(at),
-    };
+    let row = new_file(ctx, &mut conn, kind, &declared, task_id, expires_at).await?;
     let ticket = transaction!(&mut conn, |c| {
         if let Some(first) = once.claim(c).await? {
             return Ok(Err(first));
         }
-        stored_files::insert(c, &row).await?;
-        // The sweeps that will remove it: at its expiry, and a day on if it never arrives.
-        if let Some(expiry) = expires_at {
-            file_expiry::schedule(c, expiry).await?;
-        }
-        file_expiry::schedule(c, at + file_expiry::ABANDON_AFTER).await?;
-        if let Some(task) = task_item {
-            task_items::insert(
-                c,
-                &TaskItem {
-                    id: crate::ids::new_id(),
-                    submission_id: task.to_owned(),
-                    user_id: user.id.clone(),
-                    kind: task_items::FILE.to_owned(),
-                    file_id: Some(row.id.clone()),
-                    name: row.filename.clone(),
-                    content_type: Some(row.content_type.clone()),
-                    notes: None,
-                    status: task_items::QUEUED.to_owned(),
-                    error: None,
-                    created_at: at,
-                    updated_at: at,
-                },
-            )
-            .await?;
-        }
+        insert_file(ctx, c, &row, task_item).await?;
         let ticket = sign(
             ctx,
             &UploadSpec {
-                key: &key,
-                filename: &filename,
+                key: &row.key,
+                filename: &row.filename,
                 content_type: declared.content_type,
                 size: declared.size.map(|size| size.max(0) as u64),
                 expiring: row.expires_at.is_some(),
@@ -236,11 +182,12 @@ async fn still_valid(
     ))
 }
 
-/// Checks the declared file against the core's rules and records the caller's new file of
-/// `kind` (with the sweeps that will remove it); returns the new row. Shared by the
-/// single-PUT procedures and `upload.start` (uploads in parts).
-pub async fn record_upload(
+/// Checks the declared file against the core's rules (and that a voice note's task is the
+/// school's) and makes the caller's new file of `kind`, not yet recorded: [`insert_file`]
+/// records it. Shared by the single-PUT procedures and `upload.start` (uploads in parts).
+pub async fn new_file(
     ctx: &Ctx,
+    conn: &mut DbConn<'_>,
     kind: FileKind,
     declared: &Declared<'_>,
     task_id: Option<String>,
@@ -249,11 +196,9 @@ pub async fn record_upload(
     let user = ctx.require_user()?;
     let school_id = ctx.school_id()?.to_owned();
     let filename = check(kind, declared)?;
-    let mut pooled = ctx.conn().await?;
-    let mut conn = pooled.db();
     let task_id = task_id.filter(|t| !t.trim().is_empty());
     if let Some(task) = &task_id {
-        if !stored_files::task_in_school(&mut conn, &school_id, task).await? {
+        if !stored_files::task_in_school(conn, &school_id, task).await? {
             return Err(RpcError::new(ErrorCode::NotFound, "Task not found."));
         }
     }
@@ -264,31 +209,60 @@ pub async fn record_upload(
         key_safe_name(&filename)
     );
     let at = now();
-    let row = NewStoredFile {
+    Ok(NewStoredFile {
         id: crate::ids::new_id(),
-        key: key.clone(),
+        key,
         school_id: Some(school_id),
         user_id: Some(user.id.clone()),
         task_id,
         kind: kind.as_str().to_owned(),
-        filename: filename.clone(),
+        filename,
         content_type: declared.content_type.to_owned(),
         size_bytes: declared.size,
         in_personal_folder: false,
         expires_at,
         created_at: at,
         updated_at: Some(at),
-    };
-    transaction!(&mut conn, |c| {
-        stored_files::insert(c, &row).await?;
-        // The sweeps that will remove it: at its expiry, and a day on if it never arrives.
-        if let Some(expiry) = expires_at {
-            file_expiry::schedule(c, expiry).await?;
-        }
-        file_expiry::schedule(c, at + file_expiry::ABANDON_AFTER).await?;
-        Ok::<_, RpcError>(())
-    })?;
-    Ok(row)
+    })
+}
+
+/// Inside the caller's transaction: records `row` with the sweeps that will remove it (at
+/// its expiry, and a day on if it never arrives) and, with `task_item`, adds it to that
+/// task's content as a FILE item, QUEUED until its bytes arrive.
+pub async fn insert_file(
+    ctx: &Ctx,
+    c: &mut DbConn<'_>,
+    row: &NewStoredFile,
+    task_item: Option<&str>,
+) -> RpcResult<()> {
+    let user = ctx.require_user()?;
+    let at = row.created_at;
+    stored_files::insert(c, row).await?;
+    if let Some(expiry) = row.expires_at {
+        file_expiry::schedule(c, expiry).await?;
+    }
+    file_expiry::schedule(c, at + file_expiry::ABANDON_AFTER).await?;
+    if let Some(task) = task_item {
+        task_items::insert(
+            c,
+            &TaskItem {
+                id: crate::ids::new_id(),
+                submission_id: task.to_owned(),
+                user_id: user.id.clone(),
+                kind: task_items::FILE.to_owned(),
+                file_id: Some(row.id.clone()),
+                name: row.filename.clone(),
+                content_type: Some(row.content_type.clone()),
+                notes: None,
+                status: task_items::QUEUED.to_owned(),
+                error: None,
+                created_at: at,
+                updated_at: at,
+            },
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 /// A signed URL that plays or downloads `file` for the next hour.

@@ -28,12 +28,12 @@ use crate::task_content::{put, task};
 const TIMES: usize = 8;
 
 /// A key of the browser's form, different each time.
-fn key() -> String {
+pub(crate) fn key() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
 /// `input` with `idempotencyKey` set.
-fn keyed(input: &Value, key: &str) -> Value {
+pub(crate) fn keyed(input: &Value, key: &str) -> Value {
     let mut input = input.clone();
     input["idempotencyKey"] = json!(key);
     input
@@ -41,7 +41,7 @@ fn keyed(input: &Value, key: &str) -> Value {
 
 /// The batch element of one call to `path` with `input` (its top-level `dates` sent as
 /// superjson Dates): `result` (with `json` and `meta`) or `error`.
-async fn call(router: &axum::Router, cookie: &str, path: &str, input: &Value, dates: &[&str]) -> Value {
+pub(crate) async fn call(router: &axum::Router, cookie: &str, path: &str, input: &Value, dates: &[&str]) -> Value {
     let mut payload = json!({ "json": input });
     let values: serde_json::Map<String, Value> = dates
         .iter()
@@ -60,7 +60,7 @@ async fn call(router: &axum::Router, cookie: &str, path: &str, input: &Value, da
 }
 
 /// (code, message) of a refused call.
-fn refusal(element: &Value) -> (String, String) {
+pub(crate) fn refusal(element: &Value) -> (String, String) {
     let error = &element["error"]["json"];
     assert!(!error.is_null(), "a refusal, got {element}");
     (
@@ -70,14 +70,14 @@ fn refusal(element: &Value) -> (String, String) {
 }
 
 /// The output's JSON of a successful call.
-fn data(element: &Value) -> &Value {
+pub(crate) fn data(element: &Value) -> &Value {
     assert!(element.get("error").is_none(), "a success, got {element}");
     &element["result"]["data"]["json"]
 }
 
 /// Sends `input` with one new key twice in a row: both answers are the same success (its
 /// superjson, dates included); returns it.
-async fn twice(app: &TestApp, cookie: &str, path: &str, input: &Value, dates: &[&str]) -> Value {
+pub(crate) async fn twice(app: &TestApp, cookie: &str, path: &str, input: &Value, dates: &[&str]) -> Value {
     let input = keyed(input, &key());
     let first = call(&app.router, cookie, path, &input, dates).await;
     data(&first);
@@ -88,7 +88,7 @@ async fn twice(app: &TestApp, cookie: &str, path: &str, input: &Value, dates: &[
 
 /// Sends `input` with one new key [`TIMES`] times at once: every answer is the same
 /// success; returns it.
-async fn at_once(app: &TestApp, cookie: &str, path: &'static str, input: &Value, dates: &'static [&'static str]) -> Value {
+pub(crate) async fn at_once(app: &TestApp, cookie: &str, path: &'static str, input: &Value, dates: &'static [&'static str]) -> Value {
     let input = Arc::new(keyed(input, &key()));
     let cookie: Arc<str> = cookie.into();
     let calls: Vec<_> = (0..TIMES)
@@ -110,7 +110,7 @@ async fn at_once(app: &TestApp, cookie: &str, path: &'static str, input: &Value,
 }
 
 /// The same key sent again with other input is refused, in words.
-async fn reused_key_is_refused(app: &TestApp, cookie: &str, path: &str, input: &Value, other: &Value) {
+pub(crate) async fn reused_key_is_refused(app: &TestApp, cookie: &str, path: &str, input: &Value, other: &Value) {
     let key = key();
     data(&call(&app.router, cookie, path, &keyed(input, &key), &[]).await);
     let refused = call(&app.router, cookie, path, &keyed(other, &key), &[]).await;
@@ -122,7 +122,7 @@ async fn reused_key_is_refused(app: &TestApp, cookie: &str, path: &str, input: &
 }
 
 /// A refused first call keeps nothing: the corrected call with the same key goes through.
-async fn refusals_are_not_kept(app: &TestApp, cookie: &str, path: &str, bad: &Value, good: &Value) -> Value {
+pub(crate) async fn refusals_are_not_kept(app: &TestApp, cookie: &str, path: &str, bad: &Value, good: &Value) -> Value {
     let key = key();
     let refused = call(&app.router, cookie, path, &keyed(bad, &key), &[]).await;
     assert_eq!(refusal(&refused).0, "BAD_REQUEST", "{path}");
@@ -341,7 +341,7 @@ async fn version(app: &TestApp, q: &str) -> i32 {
     .expect("version")
 }
 
-async fn items_in_task(app: &TestApp, task_id: &str) -> i64 {
+pub(crate) async fn items_in_task(app: &TestApp, task_id: &str) -> i64 {
     count!(app, task_items::table.filter(task_items::submission_id.eq(task_id)))
 }
 

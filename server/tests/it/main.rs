@@ -22,6 +22,7 @@ mod health;
 mod hub_count;
 mod index_use;
 mod idempotency;
+mod idempotent_uploads;
 mod insights;
 mod http_headers;
 mod input;

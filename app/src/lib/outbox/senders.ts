@@ -98,6 +98,7 @@ async function uploadOnce(
   const done = await uploadResumable({
     ...file,
     state: resume.upload,
+    idempotencyKey: stepKey(item, 's'),
     onState: (upload) => ctx.saveResume({ upload } satisfies UploadResume),
     onProgress: ctx.onProgress,
     signal: ctx.signal,

@@ -7,10 +7,7 @@
 
 use serde::Deserialize;
 
-use crate::ids::new_id;
-use crate::models::now;
-use crate::models::stored_files::{self, FileKind};
-use crate::models::task_items::{self, TaskItem};
+use crate::models::stored_files::FileKind;
 use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::rpc::task_content::require_task;
 use crate::rpc::typescript::{Ts, TsGen};
@@ -62,34 +59,4 @@ pub async fn handler(ctx: &Ctx, input: UploadTaskFileInput) -> RpcResult<UploadT
         &once,
     )
     .await
-}
-/// Adds the caller's new upload at `key` to task `task_id` as a FILE item, QUEUED until its
-/// bytes arrive (also used by `upload.start` for a task file sent in parts).
-pub async fn add_file_item(ctx: &Ctx, task_id: String, key: &str) -> RpcResult<()> {
-    let user = ctx.require_user()?;
-    let mut pooled = ctx.conn().await?;
-    let mut conn = pooled.db();
-    let file = stored_files::find_by_key(&mut conn, key)
-        .await?
-        .ok_or_else(|| crate::rpc::RpcError::internal("the new upload's row is missing"))?;
-    let at = now();
-    task_items::insert(
-        &mut conn,
-        &TaskItem {
-            id: new_id(),
-            submission_id: task_id,
-            user_id: user.id.clone(),
-            kind: task_items::FILE.to_owned(),
-            file_id: Some(file.id),
-            name: file.filename,
-            content_type: Some(file.content_type),
-            notes: None,
-            status: task_items::QUEUED.to_owned(),
-            error: None,
-            created_at: at,
-            updated_at: at,
-        },
-    )
-    .await?;
-    Ok(())
 }

@@ -1,22 +1,32 @@
-//! `upload.start {kind, filename, contentType, size, taskId?}` → `{key, uploadId, partSize,
+//! `upload.start {kind, filename, contentType, size, taskId?, idempotencyKey?}` → `{key, uploadId, partSize,
 //! partCount}`: checks the declared file with the same core rules as the single-PUT
 //! procedures (filename; the kind's types; 1 byte to 50 MB), records it like them (a task
 //! file becomes a QUEUED item of its task; a file expires like `user.uploadFile`'s) and
 //! opens an upload in parts in the store. Parts are `partSize` bytes (5 MiB), the last
 //! one the rest.
+//!
+//! With the outbox's `idempotencyKey` a replay answers the first call's upload, which the
+//! client then resumes (`upload.listParts`), so a lost answer never opens a second upload
+//! or a second task item. The store's upload cannot sit in a transaction, so it is opened
+//! first; the file's row, its task item, the upload's row and the key's answer are then
+//! written in one transaction that claims the key (`Once::claim`: a concurrent duplicate
+//! waits for it, then answers the first upload and aborts its own in the store). A replay
+//! whose upload has gone (the abandoned-upload sweep removed it a day later) frees the key
+//! and opens a new one.
 
 use chrono::Duration;
 use serde::Deserialize;
 
 use crate::models::multipart_uploads::{self, MultipartUpload};
 use crate::models::now;
+use crate::transaction;
+use crate::rpc::idempotent::{IdempotencyKey, Once};
 use crate::models::stored_files::FileKind;
-use crate::rpc::leader::upload_task_file::add_file_item;
 use crate::rpc::task_content::require_task;
 use crate::rpc::typescript::{rpc_type, Ts, TsGen};
-use crate::rpc::upload::UploadChoice;
-use crate::rpc::uploads::{record_upload, Declared};
-use crate::rpc::{Ctx, RpcError, RpcResult};
+use crate::rpc::upload::{own_upload, UploadChoice};
+use crate::rpc::uploads::{insert_file, new_file, Declared};
+use crate::rpc::{Ctx, ErrorCode, RpcError, RpcResult};
 use crate::storage::multipart::{part_count, MultipartSpec, PART_SIZE};
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -28,6 +38,9 @@ pub struct StartUploadInput {
     pub size: i64,
     #[serde(default)]
     pub task_id: Option<String>,
+    /// The outbox's key: a replay answers the first call's upload.
+    #[serde(default)]
+    pub idempotency_key: IdempotencyKey,
 }
 
 impl Ts for StartUploadInput {
@@ -39,6 +52,7 @@ impl Ts for StartUploadInput {
                 ("contentType".into(), String::ts(gen)),
                 ("size".into(), i64::ts(gen)),
                 ("taskId?".into(), Option::<String>::ts(gen)),
+                ("idempotencyKey?".into(), IdempotencyKey::ts(gen)),
             ]
         });
         "StartUploadInput".into()
@@ -56,6 +70,14 @@ rpc_type! {
 }
 
 pub async fn handler(ctx: &Ctx, input: StartUploadInput) -> RpcResult<StartedUpload> {
+    let once = Once::new(ctx, &input.idempotency_key)?;
+    if let Some(first) = once.replay::<StartedUpload>(&mut ctx.conn().await?.db()).await? {
+        if still_open(ctx, &first).await? {
+            return Ok(first);
+        }
+        // Swept as abandoned: this call opens the upload anew under the same key.
+        once.forget(&mut ctx.conn().await?.db()).await?;
+    }
     let declared = Declared {
         filename: &input.filename,
         content_type: &input.content_type,
@@ -82,10 +104,12 @@ pub async fn handler(ctx: &Ctx, input: StartUploadInput) -> RpcResult<StartedUpl
         UploadChoice::VoiceNote => input.task_id.clone(),
         _ => None,
     };
-    let row = record_upload(ctx, kind, &declared, row_task, expires_at).await?;
-    if let (UploadChoice::TaskFile, Some(task_id)) = (input.kind, input.task_id.clone()) {
-        add_file_item(ctx, task_id, &row.key).await?;
-    }
+    let mut pooled = ctx.conn().await?;
+    let mut conn = pooled.db();
+    let row = new_file(ctx, &mut conn, kind, &declared, row_task, expires_at).await?;
+    // The store's upload first (it cannot sit in a transaction), then the rows and the
+    // key's answer in one transaction; a duplicate that took the key first wins, and this
+    // call's store upload is aborted.
     let store_upload_id = ctx
         .state
         .storage
@@ -104,19 +128,44 @@ pub async fn handler(ctx: &Ctx, input: StartUploadInput) -> RpcResult<StartedUpl
         part_size: PART_SIZE as i64,
         created_at: now(),
     };
-    let mut pooled = ctx.conn().await?;
-    if let Err(err) = multipart_uploads::insert(&mut pooled.db(), &upload).await {
-        let _ = ctx
-            .state
-            .storage
-            .abort_multipart(&row.key, &upload.store_upload_id)
-            .await;
-        return Err(err.into());
-    }
-    Ok(StartedUpload {
-        key: row.key,
-        upload_id: upload.id,
+    let started = StartedUpload {
+        key: row.key.clone(),
+        upload_id: upload.id.clone(),
         part_size: upload.part_size,
         part_count: part_count(input.size.max(0) as u64, PART_SIZE),
-    })
+    };
+    let task_item = match input.kind {
+        UploadChoice::TaskFile => input.task_id.as_deref(),
+        _ => None,
+    };
+    let recorded = transaction!(&mut conn, |c| {
+        if let Some(first) = once.claim::<StartedUpload>(c).await? {
+            return Ok(Err(first));
+        }
+        insert_file(ctx, c, &row, task_item).await?;
+        multipart_uploads::insert(c, &upload).await?;
+        once.store(c, &started).await?;
+        Ok::<_, RpcError>(Ok(()))
+    });
+    let abort = || ctx.state.storage.abort_multipart(&row.key, &upload.store_upload_id);
+    match recorded {
+        Ok(Ok(())) => Ok(started),
+        Ok(Err(first)) => {
+            let _ = abort().await;
+            Ok(first)
+        }
+        Err(err) => {
+            let _ = abort().await;
+            Err(err)
+        }
+    }
+}
+
+/// Whether the upload a replay answers is still there to resume.
+async fn still_open(ctx: &Ctx, started: &StartedUpload) -> RpcResult<bool> {
+    match own_upload(ctx, &started.key, &started.upload_id).await {
+        Ok(_) => Ok(true),
+        Err(err) if err.code == ErrorCode::NotFound => Ok(false),
+        Err(err) => Err(err),
+    }
 }
