@@ -163,6 +163,37 @@ where
     }
 }
 
+/// Runs `sql` on either backend and hands each row of `R` to `each` as it arrives, never
+/// holding them all (a trust's marks are a million rows: as a `Vec` they were most of a
+/// process's peak memory, docs/scaling.md).
+async fn each_row<R>(conn: &mut DbConn<'_>, sql: Sql, mut each: impl FnMut(R) + Send) -> QueryResult<()>
+where
+    R: QueryableByName<diesel::pg::Pg> + QueryableByName<diesel::sqlite::Sqlite> + Send + 'static,
+{
+    use futures_util::TryStreamExt;
+    macro_rules! run {
+        ($c:expr, $db:ty, $text:expr) => {{
+            let mut q = diesel::sql_query($text).into_boxed::<$db>();
+            for bind in sql.binds {
+                q = match bind {
+                    Bind::Text(v) => q.bind::<Text, _>(v),
+                    Bind::Time(v) => q.bind::<Timestamp, _>(v),
+                    Bind::Int(v) => q.bind::<BigInt, _>(v),
+                };
+            }
+            let mut rows = q.load_stream::<R>($c).await?;
+            while let Some(row) = rows.try_next().await? {
+                each(row);
+            }
+            Ok(())
+        }};
+    }
+    match conn {
+        DbConn::Postgres(pg) => run!(&mut **pg, diesel::pg::Pg, numbered(&sql.text)),
+        DbConn::Sqlite(lite) => run!(&mut **lite, diesel::sqlite::Sqlite, sql.text.clone()),
+    }
+}
+
 /// Whole days since 1970-01-01 of a timestamp expression, per backend: cheap to group by
 /// (no text per row).
 fn day_number(conn: &DbConn<'_>, expr: &str) -> String {
@@ -269,7 +300,8 @@ pub struct Mark {
 
 /// The marks made in `[from, to)` that count for sentiment or turnaround, read once for
 /// both (and for turnaround per teacher and per class): one pass over the marked
-/// submissions, five narrow columns, the grouping done by the caller. Grouping in SQL cost
+/// submissions, five narrow columns, each row handed to `each` as it arrives (the caller
+/// groups them; none is kept). Grouping in SQL cost
 /// a sort per statement, and per class a join that counts every mark once per class of the
 /// pupil (five times over, in a secondary school).
 pub async fn marks(
@@ -278,7 +310,8 @@ pub async fn marks(
     filter: &Filter,
     from: NaiveDateTime,
     to: NaiveDateTime,
-) -> QueryResult<Vec<Mark>> {
+    each: impl FnMut(Mark) + Send,
+) -> QueryResult<()> {
     let day = day_number(conn, "s.marked_at");
     let tenths = tenths_between(conn, "s.received_at", "s.marked_at");
     let mut sql = Sql::default();
@@ -293,7 +326,7 @@ pub async fn marks(
     .push(" AND s.marked_at < ")
     .time(to)
     .push(" AND (s.received_at IS NOT NULL OR s.feedback_sentiment IS NOT NULL)");
-    load(conn, sql).await
+    each_row(conn, sql, each).await
 }
 
 /// A pupil's membership of a class.
@@ -305,15 +338,19 @@ pub struct Membership {
     pub student_id: String,
 }
 
-/// Every pupil's classes in `school_ids`.
-pub async fn memberships(conn: &mut DbConn<'_>, school_ids: &[String]) -> QueryResult<Vec<Membership>> {
+/// Every pupil's classes in `school_ids`, each handed to `each` as it arrives.
+pub async fn memberships(
+    conn: &mut DbConn<'_>,
+    school_ids: &[String],
+    each: impl FnMut(Membership) + Send,
+) -> QueryResult<()> {
     let mut sql = Sql::default();
     sql.push(
         "SELECT cs.class_id AS class_id, cs.student_id AS student_id FROM class_students cs \
          JOIN classes c ON c.id = cs.class_id WHERE c.school_id IN ",
     )
     .list(school_ids);
-    load(conn, sql).await
+    each_row(conn, sql, each).await
 }
 
 /// One group's marking turnaround: marks counted, median and 90th percentile hours from
@@ -328,17 +365,20 @@ pub struct Turnaround {
 }
 
 /// The turnaround of each group of `tenths` (sorted here), named from `names`, by name.
-pub fn turnarounds(groups: std::collections::HashMap<&str, Vec<i64>>, names: &[Choice]) -> Vec<Turnaround> {
+pub fn turnarounds(groups: impl IntoIterator<Item = (String, Vec<i32>)>, names: &[Choice]) -> Vec<Turnaround> {
+    // Looked up by id: a trust has thousands of classes, each named once.
+    let names: std::collections::HashMap<&str, &str> =
+        names.iter().map(|c| (c.id.as_str(), c.name.as_str())).collect();
     let mut out: Vec<Turnaround> = groups
         .into_iter()
         .filter(|(_, tenths)| !tenths.is_empty())
         .map(|(id, mut tenths)| {
             tenths.sort_unstable();
             let n = tenths.len() as i64;
-            let at = |rank: i64| tenths[(rank.max(1) - 1) as usize] as f64 / 10.0;
+            let at = |rank: i64| f64::from(tenths[(rank.max(1) - 1) as usize]) / 10.0;
             Turnaround {
-                id: id.to_owned(),
-                name: names.iter().find(|c| c.id == id).map(|c| c.name.clone()).unwrap_or_default(),
+                name: names.get(id.as_str()).map(|n| (*n).to_owned()).unwrap_or_default(),
+                id,
                 marks: n,
                 median_hours: at((n + 1) / 2),
                 p90_hours: at((9 * n + 9) / 10),

@@ -151,20 +151,22 @@ async fn overview(conn: &mut DbConn<'_>, c: &Checked, role: UserRole) -> RpcResu
         })
         .collect();
 
-    // Sentiment and both turnarounds from one read of the marks (docs/performance.md).
-    let marks = insights::marks(conn, &c.scope, &c.filter, start, end).await?;
-    let mut per_day: BTreeMap<(i64, &str), i64> = BTreeMap::new();
-    let mut by_teacher: HashMap<&str, Vec<i64>> = HashMap::new();
-    let mut by_pupil: HashMap<&str, Vec<i64>> = HashMap::new();
-    for m in &marks {
+    // Sentiment and both turnarounds from one read of the marks (docs/performance.md),
+    // grouped as the rows arrive: a trust's million marks are never held as rows.
+    let mut per_day: BTreeMap<(i64, &'static str), i64> = BTreeMap::new();
+    let mut by_teacher = Groups::default();
+    let mut by_pupil = Groups::default();
+    insights::marks(conn, &c.scope, &c.filter, start, end, |m| {
         if let Some(sentiment) = &m.sentiment {
-            *per_day.entry((m.day, sentiment.as_str())).or_default() += 1;
+            *per_day.entry((m.day, sentiment_name(sentiment))).or_default() += 1;
         }
         if let Some(tenths) = m.tenths {
-            by_teacher.entry(m.sender_id.as_str()).or_default().push(tenths);
-            by_pupil.entry(m.student_id.as_str()).or_default().push(tenths);
+            let tenths = i32::try_from(tenths).unwrap_or(i32::MAX);
+            by_teacher.add(&m.sender_id, &[tenths]);
+            by_pupil.add(&m.student_id, &[tenths]);
         }
-    }
+    })
+    .await?;
     let sentiment_rows: Vec<(String, String, i64)> = per_day
         .into_iter()
         .map(|((day, sentiment), n)| {
@@ -172,22 +174,20 @@ async fn overview(conn: &mut DbConn<'_>, c: &Checked, role: UserRole) -> RpcResu
         })
         .collect();
     // Per class: each mark counts for every class the pupil is in.
-    let members = if by_pupil.is_empty() {
-        Vec::new()
-    } else {
-        insights::memberships(conn, &c.scope.school_ids).await?
-    };
-    let mut by_class: HashMap<&str, Vec<i64>> = HashMap::new();
-    for m in &members {
-        if let Some(tenths) = by_pupil.get(m.student_id.as_str()) {
-            by_class.entry(m.class_id.as_str()).or_default().extend_from_slice(tenths);
-        }
+    let mut by_class = Groups::default();
+    if !by_pupil.is_empty() {
+        insights::memberships(conn, &c.scope.school_ids, |m| {
+            if let Some(tenths) = by_pupil.get(&m.student_id) {
+                by_class.add(&m.class_id, tenths);
+            }
+        })
+        .await?;
     }
-    let ids = |groups: &HashMap<&str, Vec<i64>>| groups.keys().map(|id| (*id).to_owned()).collect::<Vec<_>>();
-    let teacher_names = insights::names(conn, false, &ids(&by_teacher)).await?;
-    let class_names = insights::names(conn, true, &ids(&by_class)).await?;
-    let by_teacher = insights::turnarounds(by_teacher, &teacher_names);
-    let by_class = insights::turnarounds(by_class, &class_names);
+    drop(by_pupil);
+    let teacher_names = insights::names(conn, false, &by_teacher.ids()).await?;
+    let class_names = insights::names(conn, true, &by_class.ids()).await?;
+    let by_teacher = insights::turnarounds(by_teacher.into_pairs(), &teacher_names);
+    let by_class = insights::turnarounds(by_class.into_pairs(), &class_names);
     let reach = insights::reach(conn, &c.scope, &c.filter, start, end)
         .await?
         .into_iter()
@@ -208,4 +208,50 @@ async fn overview(conn: &mut DbConn<'_>, c: &Checked, role: UserRole) -> RpcResu
         sentiment: sentiment_weeks(&all, &sentiment_rows),
         reach,
     })
+}
+
+/// The sentiment as counted (anything but POSITIVE and NEGATIVE counts as NEUTRAL).
+fn sentiment_name(sentiment: &str) -> &'static str {
+    match sentiment {
+        "POSITIVE" => "POSITIVE",
+        "NEGATIVE" => "NEGATIVE",
+        _ => "NEUTRAL",
+    }
+}
+
+/// Tenths of an hour per group id (a teacher, a pupil, a class), each id kept once.
+#[derive(Debug, Default)]
+struct Groups {
+    index: HashMap<String, usize>,
+    groups: Vec<(String, Vec<i32>)>,
+}
+
+impl Groups {
+    fn add(&mut self, id: &str, tenths: &[i32]) {
+        let at = match self.index.get(id) {
+            Some(at) => *at,
+            None => {
+                self.index.insert(id.to_owned(), self.groups.len());
+                self.groups.push((id.to_owned(), Vec::new()));
+                self.groups.len() - 1
+            }
+        };
+        self.groups[at].1.extend_from_slice(tenths);
+    }
+
+    fn get(&self, id: &str) -> Option<&[i32]> {
+        self.index.get(id).map(|at| self.groups[*at].1.as_slice())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    fn ids(&self) -> Vec<String> {
+        self.groups.iter().map(|(id, _)| id.clone()).collect()
+    }
+
+    fn into_pairs(self) -> Vec<(String, Vec<i32>)> {
+        self.groups
+    }
 }
