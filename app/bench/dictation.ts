@@ -6,10 +6,12 @@
 //      linearly to 16 kHz and write the WAV with a DataView.
 // For each: stop-to-WAV ms (stop pressed -> audio/wav Blob in hand) and peak memory (JS heap
 // above the starting point, sampled during the run, plus for ours the worker's wasm memory
-// and the bytes held in Blob parts). Needs --enable-precise-memory-info and
+// and the bytes of Blob parts held in memory: parts the device has written are its copies,
+// kept on disk, and do not count). The Playwright side (playwright/bench/dictation.bench.ts)
+// also reads the Chromium processes' own memory from /proc, which counts everything. Needs --enable-precise-memory-info and
 // --js-flags=--expose-gc (playwright/bench.config.ts).
 
-import type { FromDictationWorker, ToDictationWorker } from '../src/lib/dictation-protocol'
+import { releaseBuffer, type FromDictationWorker, type ToDictationWorker } from '../src/lib/dictation-protocol'
 
 const INPUT_RATE = 48_000
 const CHUNK_SECONDS = 1
@@ -36,7 +38,7 @@ export interface DictationBenchResult {
 
 declare global {
   interface Window {
-    runDictationBench(options?: { seconds?: number }): Promise<DictationBenchResult>
+    runDictationBench(options?: { seconds?: number; only?: 'ours' | 'baseline'; pace?: number; keep?: boolean }): Promise<DictationBenchResult>
     gc?: () => void
   }
   interface Performance {
@@ -71,7 +73,7 @@ async function collect() {
 }
 
 /** (a) The product's worker. */
-async function runOurs(minute: Float32Array, seconds: number): Promise<Figures> {
+async function runOurs(minute: Float32Array, seconds: number, pace: number, keep: boolean): Promise<Figures> {
   const worker = new Worker(new URL('../src/workers/dictation.worker.ts', import.meta.url), { type: 'module' })
   const channel = new MessageChannel()
   let waiting: ((message: FromDictationWorker) => void) | null = null
@@ -85,13 +87,17 @@ async function runOurs(minute: Float32Array, seconds: number): Promise<Figures> 
         }
       }
     })
-  worker.onmessage = (event: MessageEvent<FromDictationWorker>) => waiting?.(event.data)
+  worker.onmessage = (event: MessageEvent<FromDictationWorker>) => {
+    // The PCM for the speech socket: the drawer sends it and frees it (dictation-session.ts).
+    if (event.data.type === 'pcm') releaseBuffer(event.data.bytes)
+    waiting?.(event.data)
+  }
   worker.onerror = (event) => waiting?.({ type: 'error', message: event.message || 'the worker failed' })
   const post = (message: ToDictationWorker, transfer: Transferable[] = []) => worker.postMessage(message, transfer)
 
   const ready = next('ready')
   // As the app records: each second's WAV data kept on the device (IndexedDB), not in memory.
-  const recording = { id: `bench-${Date.now()}`, userId: 'bench' }
+  const recording = keep ? { id: `bench-${Date.now()}`, userId: 'bench' } : undefined
   post({ type: 'start', sampleRate: INPUT_RATE, maxSeconds: seconds + 60, audio: channel.port2, recording }, [channel.port2])
   await ready
   await collect()
@@ -112,12 +118,16 @@ async function runOurs(minute: Float32Array, seconds: number): Promise<Figures> 
     peakWasm = Math.max(peakWasm, stats.wasmBytes)
     peakBlob = Math.max(peakBlob, stats.blobBytes)
     peakPartsInMemory = Math.max(peakPartsInMemory, stats.blobBytes)
-    storedOnDevice = Math.max(storedOnDevice, stats.storedBytes ?? 0)
+    storedOnDevice = stats.storedBytes ?? 0
     peakTotal = Math.max(peakTotal, heapNow + stats.wasmBytes + stats.blobBytes)
   }
 
   const chunk = INPUT_RATE * CHUNK_SECONDS
+  const begun = performance.now()
   for (let second = 0; second < seconds; second += CHUNK_SECONDS) {
+    // A microphone gives a second a second; `pace` runs that many times faster.
+    const due = begun + (second * 1000) / pace
+    if (performance.now() < due) await new Promise((resolve) => setTimeout(resolve, due - performance.now()))
     const at = (second % 60) * INPUT_RATE
     const samples = minute.slice(at, at + chunk) // a fresh copy, transferred like the worklet's
     const progressed = next('progress')
@@ -133,14 +143,17 @@ async function runOurs(minute: Float32Array, seconds: number): Promise<Figures> 
   const result = (await done) as Extract<FromDictationWorker, { type: 'done' }>
   const stopToWavMs = performance.now() - stoppedAt
   peakHeap = Math.max(peakHeap, heap() - heapStart)
-  peakTotal = Math.max(peakTotal, heap() - heapStart + peakWasm + result.wav.size)
+  // The WAV is the header before the parts where they were at stop: those the device had
+  // written are its copies (on disk); the rest (the last second or two) are in memory.
+  const wavInMemory = result.wav.size - storedOnDevice
+  peakTotal = Math.max(peakTotal, heap() - heapStart + peakWasm + wavInMemory)
   worker.terminate()
   return {
     stopToWavMs,
     peakBytes: peakTotal,
     peakHeapBytes: peakHeap,
     peakWasmBytes: peakWasm,
-    peakBlobBytes: Math.max(peakBlob, result.wav.size),
+    peakBlobBytes: Math.max(peakBlob, wavInMemory),
     partsInMemoryBytes: peakPartsInMemory,
     storedBytes: storedOnDevice,
     wavBytes: result.wav.size,
@@ -209,10 +222,13 @@ async function runBaseline(minute: Float32Array, seconds: number): Promise<Figur
   }
 }
 
-window.runDictationBench = async ({ seconds = 15 * 60 } = {}) => {
+/** Figures of a method that was not run (`only` chose the other). */
+const notRun: Figures = { stopToWavMs: 0, peakBytes: 0, peakHeapBytes: 0, peakWasmBytes: 0, peakBlobBytes: 0, wavBytes: 0, wavSeconds: 0 }
+
+window.runDictationBench = async ({ seconds = 15 * 60, only, pace = Infinity, keep = true } = {}) => {
   const minute = makeMinute()
-  const ours = await runOurs(minute, seconds)
-  const baseline = await runBaseline(minute, seconds)
+  const ours = only === 'baseline' ? notRun : await runOurs(minute, seconds, pace, keep)
+  const baseline = only === 'ours' ? notRun : await runBaseline(minute, seconds)
   const result = { seconds, chunkSeconds: CHUNK_SECONDS, ours, baseline }
   const out = document.getElementById('out')
   if (out) out.textContent = JSON.stringify(result, null, 2)

@@ -11,6 +11,7 @@ import { writeRecordingPart } from '../lib/outbox/recordings'
 import init, { DictationRecorder } from '../wasm/core_wasm_media.js'
 import wasmUrl from '../wasm/core_wasm_media_bg.wasm?url'
 import {
+  releaseBuffer,
   SEGMENT_SECONDS,
   type FromDictationWorker,
   type ToDictationWorker,
@@ -43,6 +44,8 @@ function describe(error: unknown): string {
 function onSamples(samples: Float32Array) {
   if (!recorder || full) return
   const pcm = recorder.push(samples)
+  // The core has copied the samples: their buffer is freed now, not at some later collection.
+  releaseBuffer(samples.buffer)
   if (pcm.byteLength > 0) scope.postMessage({ type: 'pcm', bytes: pcm.buffer as ArrayBuffer }, [pcm.buffer as ArrayBuffer])
   const seconds = recorder.seconds()
   if (seconds - takenAt >= SEGMENT_SECONDS) {

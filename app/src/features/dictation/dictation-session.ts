@@ -10,7 +10,7 @@ import { openMicrophone, type AudioCapture } from '@/lib/audio-capture'
 import { beginRecording, forgetRecording, keepTranscript, recordingLock } from '@/lib/outbox/recordings'
 
 import { appendFinal, KEEP_ALIVE_MS, listenUrl, readSpeechMessage } from './speech-socket'
-import type { FromDictationWorker, ToDictationWorker } from '@/lib/dictation-protocol'
+import { releaseBuffer, type FromDictationWorker, type ToDictationWorker } from '@/lib/dictation-protocol'
 
 export type MicrophoneState = 'not set up' | 'setting up' | 'ready' | 'opening' | 'open' | 'error' | 'pausing' | 'paused'
 export type ConnectionState = 'connecting' | 'open' | 'closing' | 'closed'
@@ -263,8 +263,10 @@ export class DictationSession {
   private sendAudio(bytes: ArrayBuffer) {
     if (bytes.byteLength === 0) return // an empty frame would close the stream
     const socket = this.socket
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(bytes)
-    else if (this.state.connection === 'connecting' && this.queuedBytes + bytes.byteLength <= MAX_QUEUED_BYTES) {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(bytes) // copied by the browser, so the buffer can be freed at once
+      releaseBuffer(bytes)
+    } else if (this.state.connection === 'connecting' && this.queuedBytes + bytes.byteLength <= MAX_QUEUED_BYTES) {
       this.queued.push(bytes)
       this.queuedBytes += bytes.byteLength
     }
