@@ -139,28 +139,14 @@ fn numbered(sql: &str) -> String {
     out
 }
 
-/// Runs `sql` on either backend, loading rows of `R`.
+/// Runs `sql` on either backend, loading rows of `R` (small answers: grouped in SQL).
 async fn load<R>(conn: &mut DbConn<'_>, sql: Sql) -> QueryResult<Vec<R>>
 where
     R: QueryableByName<diesel::pg::Pg> + QueryableByName<diesel::sqlite::Sqlite> + Send + 'static,
 {
-    macro_rules! run {
-        ($c:expr, $db:ty, $text:expr) => {{
-            let mut q = diesel::sql_query($text).into_boxed::<$db>();
-            for bind in sql.binds {
-                q = match bind {
-                    Bind::Text(v) => q.bind::<Text, _>(v),
-                    Bind::Time(v) => q.bind::<Timestamp, _>(v),
-                    Bind::Int(v) => q.bind::<BigInt, _>(v),
-                };
-            }
-            q.load::<R>($c).await
-        }};
-    }
-    match conn {
-        DbConn::Postgres(pg) => run!(&mut **pg, diesel::pg::Pg, numbered(&sql.text)),
-        DbConn::Sqlite(lite) => run!(&mut **lite, diesel::sqlite::Sqlite, sql.text.clone()),
-    }
+    let mut rows = Vec::new();
+    each_row(conn, sql, |row| rows.push(row)).await?;
+    Ok(rows)
 }
 
 /// Runs `sql` on either backend and hands each row of `R` to `each` as it arrives, never
