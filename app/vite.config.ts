@@ -1,18 +1,44 @@
 /// <reference types="vitest/config" />
 // Vite builds the app into dist/, which the server embeds; Vitest runs the unit tests.
+import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
+
+import { firstFrameScript } from './src/lib/first-frame.ts'
 
 // `vite` (dev) forwards /api to a running `voicemark serve`; change it with VOICEMARK_API.
 const apiTarget = process.env.VOICEMARK_API ?? 'http://127.0.0.1:3000'
+
+/**
+ * The first frame (src/lib/first-frame.ts): its classic script, named by content hash under
+ * assets/ (so it is cached for good, and precached by the service worker like the rest), and
+ * `index.html`'s place for it, before the app's root.
+ */
+function firstFrame(): Plugin {
+  const source = firstFrameScript()
+  const fileName = `assets/first-frame-${createHash('sha256').update(source).digest('hex').slice(0, 10)}.js`
+  return {
+    name: 'voicemark-first-frame',
+    apply: 'build',
+    buildStart() {
+      this.emitFile({ type: 'asset', fileName, source })
+    },
+    transformIndexHtml(html) {
+      const root = '<div id="root"></div>'
+      if (!html.includes(root)) throw new Error('index.html has no <div id="root"></div>')
+      return html.replace(root, `<div id="first-frame" aria-busy="true"></div>\n    <script src="/${fileName}"></script>\n    ${root}`)
+    },
+  }
+}
 
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    firstFrame(),
     // The installable app: a web app manifest and our service worker (src/sw.ts), which
     // precaches the shell and the wasm cores so the app opens with no network. Registered
     // by lib/pwa.ts, which asks before a new version takes over (docs/offline.md).

@@ -38,7 +38,11 @@ const routes = args.routes.split(',').filter(Boolean)
 const runs = Math.max(1, Number(args.runs) || 1)
 fs.mkdirSync(args.out, { recursive: true })
 
-/** Signs in through the Auth.js-compatible endpoints and returns the session cookie. */
+/**
+ * Signs in through the Auth.js-compatible endpoints and returns the cookies the answer sets,
+ * as a browser would keep them: the session cookie (HttpOnly) and the signed-in hint the
+ * first frame reads (docs/performance.md, "The first frame").
+ */
 async function signIn() {
   const csrf = await fetch(`${base}/api/auth/csrf`)
   const csrfCookies = csrf.headers.getSetCookie().map((c) => c.split(';')[0])
@@ -56,12 +60,19 @@ async function signIn() {
     body: form,
     redirect: 'manual',
   })
-  const session = answer.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .find((c) => c.startsWith('next-auth.session-token='))
-  if (!session) throw new Error(`signing in as ${args.email} gave no session cookie (HTTP ${answer.status})`)
-  return { name: 'next-auth.session-token', value: session.slice(session.indexOf('=') + 1) }
+  const cookies = answer.headers.getSetCookie().map((c) => {
+    const [pair, ...attributes] = c.split(';')
+    const at = pair.indexOf('=')
+    return {
+      name: pair.slice(0, at).trim(),
+      value: pair.slice(at + 1).trim(),
+      httpOnly: attributes.some((a) => a.trim().toLowerCase() === 'httponly'),
+    }
+  })
+  if (!cookies.some((c) => c.name === 'next-auth.session-token' && c.value)) {
+    throw new Error(`signing in as ${args.email} gave no session cookie (HTTP ${answer.status})`)
+  }
+  return cookies
 }
 
 const flags = { output: 'json', logLevel: 'error', onlyCategories: ['performance'] }
@@ -115,7 +126,8 @@ try {
     const wantSignedIn = route !== '/login'
     if (wantSignedIn !== signedIn) {
       if (wantSignedIn) {
-        await browser.setCookie({ ...(await signIn()), domain: new URL(base).hostname, path: '/', httpOnly: true })
+        const domain = new URL(base).hostname
+        await browser.setCookie(...(await signIn()).map((c) => ({ ...c, domain, path: '/' })))
       } else {
         await browser.deleteCookie(...(await browser.cookies()))
       }

@@ -5,45 +5,43 @@
 import { lazy, Suspense } from 'react'
 import { Navigate, Outlet, useLocation } from 'react-router'
 
+import { PageLoading } from '@/components/page-loading'
 import type { UserRole } from '@/lib/auth-client'
 
 import { isLeadersPath, loginRedirect } from '@/lib/callback-url'
 import { useSession } from '@/lib/session'
 
 import { forcedIntoLeaders } from './shell/navigation'
-import { useRoleCheck } from './shell/use-role-check'
+import { useRoleCheck, useRoleCheckSettled } from './shell/use-role-check'
 
 // The shell (menus, dialogs, the rpc client) loads after the session check, so /login's
 // first download does not carry it.
 const Shell = lazy(async () => ({ default: (await import('./shell/shell')).Shell }))
-
-function Loading() {
-  return (
-    <div role="status" className="flex h-dvh items-center justify-center text-muted-foreground">
-      Loading…
-    </div>
-  )
-}
 
 /** The shell with the routed page, once the session allows it. */
 export function ProtectedShell() {
   const { status, session, provisional, endedDisabled, signedOutByUser } = useSession()
   const location = useLocation()
   const path = `${location.pathname}${location.search}${location.hash}`
+  // The shell draws its menus and the leaders' upgrade banner from the role checks: waiting
+  // for them here (behind the first frame, docs/performance.md) keeps the page from moving
+  // down when the banner arrives.
+  const rolesSettled = useRoleCheckSettled(session?.user.role)
 
-  if (status === 'loading') return <Loading />
+  if (status === 'loading') return <PageLoading />
   if (!session || status === 'unauthenticated') {
     return <Navigate to={loginRedirect(path, { endedDisabled, signedOutByUser })} replace />
   }
   // Remembered on the device and not yet confirmed: anything but opening the page waits.
   const elsewhere = session.user.disabled || (forcedIntoLeaders(session.user) && !isLeadersPath(location.pathname))
-  if (provisional && elsewhere) return <Loading />
+  if (provisional && elsewhere) return <PageLoading />
   if (session.user.disabled) return <Navigate to="/login?error=AccountDisabled" replace />
   if (forcedIntoLeaders(session.user) && !isLeadersPath(location.pathname)) {
     return <Navigate to="/leaders/tasks" replace />
   }
+  if (!rolesSettled) return <PageLoading />
   return (
-    <Suspense fallback={<Loading />}>
+    <Suspense fallback={<PageLoading />}>
       <Shell user={session.user} />
     </Suspense>
   )

@@ -5,6 +5,7 @@
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router'
 
 import { LoginPage } from '@/features/auth/components/login-page'
+import { PageLoading } from '@/components/page-loading'
 import type { UserRole } from '@/lib/auth-client'
 import { SessionProvider } from '@/lib/session'
 
@@ -26,14 +27,6 @@ const admin = async () => ({ Component: (await import('@/features/admin/componen
 const support = async () => ({
   Component: (await import('@/features/support/components/support-page')).SupportPage,
 })
-
-function PageLoading() {
-  return (
-    <div role="status" className="flex h-dvh items-center justify-center text-muted-foreground">
-      Loading…
-    </div>
-  )
-}
 
 /** `children` behind the superadmin's organisation check. */
 function withOrganisation(children: RouteObject[]): RouteObject[] {

@@ -85,23 +85,36 @@ pub async fn extend_session(
     Ok(Some(expires_at))
 }
 
-/// The `Set-Cookie` value that stores a session token until `expires_at`.
-pub fn session_set_cookie(token: &str, expires_at: NaiveDateTime, secure: bool) -> String {
+/// Beside the session cookie, a cookie scripts may read that says only that this browser
+/// holds a session (no secret: the token stays `HttpOnly`). The first frame
+/// (`app/src/lib/first-frame.ts`, docs/performance.md) reads it to draw a signed-in page's
+/// heading before the app has loaded, and the sign-in page's when it is absent.
+pub const SIGNED_IN_COOKIE: &str = "voicemark-signed-in";
+
+/// The `Set-Cookie` values that store a session token until `expires_at`: the session
+/// cookie, then the signed-in hint with the same lifetime.
+pub fn session_set_cookies(token: &str, expires_at: NaiveDateTime, secure: bool) -> [String; 2] {
     let expires = expires_at.and_utc().format("%a, %d %b %Y %H:%M:%S GMT");
     let secure_attr = if secure { "; Secure" } else { "" };
-    format!(
-        "{}={token}; Path=/; Expires={expires}; HttpOnly; SameSite=Lax{secure_attr}",
-        session_cookie_name(secure)
-    )
+    [
+        format!(
+            "{}={token}; Path=/; Expires={expires}; HttpOnly; SameSite=Lax{secure_attr}",
+            session_cookie_name(secure)
+        ),
+        format!("{SIGNED_IN_COOKIE}=1; Path=/; Expires={expires}; SameSite=Lax{secure_attr}"),
+    ]
 }
 
-/// The `Set-Cookie` value that removes the session cookie.
-pub fn session_clear_cookie(secure: bool) -> String {
+/// The `Set-Cookie` values that remove the session cookie and the signed-in hint.
+pub fn session_clear_cookies(secure: bool) -> [String; 2] {
     let secure_attr = if secure { "; Secure" } else { "" };
-    format!(
-        "{}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax{secure_attr}",
-        session_cookie_name(secure)
-    )
+    [
+        format!(
+            "{}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax{secure_attr}",
+            session_cookie_name(secure)
+        ),
+        format!("{SIGNED_IN_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax{secure_attr}"),
+    ]
 }
 
 /// The signed-in user behind a request. `user.school_id` is the school the session acts
@@ -230,17 +243,23 @@ mod tests {
             .and_then(|d| d.and_hms_opt(22, 24, 52))
             .expect("date");
         assert_eq!(
-            session_set_cookie("t", at, false),
-            "next-auth.session-token=t; Path=/; Expires=Mon, 21 Dec 2026 22:24:52 GMT; HttpOnly; SameSite=Lax"
+            session_set_cookies("t", at, false),
+            [
+                "next-auth.session-token=t; Path=/; Expires=Mon, 21 Dec 2026 22:24:52 GMT; HttpOnly; SameSite=Lax",
+                "voicemark-signed-in=1; Path=/; Expires=Mon, 21 Dec 2026 22:24:52 GMT; SameSite=Lax",
+            ]
         );
-        let secure = session_set_cookie("t", at, true);
+        let secure = session_set_cookies("t", at, true);
         assert!(
-            secure.starts_with("__Secure-next-auth.session-token=t;")
-                && secure.ends_with("; Secure")
+            secure[0].starts_with("__Secure-next-auth.session-token=t;")
+                && secure.iter().all(|c| c.ends_with("; Secure"))
         );
         assert_eq!(
-            session_clear_cookie(true),
-            "__Secure-next-auth.session-token=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure"
+            session_clear_cookies(true),
+            [
+                "__Secure-next-auth.session-token=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax; Secure",
+                "voicemark-signed-in=; Max-Age=0; Path=/; SameSite=Lax; Secure",
+            ]
         );
     }
 

@@ -2,6 +2,8 @@
 
 import { describe, expect, it } from 'vitest'
 
+import { FIRST_FRAMES } from '@/lib/first-frame'
+
 import { pageWidthClass, paletteShortcutHint } from './frame'
 
 describe('paletteShortcutHint', () => {
@@ -22,6 +24,14 @@ describe('pageWidthClass', () => {
     }
     for (const path of ['/notifications/create', '/notifications/n1/edit', '/settings', '/leaders/tasks/create', '/leaders/templates/t1/edit', '/support']) {
       expect(pageWidthClass(path), path).toBe('max-w-4xl')
+    }
+  })
+})
+
+describe('the first frames (lib/first-frame.ts)', () => {
+  it('draw each signed-in page at the width the shell gives it', () => {
+    for (const [path, frame] of Object.entries(FIRST_FRAMES)) {
+      if (frame.signedIn) expect(frame.width, path).toBe(pageWidthClass(path))
     }
   })
 })

@@ -31,6 +31,8 @@ import { useRoleCheck } from './use-role-check'
 import { UserMenu } from './user-menu'
 import { OutboxButton } from './outbox-button'
 import { useOutboxService } from '@/lib/outbox/use-outbox'
+import { SHELL_CLASSES } from '@/lib/first-frame'
+import { useFirstFrameGone } from '@/lib/use-first-frame'
 
 const SearchPalette = lazy(() => import('./search-palette'))
 
@@ -47,6 +49,7 @@ export function SkipLink() {
 
 export function Shell({ user }: { user: SessionUser }) {
   useOutboxService(user.id)
+  useFirstFrameGone()
   const { pathname } = useLocation()
   const leadersArea = isLeadersPath(pathname)
   const allowed = useRoleCheck(user.role)
@@ -87,9 +90,9 @@ export function Shell({ user }: { user: SessionUser }) {
     <PhotoAnalyserProvider>
     <DictationProvider>
     <AssistantProvider>
-    <div className="relative flex h-dvh flex-col">
+    <div className={SHELL_CLASSES.root}>
       <SkipLink />
-      <header className="flex h-[60px] shrink-0 items-center gap-1 border-b border-border px-2 sm:gap-2 sm:px-4">
+      <header className={SHELL_CLASSES.header}>
         <Button
           variant="ghost"
           size="sm"
@@ -101,7 +104,7 @@ export function Shell({ user }: { user: SessionUser }) {
         </Button>
         <Link
           to={leadersArea ? '/leaders/tasks' : '/'}
-          className="flex items-center gap-2 rounded-md text-lg font-semibold text-foreground"
+          className={SHELL_CLASSES.brand}
         >
           <img src="/logo.svg" alt="" width={32} height={32} className="size-8" />
           {/* On a phone the name gives its room to the header's icon buttons (and still names the link). */}
@@ -152,11 +155,11 @@ export function Shell({ user }: { user: SessionUser }) {
         </Button>
         <UserMenu user={user} settingsPath={settingsPath} onUpgrade={() => setUpgradeOpen(true)} />
       </header>
-      <div className="flex min-h-0 flex-1">
-        <div className="hidden w-[300px] shrink-0 border-r border-border md:block">
+      <div className={SHELL_CLASSES.body}>
+        <div className={SHELL_CLASSES.sidebar}>
           <SidebarContent user={user} leadersArea={leadersArea} />
         </div>
-        <main id="main" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto px-4 py-8 outline-none sm:px-8">
+        <main id="main" tabIndex={-1} className={SHELL_CLASSES.main}>
           <div className={`mx-auto ${pageWidthClass(pathname)}`}>
             {showUpgrade && <UpgradeBanner onUpgrade={() => setUpgradeOpen(true)} />}
             <Outlet />

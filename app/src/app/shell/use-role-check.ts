@@ -9,9 +9,8 @@ import { ROLE_LISTS, roleListKey } from './navigation'
 
 export type RoleCheck = (roles: UserRole[]) => boolean
 
-/** `(roles) => allowed`, or `undefined` until the core has answered (so menus never flicker). */
-export function useRoleCheck(role: UserRole | undefined): RoleCheck | undefined {
-  const { data } = useQuery({
+function useRoleAnswers(role: UserRole | undefined) {
+  return useQuery({
     queryKey: ['core', 'hasRole', role],
     enabled: !!role,
     staleTime: Infinity,
@@ -23,6 +22,20 @@ export function useRoleCheck(role: UserRole | undefined): RoleCheck | undefined 
       return new Map(answers)
     },
   })
+}
+
+/** `(roles) => allowed`, or `undefined` until the core has answered (so menus never flicker). */
+export function useRoleCheck(role: UserRole | undefined): RoleCheck | undefined {
+  const { data } = useRoleAnswers(role)
   if (!data) return undefined
   return (roles) => data.get(roleListKey(roles)) ?? false
+}
+
+/**
+ * Whether the core has answered the role checks of `role` (or failed to: the shell then
+ * draws without the role's menus rather than wait for ever).
+ */
+export function useRoleCheckSettled(role: UserRole | undefined): boolean {
+  const { isSuccess, isError } = useRoleAnswers(role)
+  return !role || isSuccess || isError
 }

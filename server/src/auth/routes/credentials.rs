@@ -16,7 +16,7 @@ use super::{
 use crate::addresses::normalise_email;
 use crate::auth::accounts::{verify_password, AccountError};
 use crate::auth::rate_limit::{ACCOUNT_LIMIT, ADDRESS_LIMIT};
-use crate::auth::session::{create_session, session_set_cookie};
+use crate::auth::session::{create_session, session_set_cookies};
 use crate::db::DbError;
 use crate::models::now;
 use crate::models::users::find_by_email;
@@ -89,8 +89,8 @@ pub async fn sign_in_with_password(
     .await;
     match outcome {
         Ok((token, expires_at)) => {
-            let cookie = session_set_cookie(&token, expires_at, is_secure(&state.config));
-            redirect_answer(json, StatusCode::OK, &callback, &[cookie])
+            let cookies = session_set_cookies(&token, expires_at, is_secure(&state.config));
+            redirect_answer(json, StatusCode::OK, &callback, &cookies)
         }
         Err(failure) => {
             if let SignInFailure::Default(detail) = &failure {

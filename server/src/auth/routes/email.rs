@@ -18,7 +18,7 @@ use super::{
 };
 use crate::addresses::normalise_email;
 use crate::auth::rate_limit::{ADDRESS_LIMIT, RESET_LIMIT};
-use crate::auth::session::session_set_cookie;
+use crate::auth::session::session_set_cookies;
 use crate::auth::tokens::{self, Purpose};
 use crate::jobs::email_account::{AccountEmail, AccountMessage};
 use crate::models::now;
@@ -171,8 +171,8 @@ pub async fn sign_in_with_link(
     .await
     {
         Ok(Some((session_token, expires_at))) => {
-            let cookie = session_set_cookie(&session_token, expires_at, is_secure(&state.config));
-            redirect_answer(false, StatusCode::FOUND, &callback, &[cookie])
+            let cookies = session_set_cookies(&session_token, expires_at, is_secure(&state.config));
+            redirect_answer(false, StatusCode::FOUND, &callback, &cookies)
         }
         Ok(None) => redirect_answer(
             false,

@@ -24,7 +24,7 @@ use super::{
     ClientAddress,
 };
 use crate::addresses::normalise_email;
-use crate::auth::session::{cookie, session_set_cookie};
+use crate::auth::session::{cookie, session_set_cookies};
 use crate::crypto::constant_time_eq;
 use crate::models::accounts::{self, NewAccount};
 use crate::models::now;
@@ -187,7 +187,7 @@ pub async fn callback(
     let callback = safe_callback_url(&state.config, requested.as_deref());
     match complete(&state, &headers, &query, address.as_deref()).await {
         Ok((token, expires_at)) => {
-            cookies.push(session_set_cookie(&token, expires_at, secure));
+            cookies.extend(session_set_cookies(&token, expires_at, secure));
             redirect_answer(false, StatusCode::FOUND, &callback, &cookies)
         }
         Err(failure) => {

@@ -12,8 +12,8 @@ use chrono::SecondsFormat;
 use super::csrf::csrf_verified;
 use super::{is_secure, json_answer, AuthForm};
 use crate::auth::session::{
-    current_user, delete_session, extend_session, session_clear_cookie, session_set_cookie,
-    session_token,
+    cookie, current_user, delete_session, extend_session, session_clear_cookies,
+    session_set_cookies, session_token, SIGNED_IN_COOKIE,
 };
 use crate::db::DbError;
 use crate::error::AppError;
@@ -51,10 +51,11 @@ async fn build_session(
     let secure = is_secure(&state.config);
     let empty = serde_json::json!({});
     let Some(session) = current_user(&state.db, headers, secure).await? else {
-        // A stale or unknown cookie is cleared so the browser stops sending it.
-        let cookies = session_token(headers, secure)
-            .map(|_| vec![session_clear_cookie(secure)])
-            .unwrap_or_default();
+        // A stale or unknown cookie is cleared so the browser stops sending it, and a
+        // signed-in hint left without a session goes with it (the first frame reads it).
+        let stale = session_token(headers, secure).is_some()
+            || cookie(headers, SIGNED_IN_COOKIE).is_some();
+        let cookies = if stale { session_clear_cookies(secure).to_vec() } else { Vec::new() };
         return Ok((empty, cookies));
     };
     let mut pooled = state.db.conn().await?;
@@ -75,13 +76,13 @@ async fn build_session(
     let mut cookies = Vec::new();
     let expires_at = if session.user.disabled {
         delete_session(&mut conn, &session.token_hash).await?;
-        cookies.push(session_clear_cookie(secure));
+        cookies.extend(session_clear_cookies(secure));
         crate::models::now()
     } else {
         match extend_session(&mut conn, &session).await? {
             Some(extended) => {
                 if let Some(token) = session_token(headers, secure) {
-                    cookies.push(session_set_cookie(token, extended, secure));
+                    cookies.extend(session_set_cookies(token, extended, secure));
                 }
                 extended
             }

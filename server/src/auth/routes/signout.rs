@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::csrf::csrf_verified;
 use super::{is_secure, redirect_answer, safe_callback_url, AuthForm};
-use crate::auth::session::{delete_session, hash_token, session_clear_cookie, session_token};
+use crate::auth::session::{delete_session, hash_token, session_clear_cookies, session_token};
 use crate::state::AppState;
 
 pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
@@ -19,7 +19,8 @@ pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap, body: B
     }
     let callback = safe_callback_url(&state.config, form.get("callbackUrl"));
     let Some(token) = session_token(&headers, is_secure(&state.config)) else {
-        return redirect_answer(json, StatusCode::OK, &callback, &[]);
+        // No session, but a signed-in hint may have outlived it.
+        return redirect_answer(json, StatusCode::OK, &callback, &session_clear_cookies(is_secure(&state.config)));
     };
     let deleted = async {
         let mut pooled = state.db.conn().await?;
@@ -34,7 +35,7 @@ pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap, body: B
         json,
         StatusCode::OK,
         &callback,
-        &[session_clear_cookie(is_secure(&state.config))],
+        &session_clear_cookies(is_secure(&state.config)),
     );
     // The browser may keep shared answers (the roster, `rpc::wire`); they go with the session.
     answer

@@ -10,10 +10,12 @@ import { CursorPager, useCursorPages } from '@/components/cursor-pager'
 import { Cell, DataTable } from '@/components/data-table'
 import { DateText } from '@/components/date-text'
 import { EmptyState } from '@/components/empty-state'
+import { PageTitle } from '@/components/page-title'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import type { ActivityItem } from '@/generated/rpc-types'
+import { FIRST_FRAMES } from '@/lib/first-frame'
 import { errorMessage } from '@/lib/rpc'
 
 import { useActivity } from '../api/list-notifications'
@@ -38,23 +40,20 @@ export function ActivityPage() {
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-3xl font-bold tracking-tight">Activity</h1>
-        <div className="flex gap-2">
-          <Button asChild variant="outline">
-            <Link to="/notifications/create?type=GENERAL">
-              <Megaphone aria-hidden="true" className="size-4" />
-              New message
-            </Link>
-          </Button>
-          <Button asChild>
-            <Link to="/notifications/create?type=ASSIGNMENT">
-              <ClipboardList aria-hidden="true" className="size-4" />
-              New assignment
-            </Link>
-          </Button>
-        </div>
-      </div>
+      <PageTitle {...FIRST_FRAMES['/notifications']}>
+        <Button asChild variant="outline">
+          <Link to="/notifications/create?type=GENERAL">
+            <Megaphone aria-hidden="true" className="size-4" />
+            New message
+          </Link>
+        </Button>
+        <Button asChild>
+          <Link to="/notifications/create?type=ASSIGNMENT">
+            <ClipboardList aria-hidden="true" className="size-4" />
+            New assignment
+          </Link>
+        </Button>
+      </PageTitle>
       <div className="w-full max-w-80 space-y-1.5">
         <label htmlFor="activity-search" className="text-sm font-medium">
           Search by title

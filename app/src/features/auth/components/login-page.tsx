@@ -6,12 +6,14 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
 
+import { PageTitle } from '@/components/page-title'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { requestEmailLink, signInWithCredentials } from '@/lib/auth-client'
 import { afterSignInPath } from '@/lib/callback-url'
+import { FIRST_FRAMES, SIGN_IN_COLUMN } from '@/lib/first-frame'
 import { useSession } from '@/lib/session'
 import { signInErrorMessage } from '@/lib/sign-in-errors'
 
@@ -96,11 +98,8 @@ export function LoginPage() {
   })
 
   return (
-    <div className="mx-auto w-full max-w-sm space-y-6">
-      <div className="space-y-2">
-        <h1 className="text-3xl font-bold tracking-tight">Sign in</h1>
-        <p className="text-muted-foreground">Sign in to Voicemark with your school account.</p>
-      </div>
+    <div className={SIGN_IN_COLUMN}>
+      <PageTitle {...FIRST_FRAMES['/login']} />
       {error && <Alert>{signInErrorMessage(error, supportEmail)}</Alert>}
       {linkSent && <Alert tone="success">{LINK_SENT}</Alert>}
       <form onSubmit={onSubmit} noValidate className="space-y-4">

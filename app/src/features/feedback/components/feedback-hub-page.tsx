@@ -11,10 +11,12 @@ import { Link } from 'react-router'
 
 import { CommentBankSuggestion } from '@/components/comment-bank-field'
 import { EmptyState } from '@/components/empty-state'
+import { PageTitle } from '@/components/page-title'
 import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Label, Select } from '@/components/ui/input'
+import { FIRST_FRAMES } from '@/lib/first-frame'
 import { formatDate } from '@/lib/format-date'
 import { errorMessage } from '@/lib/rpc'
 import { cn } from '@/lib/utils'
@@ -147,21 +149,15 @@ export function FeedbackHubPage() {
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <div className="space-y-2">
-          <h1 className="text-3xl font-bold tracking-tight">Feedback Hub</h1>
-          <p className="text-muted-foreground">Work handed in and waiting for your feedback, oldest first.</p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <Button asChild variant="outline" size="sm">
-            <Link to="/feedback/comment-bank">Comment bank</Link>
-          </Button>
-          <Button variant="outline" size="sm" onClick={() => setShowKeys(true)} aria-keyshortcuts="?">
-            <Keyboard aria-hidden="true" className="size-4" />
-            Keyboard shortcuts
-          </Button>
-        </div>
-      </div>
+      <PageTitle {...FIRST_FRAMES['/feedback']}>
+        <Button asChild variant="outline" size="sm">
+          <Link to="/feedback/comment-bank">Comment bank</Link>
+        </Button>
+        <Button variant="outline" size="sm" onClick={() => setShowKeys(true)} aria-keyshortcuts="?">
+          <Keyboard aria-hidden="true" className="size-4" />
+          Keyboard shortcuts
+        </Button>
+      </PageTitle>
       <KeysDialog open={showKeys} onOpenChange={setShowKeys} />
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="space-y-1.5">

@@ -9,12 +9,14 @@ import { Link } from 'react-router'
 import { Cell, DataTable } from '@/components/data-table'
 import { DateText } from '@/components/date-text'
 import { EmptyState } from '@/components/empty-state'
+import { PageTitle } from '@/components/page-title'
 import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { FormField } from '@/components/ui/form-field'
 import { Input, Select } from '@/components/ui/input'
+import { FIRST_FRAMES } from '@/lib/first-frame'
 import { errorMessage } from '@/lib/rpc'
 
 import { useTasks } from '../api/list-tasks'
@@ -32,14 +34,13 @@ export function TasksPage() {
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold">Tasks</h1>
+      <PageTitle {...FIRST_FRAMES['/leaders/tasks']}>
         <Button asChild>
           <Link to="/leaders/tasks/create" data-tour="new-task">
             New task
           </Link>
         </Button>
-      </div>
+      </PageTitle>
       <div className="grid gap-4 sm:grid-cols-3">
         <FormField label="Search tasks">
           <Input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
