@@ -1,11 +1,14 @@
 // Tasks and voice notes a page at a time after a stable cursor (issue 30, docs/scaling.md
 // "Paged lists"), on a server of this file's own with 60 more tasks and 55 more voice notes
 // for the demo admin: "Show more tasks" / "Show more voice notes" (also in a task's voice-note
-// picker) load the next page, newest
+// picker and the report generator's pickers) load the next page, newest
 // first, a row added meanwhile does not shift the next page, and the list fits a 360 px screen.
+// The server talks to the stub chat model (fixtures/ports.ts), so a report can be generated
+// from a task of the picker's second page.
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 
+import { VISION_URL } from '../fixtures/ports'
 import { startVoicemark, type Voicemark } from '../fixtures/smtp'
 import { PASSWORD, USERS } from '../fixtures/users'
 
@@ -31,7 +34,13 @@ function addNotes(from: number, to: number) {
 }
 
 test.beforeAll(async () => {
-  server = await startVoicemark({})
+  server = await startVoicemark({
+    env: {
+      VOICEMARK_VISION_BASE_URL: `${VISION_URL}/v1`,
+      VOICEMARK_VISION_MODEL: 'stub-vision',
+      VOICEMARK_VISION_API_KEY: 'stub-vision-key',
+    },
+  })
   server.sql(`INSERT INTO tasks (id, created_at, updated_at, title, visibility, tags, user_id, school_id)
     VALUES ('paged-template', '2030-01-01 09:00:00', '2030-01-01 09:00:00', 'Paged template', 'PERSONAL', '[]', ${ADMIN}, ${SCHOOL});`)
   addTasks(1, 60)
@@ -151,4 +160,66 @@ test('a task\'s "Pull in voice notes" lists 50, then the rest with "Show more vo
   await expect(page.getByText('Voice note added', { exact: true })).toBeVisible()
   await expect(page.getByRole('list', { name: 'Task content' })).toContainText('Paged note 001.m4a')
   expect(await seriousViolations(page)).toEqual([])
+})
+
+test('the report generator\'s pickers page too, and a task chosen from page 2 stays chosen and is reported on', async ({ page }) => {
+  const total = Number(server.sql(`SELECT COUNT(*) FROM task_submissions WHERE user_id = ${ADMIN};`))
+  expect(total).toBeGreaterThan(50)
+  expect(total).toBeLessThanOrEqual(100)
+  const notes = Number(
+    server.sql(`SELECT COUNT(*) FROM stored_files WHERE user_id = ${ADMIN} AND kind = 'VOICE_NOTE' AND uploaded_at IS NOT NULL;`),
+  )
+  expect(notes).toBeGreaterThan(40)
+  await signIn(page)
+  await page.goto(`${server.baseURL}/leaders/report-generator`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Report generator' })).toBeVisible()
+  const tasks = page.getByRole('list', { name: 'Tasks to report on' }).getByRole('checkbox')
+  await expect(tasks).toHaveCount(50)
+  await expect(page.getByText(`Showing 50 of ${total} tasks`)).toBeVisible()
+  const fromPageTwo = page.getByRole('checkbox', { name: /^Paged task 005\b/ })
+  await expect(fromPageTwo).toHaveCount(0)
+
+  // "Show more tasks" loads the rest (it is not the form's submit: nothing is generated).
+  await page.getByRole('button', { name: 'Show more tasks' }).click()
+  await expect(tasks).toHaveCount(total)
+  await expect(page.getByText(`${total} tasks`, { exact: true })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Show more tasks' })).toHaveCount(0)
+  await expect(page.getByLabel('Report text')).toHaveValue('')
+  await fromPageTwo.check()
+  await page.getByRole('checkbox', { name: /^Paged task 050\b/ }).check()
+  await expect(page.getByText('2 of at most 50 tasks chosen')).toBeVisible()
+
+  // A search runs on the server, from the first page; the choice stays, also once the search is
+  // cleared.
+  await page.getByLabel('Search tasks').fill('Paged task 00')
+  await expect(tasks).toHaveCount(9)
+  await expect(fromPageTwo).toBeChecked()
+  await expect(page.getByRole('button', { name: 'Show more tasks' })).toHaveCount(0)
+  await page.getByLabel('Search tasks').fill('')
+  await expect(tasks.first()).not.toHaveAccessibleName(/^Paged task 00/)
+  await expect(fromPageTwo).toBeChecked()
+  await expect(page.getByText('2 of at most 50 tasks chosen')).toBeVisible()
+
+  // The voice notes: 20, then 20 more.
+  const voiceNotes = page.getByRole('list', { name: 'Voice notes to add' }).getByRole('listitem')
+  await expect(voiceNotes).toHaveCount(20)
+  await expect(page.getByText(`Showing 20 of ${notes} voice notes`)).toBeVisible()
+  await page.getByRole('button', { name: 'Show more voice notes' }).click()
+  await expect(voiceNotes).toHaveCount(40)
+  await expect(voiceNotes.nth(20)).toContainText('Paged note 035.m4a')
+  expect(await seriousViolations(page)).toEqual([])
+
+  await page.setViewportSize({ width: 360, height: 800 })
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+
+  // The report is written from both tasks, the one from page 2 first (the order chosen).
+  await page.getByLabel('Instructions', { exact: true }).fill('A summary for governors.')
+  await page.getByLabel('Title', { exact: true }).fill('Paged review')
+  await page.locator('[data-tour="report-form"]').getByRole('button', { name: 'Generate' }).click()
+  await expect(page.getByLabel('Report text')).toHaveValue(
+    /^# Paged review\n\n## Sources\n\n- Task: Paged task 005\n- Task: Paged task 050\n/,
+    { timeout: 20_000 },
+  )
+  await expect(fromPageTwo).toBeChecked()
+  await expect(page.getByText('2 of at most 50 tasks chosen')).toBeVisible()
 })

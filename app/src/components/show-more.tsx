@@ -1,5 +1,6 @@
 //! The foot of a paged list (docs/scaling.md "Paged lists"): how many rows show out of how
-//! many match, and a button that loads the next page while there is one.
+//! many match, and a button that loads the next page while there is one (never a form's
+//! submit button: the report generator's pickers sit inside its form).
 
 import { Button } from '@/components/ui/button'
 
@@ -26,7 +27,7 @@ export function ShowMore({
         {shown < total ? `Showing ${shown} of ${total} ${noun}` : `${total} ${total === 1 ? noun.replace(/s$/, '') : noun}`}
       </p>
       {more && (
-        <Button variant="outline" size="sm" onClick={onMore} disabled={loading}>
+        <Button type="button" variant="outline" size="sm" onClick={onMore} disabled={loading}>
           {loading ? 'Loading…' : `Show more ${noun}`}
         </Button>
       )}

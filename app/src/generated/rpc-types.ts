@@ -1057,8 +1057,12 @@ export interface ReportSourcesInput {
 
 export interface ReportSources {
   tasks: Array<SourceTask>;
+  tasksTotal: number;
+  tasksNext: string | null;
   tags: Array<string>;
   voiceNotes: Array<SourceVoiceNote>;
+  voiceNotesTotal: number;
+  voiceNotesNext: string | null;
 }
 
 export interface SourceTask {
@@ -1075,6 +1079,21 @@ export interface SourceVoiceNote {
   createdAt: Date;
   hasTranscript: boolean;
   preview: string | null;
+}
+
+export interface ReportSourcesMoreInput {
+  list: 'TASKS' | 'VOICE_NOTES';
+  cursor: string;
+  search?: string | null;
+  from?: string | null;
+  to?: string | null;
+  tag?: string | null;
+}
+
+export interface ReportSourcesPage {
+  tasks: Array<SourceTask>;
+  voiceNotes: Array<SourceVoiceNote>;
+  nextCursor: string | null;
 }
 
 export interface SchoolAdmin {
@@ -1849,6 +1868,7 @@ export interface RpcProcedures {
   'report.list': { kind: 'query'; input: ReportListInput | null; output: ReportPage };
   'report.save': { kind: 'mutation'; input: SaveReportInput; output: ReportIdInput };
   'report.sources': { kind: 'query'; input: ReportSourcesInput | null; output: ReportSources };
+  'report.sourcesMore': { kind: 'query'; input: ReportSourcesMoreInput; output: ReportSourcesPage };
   'school.admins': { kind: 'query'; input: void; output: Array<SchoolAdmin> };
   'school.listStudents': { kind: 'query'; input: void; output: Array<StudentSummary> };
   'student.addComment': { kind: 'mutation'; input: AddCommentInput; output: StudentCommentView };

@@ -11,6 +11,7 @@ import {
   type UseMutationOptions,
   type UseQueryOptions,
 } from '@tanstack/react-query'
+import { useState } from 'react'
 
 import type { RpcInput, RpcOutput, RpcPath, RpcProcedures } from '@/generated/rpc-types'
 
@@ -83,6 +84,45 @@ export function useRpcPages<P extends QueryPath>(
     placeholderData: keepPreviousData,
     enabled: options.enabled,
   })
+}
+
+/**
+ * The pages after a first page that another procedure answered (`feedback.list` then
+ * `feedback.listMore`, `report.sources` then `report.sourcesMore`; docs/scaling.md "Paged
+ * lists"): nothing until `more()` is first called with where the first page ended, then a page
+ * each call, asked with `input` and the cursor `next` reads off the page before. A refresh of
+ * `path` (or `refetchInterval`) fetches the pages loaded again from where they started; a
+ * different `input` (new filters) starts again with none.
+ */
+export function useMorePages<P extends QueryPath>(
+  path: P,
+  input: Omit<NonNullable<RpcInput<P>>, 'cursor'>,
+  next: (page: RpcOutput<P>) => string | null,
+  options: { refetchInterval?: number | false } = {},
+) {
+  const asked = JSON.stringify(input)
+  const [started, setStarted] = useState<{ asked: string; cursor: string } | null>(null)
+  const start = started && started.asked === asked ? started.cursor : null
+  const query = useInfiniteQuery({
+    queryKey: [...rpcKey(path, { ...input, start }), 'pages'],
+    queryFn: ({ pageParam }) => rpcQuery(path, { ...input, cursor: pageParam } as RpcInput<P>),
+    initialPageParam: start ?? '',
+    getNextPageParam: (page: RpcOutput<P>) => next(page) ?? undefined,
+    enabled: start !== null,
+    refetchInterval: options.refetchInterval,
+  })
+  return {
+    pages: start === null ? [] : (query.data?.pages ?? []),
+    loading: query.isFetching,
+    error: query.error,
+    /** Whether another page follows what is shown, given where the first page ends. */
+    hasMore: (firstNext: string | null) => (start === null ? firstNext !== null : query.hasNextPage),
+    more: (firstNext: string | null) => {
+      if (start === null) {
+        if (firstNext) setStarted({ asked, cursor: firstNext })
+      } else void query.fetchNextPage()
+    },
+  }
 }
 
 type MutationExtras<P extends MutationPath> = Omit<

@@ -3,6 +3,8 @@
 //! found. The sources are the tasks the caller may access (owner or collaborator, as
 //! `task_submissions::access` reads it) with their answers and content texts, and the
 //! caller's own voice notes with their transcripts (docs/leaders.md, "Report generator").
+//! The picker pages the tasks as the Tasks page does (`task_submissions::list_page`) and the
+//! voice notes here ([`voice_notes_page`]).
 
 use std::collections::HashMap;
 
@@ -15,7 +17,6 @@ use crate::db::schema::{
     question_responses, questions, reports, resource_transcripts, stored_files, task_collaborators,
     task_items, task_submissions,
 };
-use crate::db::sql::{like_pattern, lower};
 use crate::db::DbConn;
 use crate::models::stored_files::FileKind;
 use crate::models::TimeKey;
@@ -179,122 +180,6 @@ pub async fn delete(conn: &mut DbConn<'_>, author: Author<'_>, id: &str) -> Quer
 
 // ---------------------------------------------------------------------------------------
 // Sources
-
-/// A task as the picker lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
-#[diesel(table_name = task_submissions)]
-pub struct TaskRow {
-    pub id: String,
-    pub title: String,
-    /// JSON array of strings.
-    pub tags: String,
-    pub draft: bool,
-    pub submitted_at: Option<NaiveDateTime>,
-    pub updated_at: NaiveDateTime,
-}
-
-/// The picker's filters; each is optional. Dates compare with the task's date: when it
-/// was submitted, else when it last changed.
-#[derive(Debug, Clone, Default)]
-pub struct SourceFilter<'a> {
-    pub search: Option<&'a str>,
-    pub from: Option<NaiveDateTime>,
-    /// Exclusive upper bound.
-    pub until: Option<NaiveDateTime>,
-    pub tag: Option<&'a str>,
-}
-
-/// At most this many tasks are listed for the picker.
-pub const MAX_LISTED_TASKS: i64 = 500;
-
-/// The tasks of `author`'s school they own or that are shared with them, matching
-/// `filter`, newest first (at most [`MAX_LISTED_TASKS`]).
-pub async fn report_sources(
-    conn: &mut DbConn<'_>,
-    author: Author<'_>,
-    filter: &SourceFilter<'_>,
-) -> QueryResult<Vec<TaskRow>> {
-    let shared: Vec<String> = with_conn!(conn, |c| task_collaborators::table
-        .filter(task_collaborators::user_id.eq(author.user_id))
-        .select(task_collaborators::submission_id)
-        .load(c)
-        .await)?;
-    let search = filter
-        .search
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(like_pattern);
-    let tag = filter
-        .tag
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        // A tag is matched as its JSON string inside the array's text (`"walks"`), without
-        // regard to case on both backends.
-        .map(|t| like_pattern(&serde_json::Value::from(t).to_string()));
-    let (from, until) = (filter.from, filter.until);
-    with_conn!(conn, |c| {
-        let mut query = task_submissions::table
-            .filter(task_submissions::school_id.eq(author.school_id))
-            .filter(
-                task_submissions::user_id
-                    .eq(author.user_id)
-                    .or(task_submissions::id.eq_any(shared.clone())),
-            )
-            .select(TaskRow::as_select())
-            .into_boxed();
-        if let Some(pattern) = search.clone() {
-            query = query.filter(lower(task_submissions::title).like(pattern).escape('\\'));
-        }
-        if let Some(pattern) = tag.clone() {
-            query = query.filter(lower(task_submissions::tags).like(pattern).escape('\\'));
-        }
-        if let Some(from) = from {
-            query = query.filter(
-                task_submissions::submitted_at
-                    .ge(from)
-                    .or(task_submissions::submitted_at
-                        .is_null()
-                        .and(task_submissions::updated_at.ge(from))),
-            );
-        }
-        if let Some(until) = until {
-            query = query.filter(
-                task_submissions::submitted_at
-                    .lt(until)
-                    .or(task_submissions::submitted_at
-                        .is_null()
-                        .and(task_submissions::updated_at.lt(until))),
-            );
-        }
-        query
-            .order((
-                task_submissions::updated_at.desc(),
-                task_submissions::id.desc(),
-            ))
-            .limit(MAX_LISTED_TASKS)
-            .load(c)
-            .await
-    })
-}
-
-/// Every tag (JSON text) of the tasks `author` may access, for the picker's tag choice.
-pub async fn source_tags(conn: &mut DbConn<'_>, author: Author<'_>) -> QueryResult<Vec<String>> {
-    let shared: Vec<String> = with_conn!(conn, |c| task_collaborators::table
-        .filter(task_collaborators::user_id.eq(author.user_id))
-        .select(task_collaborators::submission_id)
-        .load(c)
-        .await)?;
-    with_conn!(conn, |c| task_submissions::table
-        .filter(task_submissions::school_id.eq(author.school_id))
-        .filter(
-            task_submissions::user_id
-                .eq(author.user_id)
-                .or(task_submissions::id.eq_any(shared.clone())),
-        )
-        .select(task_submissions::tags)
-        .load(c)
-        .await)
-}
 
 /// Whether every one of `task_ids` is a task `author` may write a report from (their own or
 /// shared with them, in their school) and every one of `voice_note_ids` is one of their own
@@ -488,34 +373,73 @@ pub struct VoiceNoteText {
     pub transcript: Option<String>,
 }
 
-/// `author`'s voice notes that have arrived, newest first; with `ids`, only those.
+/// `author`'s voice notes that have arrived (scoped by school, owner and kind), for the
+/// picker's pages and for generation. A macro since a boxed query cannot be cloned.
+macro_rules! arrived_notes {
+    ($author:expr) => {
+        stored_files::table
+            .filter(stored_files::school_id.eq($author.school_id))
+            .filter(stored_files::user_id.eq($author.user_id))
+            .filter(stored_files::kind.eq(FileKind::VoiceNote.as_str()))
+            .filter(stored_files::uploaded_at.is_not_null())
+            .into_boxed()
+    };
+}
+
+/// The voice notes `ids` of `author`'s that have arrived (any other id is left out), newest
+/// first, with their transcripts.
 pub async fn voice_note_texts(
     conn: &mut DbConn<'_>,
     author: Author<'_>,
-    ids: Option<&[String]>,
+    ids: &[String],
 ) -> QueryResult<Vec<VoiceNoteText>> {
-    let only: Option<Vec<String>> = ids.map(<[String]>::to_vec);
-    let rows: Vec<(String, String, String, NaiveDateTime)> = with_conn!(conn, |c| {
-        let mut query = stored_files::table
-            .filter(stored_files::school_id.eq(author.school_id))
-            .filter(stored_files::user_id.eq(author.user_id))
-            .filter(stored_files::kind.eq(FileKind::VoiceNote.as_str()))
-            .filter(stored_files::uploaded_at.is_not_null())
-            .select((
-                stored_files::id,
-                stored_files::key,
-                stored_files::filename,
-                stored_files::created_at,
-            ))
-            .into_boxed();
-        if let Some(only) = only.clone() {
-            query = query.filter(stored_files::id.eq_any(only));
+    let rows: Vec<NoteRow> = with_conn!(conn, |c| arrived_notes!(author)
+        .filter(stored_files::id.eq_any(ids))
+        .order((stored_files::created_at.desc(), stored_files::id.desc()))
+        .select(NOTE_COLUMNS)
+        .load(c)
+        .await)?;
+    with_transcripts(conn, rows).await
+}
+
+/// A page of `author`'s voice notes that have arrived, newest first (then by id): at most
+/// `limit` after `after` (from the newest without), with their transcripts; and how many
+/// they have in all. Each page is one range read of `stored_files (user_id, kind,
+/// created_at, id)`, as the voice notes page's.
+pub async fn voice_notes_page(
+    conn: &mut DbConn<'_>,
+    author: Author<'_>,
+    after: Option<&TimeKey>,
+    limit: i64,
+) -> QueryResult<(Vec<VoiceNoteText>, i64)> {
+    let total: i64 = with_conn!(conn, |c| arrived_notes!(author).count().get_result(c).await)?;
+    let rows: Vec<NoteRow> = with_conn!(conn, |c| {
+        let mut query = arrived_notes!(author);
+        if let Some(key) = after {
+            query = query.filter(before_time!(stored_files::created_at, stored_files::id, key));
         }
         query
             .order((stored_files::created_at.desc(), stored_files::id.desc()))
+            .limit(limit)
+            .select(NOTE_COLUMNS)
             .load(c)
             .await
     })?;
+    Ok((with_transcripts(conn, rows).await?, total))
+}
+
+/// (id, key, filename, created_at) of a voice note.
+type NoteRow = (String, String, String, NaiveDateTime);
+
+const NOTE_COLUMNS: (stored_files::id, stored_files::key, stored_files::filename, stored_files::created_at) = (
+    stored_files::id,
+    stored_files::key,
+    stored_files::filename,
+    stored_files::created_at,
+);
+
+/// `rows` with their transcripts (a blank one reads as none), in the same order.
+async fn with_transcripts(conn: &mut DbConn<'_>, rows: Vec<NoteRow>) -> QueryResult<Vec<VoiceNoteText>> {
     let keys: Vec<String> = rows.iter().map(|r| r.1.clone()).collect();
     let mut transcripts = transcripts_of(conn, &keys).await?;
     Ok(rows

@@ -144,6 +144,11 @@ pub struct TaskFilter {
     pub tag: Option<String>,
     /// `Some(true)`: drafts only; `Some(false)`: submitted only.
     pub draft: Option<bool>,
+    /// The task's date on or after this: when it was submitted, else when it last changed
+    /// (the report generator's From).
+    pub from: Option<NaiveDateTime>,
+    /// The task's date before this (the day after the report generator's To).
+    pub until: Option<NaiveDateTime>,
 }
 
 /// The ids of the tasks shared with `user_id` (as a collaborator).
@@ -157,7 +162,8 @@ async fn shared_with(conn: &mut DbConn<'_>, user_id: &str) -> QueryResult<Vec<St
 
 /// A page of the tasks of `school_id` that `user_id` owns or is a collaborator on and that
 /// `filter` keeps, most recently changed first (then by id): at most `limit` after `after`
-/// (from the newest without); and how many `filter` keeps in all.
+/// (from the newest without); and how many `filter` keeps in all. The Tasks page and the
+/// report generator's task picker read it.
 pub async fn list_page(
     conn: &mut DbConn<'_>,
     user_id: &str,
@@ -196,6 +202,20 @@ pub async fn list_page(
             }
             if let Some(draft) = filter.draft {
                 query = query.filter(task_submissions::draft.eq(draft));
+            }
+            if let Some(from) = filter.from {
+                query = query.filter(
+                    task_submissions::submitted_at
+                        .ge(from)
+                        .or(task_submissions::submitted_at.is_null().and(task_submissions::updated_at.ge(from))),
+                );
+            }
+            if let Some(until) = filter.until {
+                query = query.filter(
+                    task_submissions::submitted_at
+                        .lt(until)
+                        .or(task_submissions::submitted_at.is_null().and(task_submissions::updated_at.lt(until))),
+                );
             }
             query
         }};

@@ -7,7 +7,8 @@
 //! Newest first after a (time, id) cursor: tasks (`task.list`, 50 a page, the caller's own
 //! and those shared with them), saved reports (`report.list`, 20 a page) and voice notes
 //! (`voiceNote.list`, 20 a page); and the jobs view's failed jobs (`/api/bull`, 200 a
-//! page, "Older failed jobs" by a cursor in the query string).
+//! page, "Older failed jobs" by a cursor in the query string). The report generator's
+//! pickers (`report.sources`, then `report.sourcesMore`): tasks 50 and voice notes 20 a page.
 
 use core_wasm::UserRole;
 use diesel::prelude::*;
@@ -755,5 +756,158 @@ dual_test!(
         made_up_cursors_are_refused(&app, &teacher, "feedback.listMore", more(Value::Null, "WAITING")).await;
         let missing = query(&app, &teacher, "feedback.listMore", more(json!(""), "WAITING")).await.unwrap_err();
         assert_eq!(missing.1, BAD_CURSOR);
+    }
+);
+
+/// Every page of one of the report generator's pickers after `report.sources` (`first`):
+/// `report.sourcesMore` for `list` with `filters` from `first[next]` until no cursor follows;
+/// the first page's `field` rows, then each page's.
+async fn picker_pages(app: &TestApp, cookie: &str, first: &Value, list: &str, filters: Value) -> Vec<Vec<Value>> {
+    let (field, next) = if list == "TASKS" { ("tasks", "tasksNext") } else { ("voiceNotes", "voiceNotesNext") };
+    let mut out = vec![first[field].as_array().unwrap().clone()];
+    let mut cursor = first[next].clone();
+    while !cursor.is_null() {
+        let mut asked = filters.clone();
+        asked["list"] = json!(list);
+        asked["cursor"] = cursor;
+        let page = query(app, cookie, "report.sourcesMore", asked).await.expect("a page");
+        let other = if list == "TASKS" { "voiceNotes" } else { "tasks" };
+        assert_eq!(page[other], json!([]), "only the list asked for");
+        out.push(page[field].as_array().unwrap().clone());
+        cursor = page["nextCursor"].clone();
+        assert!(out.len() < 20, "the pages never end");
+    }
+    out
+}
+
+dual_test!(
+    async fn the_report_generators_pickers_page_after_a_cursor(app: TestApp) {
+        let north = make_school(&app, "North").await;
+        let south = make_school(&app, "South").await;
+        let (me, cookie) = signed_in(&app, &north, UserRole::Teacher).await;
+        let colleague = user(&app, &north, "Col", "League").await;
+        let stranger = user(&app, &south, "Stray", "Anger").await;
+        let base = now() - Duration::days(1);
+        // 110 of mine and 10 a colleague shared with me, changed in pairs at the same time (the
+        // id decides within a pair); every fourth tagged "Y7"; the first 60 submitted 40 days
+        // ago, the rest yesterday.
+        let mut expected = Vec::new();
+        for n in 0..120usize {
+            let owner = if n % 12 == 5 { &colleague } else { &me };
+            let tags: &[&str] = if n % 4 == 0 { &["Y7", "Maths"] } else { &["y8"] };
+            let days_ago = if n < 60 { 40 } else { 1 };
+            let id = crate::reports::task(&app, &north, owner, &format!("Task {n:03}"), tags, &[], days_ago).await;
+            if owner == &colleague {
+                crate::reports::share(&app, &id, &me).await;
+            }
+            let at = base - Duration::minutes((n / 2) as i64);
+            task_changed_at(&app, &id, at).await;
+            expected.push((at, id));
+        }
+        // Not mine, not shared with me, or another school's: never listed.
+        crate::reports::task(&app, &north, &colleague, "Colleague's own", &["Y7"], &[], 1).await;
+        crate::reports::task(&app, &south, &stranger, "Elsewhere", &["Y7"], &[], 1).await;
+        // 45 voice notes of mine in pairs, every fifth transcribed; a colleague's, another
+        // school's and one of mine still on its way are never listed.
+        let mut notes = Vec::new();
+        for n in 0..45 {
+            let transcript = (n % 5 == 0).then_some("Heard in the lesson");
+            let (id, _) = crate::reports::stored_file(&app, &north, &me, &format!("Note {n:02}.webm"), transcript).await;
+            notes.push(note_made_at(&app, id, base - Duration::minutes(n / 2)).await);
+        }
+        crate::reports::stored_file(&app, &north, &colleague, "Theirs.webm", None).await;
+        crate::reports::stored_file(&app, &south, &stranger, "Elsewhere.webm", None).await;
+        let (arriving, _) = crate::reports::stored_file(&app, &north, &me, "Arriving.webm", None).await;
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::update(stored_files::table.find(&arriving))
+                .set(stored_files::uploaded_at.eq(None::<NaiveDateTime>))
+                .execute(c)
+                .await)
+            .expect("not arrived");
+        }
+
+        // The first screen: 50 tasks and 20 voice notes, their totals, where each goes on,
+        // every tag of my tasks.
+        let first = query(&app, &cookie, "report.sources", json!({})).await.unwrap();
+        assert_eq!(first["tasksTotal"], 120);
+        assert_eq!(first["voiceNotesTotal"], 45);
+        assert_eq!(first["tags"], json!(["Maths", "Y7", "y8"]));
+        assert_eq!(query(&app, &cookie, "report.sources", json!(null)).await.unwrap(), first, "no input = no filters");
+
+        // Tasks: 50, 50, 20, each once, newest change first, none of anyone else's.
+        let tasks = picker_pages(&app, &cookie, &first, "TASKS", json!({})).await;
+        assert_eq!(tasks.iter().map(Vec::len).collect::<Vec<_>>(), [50, 50, 20]);
+        assert_eq!(ids(&tasks.concat()), newest_first(expected.clone()));
+        // Voice notes: 20, 20, 5, newest first, each saying whether it has a transcript.
+        let pages = picker_pages(&app, &cookie, &first, "VOICE_NOTES", json!({})).await;
+        assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [20, 20, 5]);
+        let listed = pages.concat();
+        assert_eq!(ids(&listed), newest_first(notes.clone()));
+        let heard: Vec<String> = notes.iter().step_by(5).map(|(_, id)| id.clone()).collect();
+        for note in &listed {
+            let transcribed = heard.contains(&note["id"].as_str().unwrap().to_owned());
+            assert_eq!(note["hasTranscript"], transcribed, "{note}");
+            assert_eq!(note["preview"], if transcribed { json!("Heard in the lesson") } else { Value::Null });
+        }
+
+        // The filters narrow the pages and the total, and the pages after keep them.
+        let old = json!({"to": (now() - Duration::days(30)).date().format("%Y-%m-%d").to_string()});
+        let older = query(&app, &cookie, "report.sources", old.clone()).await.unwrap();
+        assert_eq!(older["tasksTotal"], 60);
+        let older = picker_pages(&app, &cookie, &older, "TASKS", old).await;
+        assert_eq!(older.iter().map(Vec::len).collect::<Vec<_>>(), [50, 10]);
+        let first_sixty: Vec<(NaiveDateTime, String)> = expected[..60].to_vec();
+        assert_eq!(ids(&older.concat()), newest_first(first_sixty));
+        let recent = json!({"from": (now() - Duration::days(10)).date().format("%Y-%m-%d").to_string(), "tag": "y7"});
+        let tagged = query(&app, &cookie, "report.sources", recent).await.unwrap();
+        assert_eq!(tagged["tasksTotal"], 15, "Y7 (any case) of the 60 submitted yesterday");
+        assert!(tagged["tasksNext"].is_null());
+        assert!(tagged["tasks"].as_array().unwrap().iter().all(|t| t["tags"][0] == "Y7"));
+        assert_eq!(tagged["voiceNotesTotal"], 45, "the filters are the tasks'");
+        let searched = query(&app, &cookie, "report.sources", json!({"search": "task 10"})).await.unwrap();
+        assert_eq!(searched["tasksTotal"], 10, "Task 100 to Task 109");
+        assert!(searched["tasksNext"].is_null());
+
+        // Between pages a task is started and another changes (both newest: before the
+        // cursor) and one of page 2 is deleted: page 2 starts right after page 1's last row.
+        let cursor = first["tasksNext"].clone();
+        crate::reports::task(&app, &north, &me, "Just started", &[], &[], 0).await;
+        task_changed_at(&app, &ids(&tasks[2])[3], now()).await;
+        let leaving = ids(&tasks[1])[9].clone();
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::delete(task_submissions::table.find(&leaving)).execute(c).await)
+                .expect("delete");
+        }
+        let two = query(&app, &cookie, "report.sourcesMore", json!({"list": "TASKS", "cursor": cursor})).await.unwrap();
+        assert_eq!(ids(two["tasks"].as_array().unwrap()), after_leaving(&ids(&tasks[1]), &ids(&tasks[2]), &leaving));
+        // The same for the voice notes: one recorded, one of page 2 deleted.
+        let cursor = first["voiceNotesNext"].clone();
+        crate::reports::stored_file(&app, &north, &me, "Just recorded.webm", None).await;
+        let leaving = ids(&pages[1])[4].clone();
+        {
+            let mut pooled = app.db.conn().await.expect("connection");
+            with_conn!(pooled.db(), |c| diesel::delete(stored_files::table.find(&leaving)).execute(c).await)
+                .expect("delete");
+        }
+        let two = query(&app, &cookie, "report.sourcesMore", json!({"list": "VOICE_NOTES", "cursor": cursor})).await.unwrap();
+        assert_eq!(ids(two["voiceNotes"].as_array().unwrap()), after_leaving(&ids(&pages[1]), &ids(&pages[2]), &leaving));
+
+        // Made-up cursors are refused in plain words, and the filters are checked as on the
+        // first page.
+        for list in ["TASKS", "VOICE_NOTES"] {
+            made_up_cursors_are_refused(&app, &cookie, "report.sourcesMore", json!({"list": list})).await;
+            let missing = query(&app, &cookie, "report.sourcesMore", json!({"list": list, "cursor": ""})).await.unwrap_err();
+            assert_eq!(missing.2["cursor"][0], BAD_CURSOR);
+        }
+        let bad = query(&app, &cookie, "report.sourcesMore", json!({"list": "TASKS", "cursor": first["tasksNext"].clone(), "from": "yesterday"}))
+            .await
+            .unwrap_err();
+        assert_eq!((bad.0.as_str(), bad.2["from"][0].as_str()), ("BAD_REQUEST", Some("Enter a date.")));
+        // Another school's caller gets nothing of mine from my cursor.
+        let (_, theirs) = signed_in(&app, &south, UserRole::Teacher).await;
+        let none = query(&app, &theirs, "report.sourcesMore", json!({"list": "TASKS", "cursor": first["tasksNext"].clone()})).await.unwrap();
+        assert_eq!(none["tasks"], json!([]));
     }
 );

@@ -220,7 +220,7 @@ pub(super) async fn generate(
         let notes = if checked.voice_note_ids.is_empty() {
             Vec::new()
         } else {
-            reports::voice_note_texts(&mut conn, author, Some(&checked.voice_note_ids)).await?
+            reports::voice_note_texts(&mut conn, author, &checked.voice_note_ids).await?
         };
         Ok::<_, crate::db::DbError>((tasks, notes))
     }

@@ -8,6 +8,7 @@ pub mod get;
 pub mod list;
 pub mod save;
 pub mod sources;
+pub mod sources_more;
 
 use core_wasm::limits::{text_error, MAX_TEXT_CHARS, MAX_TITLE_CHARS};
 
@@ -32,6 +33,7 @@ pub fn procedures() -> Vec<Procedure> {
         procedure!(Query "report.list" => list),
         procedure!(Mutation "report.save" => save),
         procedure!(Query "report.sources" => sources),
+        procedure!(Query "report.sourcesMore" => sources_more),
     ]
 }
 

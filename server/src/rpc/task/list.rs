@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::{caller, full_name, tags_of, TaskStatus};
-use crate::models::task_submissions::{self, TaskFilter};
+use crate::db::DbConn;
+use crate::models::task_submissions::{self, TaskFilter, TaskListEntry};
 use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::{rpc_type, Ts, TsGen};
 use crate::rpc::{cursor, Ctx, RpcResult};
@@ -79,26 +80,15 @@ pub async fn handler(ctx: &Ctx, input: Option<ListTasksInput>) -> RpcResult<Task
         search: input.search,
         tag: input.tag,
         draft: input.status.map(|status| status == TaskStatus::Draft),
+        ..TaskFilter::default()
     };
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     // One more than a page tells whether another follows.
     let (mut entries, total) =
         task_submissions::list_page(&mut conn, &user.id, school_id, &filter, after.as_ref(), PAGE + 1).await?;
-    let next_cursor = if entries.len() as i64 > PAGE {
-        entries.truncate(PAGE as usize);
-        entries.last().map(|e| cursor::of_time(e.task.updated_at, &e.task.id))
-    } else {
-        None
-    };
-    // By lower case: one spelling of each tag (the first met), in name order.
-    let mut all_tags = BTreeMap::new();
-    for stored in task_submissions::tags_of_tasks(&mut conn, &user.id, school_id).await? {
-        for tag in tags_of(&stored) {
-            all_tags.entry(tag.to_lowercase()).or_insert(tag);
-        }
-    }
-    let all_tags = all_tags.into_values().collect();
+    let next_cursor = next_page(&mut entries, PAGE);
+    let all_tags = all_tags(&mut conn, &user.id, school_id).await?;
     let tasks = entries
         .into_iter()
         .map(|entry| {
@@ -117,4 +107,28 @@ pub async fn handler(ctx: &Ctx, input: Option<ListTasksInput>) -> RpcResult<Task
         })
         .collect();
     Ok(TaskPage { tasks, total, next_cursor, all_tags })
+}
+
+/// Cuts `entries` (read one past `page` from [`task_submissions::list_page`]) to the page;
+/// answers the cursor after its last row when more follow. The report generator's task
+/// picker pages the same way.
+pub(crate) fn next_page(entries: &mut Vec<TaskListEntry>, page: i64) -> Option<String> {
+    if entries.len() as i64 <= page {
+        return None;
+    }
+    entries.truncate(page as usize);
+    entries.last().map(|e| cursor::of_time(e.task.updated_at, &e.task.id))
+}
+
+/// Every tag of the tasks of `school_id` that `user_id` owns or is a collaborator on
+/// (whatever the filters), one spelling each (the first met, by lower case), in name order:
+/// the choices of the Tasks page's and the report generator's Tag filter.
+pub(crate) async fn all_tags(conn: &mut DbConn<'_>, user_id: &str, school_id: &str) -> RpcResult<Vec<String>> {
+    let mut all = BTreeMap::new();
+    for stored in task_submissions::tags_of_tasks(conn, user_id, school_id).await? {
+        for tag in tags_of(&stored) {
+            all.entry(tag.to_lowercase()).or_insert(tag);
+        }
+    }
+    Ok(all.into_values().collect())
 }

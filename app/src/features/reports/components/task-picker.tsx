@@ -1,9 +1,11 @@
-//! The report form's task picker: search, From/To dates and a tag narrow the list; each
-//! task is a checkbox (title, tags, date). The choice survives filtering: tasks chosen but
-//! filtered out stay chosen and are counted.
+//! The report form's task picker: search, From/To dates and a tag narrow the list (on the
+//! server, from the first page again); each task is a checkbox (title, tags, date). 50 come
+//! at first, "Show more tasks" loads 50 more. The choice survives filtering and paging: tasks
+//! chosen but filtered out or not loaded stay chosen and are counted.
 
 import { useState } from 'react'
 
+import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -12,7 +14,7 @@ import { Input, Select } from '@/components/ui/input'
 import { formatDate, isoDate } from '@/lib/format-date'
 import { errorMessage } from '@/lib/rpc'
 
-import { useReportSources, type SourceFilters } from '../api/report-sources'
+import { onceEach, useMoreSources, useReportSources, type SourceFilters } from '../api/report-sources'
 import { MAX_TASKS } from '../api/save-report'
 
 export function TaskPicker({
@@ -26,7 +28,11 @@ export function TaskPicker({
 }) {
   const [filters, setFilters] = useState<SourceFilters>({})
   const sources = useReportSources(filters)
-  const tasks = sources.data?.tasks ?? []
+  const more = useMoreSources(filters, 'TASKS')
+  const tasks = onceEach([...(sources.data?.tasks ?? []), ...more.pages.flatMap((page) => page.tasks)])
+  // Until the new filters' first page is in, the old one shows, and its cursor is not theirs.
+  const tasksNext = sources.isPlaceholderData ? null : (sources.data?.tasksNext ?? null)
+  const total = Math.max(tasks.length, sources.data?.tasksTotal ?? 0)
   const set = (patch: SourceFilters) => setFilters((f) => ({ ...f, ...patch }))
   const toggle = (id: string, on: boolean) =>
     onChange(on ? [...selected.filter((s) => s !== id), id] : selected.filter((s) => s !== id))
@@ -120,6 +126,17 @@ export function TaskPicker({
           })}
         </ul>
       )}
+      {(tasksNext !== null || more.pages.length > 0) && (
+        <ShowMore
+          shown={tasks.length}
+          total={total}
+          noun="tasks"
+          more={more.hasMore(tasksNext)}
+          loading={more.loading}
+          onMore={() => more.more(tasksNext)}
+        />
+      )}
+      {more.error && <Alert>More tasks could not be loaded: {errorMessage(more.error)}</Alert>}
       {error && (
         <p id="report-task-error" className="text-sm text-destructive">
           {error}

@@ -1,15 +1,17 @@
 //! The report form's voice notes: each with a transcript is a checkbox (its transcript's
 //! first words shown); one without says "No transcript yet", cannot be chosen, and has a
-//! Transcribe button (the list is polled until its transcript arrives).
+//! Transcribe button (the list, with the pages loaded, is polled until its transcript
+//! arrives). 20 come at first, newest first; "Show more voice notes" loads 20 more.
 
 import { useState } from 'react'
 
+import { ShowMore } from '@/components/show-more'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { formatDate, isoDate } from '@/lib/format-date'
 import { errorMessage } from '@/lib/rpc'
 
-import { useReportSources } from '../api/report-sources'
+import { onceEach, useMoreSources, useReportSources } from '../api/report-sources'
 import { MAX_VOICE_NOTES } from '../api/save-report'
 import { useTranscribeVoiceNote } from '../api/transcribe-voice-note'
 
@@ -25,8 +27,12 @@ export function VoiceNotePicker({
   const [requested, setRequested] = useState<string[]>([])
   const [problem, setProblem] = useState<string | null>(null)
   const transcribe = useTranscribeVoiceNote()
-  const sources = useReportSources({}, requested.length > 0 ? 3000 : undefined)
-  const notes = sources.data?.voiceNotes ?? []
+  const pollMs = requested.length > 0 ? 3000 : undefined
+  const sources = useReportSources({}, pollMs)
+  const more = useMoreSources({}, 'VOICE_NOTES', pollMs)
+  const notes = onceEach([...(sources.data?.voiceNotes ?? []), ...more.pages.flatMap((page) => page.voiceNotes)])
+  const notesNext = sources.data?.voiceNotesNext ?? null
+  const total = Math.max(notes.length, sources.data?.voiceNotesTotal ?? 0)
   const waiting = requested.filter((id) => notes.some((n) => n.id === id && !n.hasTranscript))
   if (waiting.length !== requested.length) setRequested(waiting)
   const start = (id: string) => {
@@ -98,6 +104,17 @@ export function VoiceNotePicker({
               )
             })}
           </ul>
+          {(notesNext !== null || more.pages.length > 0) && (
+            <ShowMore
+              shown={notes.length}
+              total={total}
+              noun="voice notes"
+              more={more.hasMore(notesNext)}
+              loading={more.loading}
+              onMore={() => more.more(notesNext)}
+            />
+          )}
+          {more.error && <Alert>More voice notes could not be loaded: {errorMessage(more.error)}</Alert>}
         </>
       )}
       {error && (
