@@ -29,7 +29,7 @@ function firstFrame(): Plugin {
     transformIndexHtml(html) {
       const root = '<div id="root"></div>'
       if (!html.includes(root)) throw new Error('index.html has no <div id="root"></div>')
-      return html.replace(root, `<div id="first-frame" aria-busy="true"></div>\n    <script src="/${fileName}"></script>\n    ${root}`)
+      return html.replace(root, `<div id="first-frame" aria-hidden="true"></div>\n    <script src="/${fileName}"></script>\n    ${root}`)
     },
   }
 }

@@ -14,9 +14,9 @@ export function firstFrameShown(): boolean {
   return !!frameElement()?.firstChild
 }
 
-/** Removes the first frame when the calling component is first drawn. */
+/** Removes the first frame (and its place) when the calling component is first drawn. */
 export function useFirstFrameGone() {
   useLayoutEffect(() => {
-    frameElement()?.replaceChildren()
+    frameElement()?.remove()
   }, [])
 }

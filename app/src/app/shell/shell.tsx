@@ -33,6 +33,7 @@ import { OutboxButton } from './outbox-button'
 import { useOutboxService } from '@/lib/outbox/use-outbox'
 import { SHELL_CLASSES } from '@/lib/first-frame'
 import { useFirstFrameGone } from '@/lib/use-first-frame'
+import { useMediaQuery } from '@/lib/use-media-query'
 
 const SearchPalette = lazy(() => import('./search-palette'))
 
@@ -47,6 +48,25 @@ export function SkipLink() {
   )
 }
 
+/**
+ * The search palette, mounted (closed) once the shell has settled, so its code is already
+ * here at the first mod+K and no keystroke typed straight after the shortcut is lost; at
+ * once when it is opened before that. Its own state, so mounting it redraws nothing else.
+ */
+function DeferredPalette({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+  const [loaded, setLoaded] = useState(false)
+  useEffect(() => {
+    const timer = window.setTimeout(() => setLoaded(true), 1500)
+    return () => window.clearTimeout(timer)
+  }, [])
+  if (!loaded && !open) return null
+  return (
+    <Suspense fallback={null}>
+      <SearchPalette open={open} onOpenChange={onOpenChange} />
+    </Suspense>
+  )
+}
+
 export function Shell({ user }: { user: SessionUser }) {
   useOutboxService(user.id)
   useFirstFrameGone()
@@ -56,30 +76,21 @@ export function Shell({ user }: { user: SessionUser }) {
   const [menuOpen, setMenuOpen] = useState(false)
   const [upgradeOpen, setUpgradeOpen] = useState(false)
   const [paletteOpen, setPaletteOpen] = useState(false)
-  const [paletteLoaded, setPaletteLoaded] = useState(false)
-
-  // Mount the (closed) palette once the shell has settled, so its code is already here at
-  // the first mod+K and no keystroke typed straight after the shortcut is lost.
-  useEffect(() => {
-    const timer = window.setTimeout(() => setPaletteLoaded(true), 1500)
-    return () => window.clearTimeout(timer)
-  }, [])
+  // The desktop sidebar is hidden under 768 px (the menu button opens the same links in a
+  // sheet): a phone does not draw it at all, which spares its first paint the work.
+  const wide = useMediaQuery('(min-width: 768px)')
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!isPaletteShortcut(event)) return
       event.preventDefault()
-      setPaletteLoaded(true)
       setPaletteOpen((open) => !open)
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [])
 
-  const openPalette = () => {
-    setPaletteLoaded(true)
-    setPaletteOpen(true)
-  }
+  const openPalette = () => setPaletteOpen(true)
 
   const showUpgrade = leadersArea && !!allowed?.(['ADMIN', 'ORG_ADMIN']) && !isPro(user)
   const settingsPath = leadersArea ? '/leaders/settings' : '/settings'
@@ -157,7 +168,7 @@ export function Shell({ user }: { user: SessionUser }) {
       </header>
       <div className={SHELL_CLASSES.body}>
         <div className={SHELL_CLASSES.sidebar}>
-          <SidebarContent user={user} leadersArea={leadersArea} />
+          {wide && <SidebarContent user={user} leadersArea={leadersArea} />}
         </div>
         <main id="main" tabIndex={-1} className={SHELL_CLASSES.main}>
           <div className={`mx-auto ${pageWidthClass(pathname)}`}>
@@ -182,11 +193,7 @@ export function Shell({ user }: { user: SessionUser }) {
       />
       <PlanChangeModal />
       <OnboardingTour hasCompletedTutorial={user.hasCompletedTutorial} canSeeTemplates={allowed?.(['ADMIN', 'ORG_ADMIN'])} />
-      {paletteLoaded && (
-        <Suspense fallback={null}>
-          <SearchPalette open={paletteOpen} onOpenChange={setPaletteOpen} />
-        </Suspense>
-      )}
+      <DeferredPalette open={paletteOpen} onOpenChange={setPaletteOpen} />
     </div>
     </AssistantProvider>
     </DictationProvider>

@@ -13,24 +13,13 @@ import { useLocation, useNavigate } from 'react-router'
 
 import { invalidateRpc } from '@/lib/rpc'
 
+import { useMediaQuery } from '@/lib/use-media-query'
+
 import { useMarkTutorialComplete } from '../api/mark-tutorial-complete'
 import { openSampleTask, removeSampleTask, type SampleTask } from '../api/sample-task'
 import { routeMatches, stepsFor, TASK_EDIT_ROUTE } from '../steps'
 import { INITIAL_TOUR_STATE, pageFor, shouldStart, tourKey, tourReducer, WIDE_QUERY } from '../tour-machine'
 import { TourPopover } from './tour-popover'
-
-function useMediaQuery(query: string): boolean {
-  const [matches, setMatches] = useState(() => window.matchMedia?.(query).matches ?? true)
-  useEffect(() => {
-    const list = window.matchMedia?.(query)
-    if (!list) return
-    const onChange = () => setMatches(list.matches)
-    onChange()
-    list.addEventListener('change', onChange)
-    return () => list.removeEventListener('change', onChange)
-  }, [query])
-  return matches
-}
 
 const KEY_ROLES = new Set(['textbox', 'combobox', 'listbox', 'option', 'slider', 'spinbutton', 'radio', 'tab', 'menu', 'menuitem'])
 
