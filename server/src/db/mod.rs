@@ -24,7 +24,9 @@ use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use futures_util::FutureExt;
 
-pub use sql::{coalesce, like_pattern, lower, rows_per_statement, string_agg, MAX_BIND_PARAMS};
+pub use sql::{
+    coalesce, like_pattern, lower, row_gt, row_lt, rows_per_statement, string_agg, MAX_BIND_PARAMS,
+};
 pub use url::{Backend, DatabaseUrl, DatabaseUrlError};
 
 /// The SQLite connection type used through diesel_async.

@@ -1,7 +1,17 @@
 //! The few SQL pieces that differ per backend or that every model needs, written once:
-//! `lower()`, `coalesce()`, `string_agg()`, the LIKE-pattern escaper, and batch insert /
-//! upsert ([`batch_insert!`], [`batch_upsert!`]) that expand per backend the way
+//! `lower()`, `coalesce()`, `string_agg()`, the LIKE-pattern escaper, the row comparison of
+//! a paged list's cursor ([`row_lt`], [`row_gt`]), and batch insert / upsert
+//! ([`batch_insert!`], [`batch_upsert!`]) that expand per backend the way
 //! [`with_conn!`](crate::with_conn) does.
+
+use diesel::backend::Backend;
+use diesel::expression::{
+    AppearsOnTable, AsExpression, Expression, SelectableExpression, TypedExpressionType,
+    ValidGrouping,
+};
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::result::QueryResult;
+use diesel::sql_types::SqlType;
 
 diesel::define_sql_function!(
     /// SQL `lower()`, for `Text` and `Nullable<Text>` alike: ASCII case folding on SQLite,
@@ -26,6 +36,86 @@ diesel::define_sql_function!(
         delimiter: diesel::sql_types::Text,
     ) -> diesel::sql_types::Nullable<diesel::sql_types::Text>
 );
+
+/// A row value `(a, b, ..)`: a tuple of expressions in parentheses, one side of a
+/// [`row_lt`] or [`row_gt`].
+#[derive(Debug, Clone, Copy, QueryId, ValidGrouping)]
+pub struct Row<T>(T);
+
+impl<T: Expression> Expression for Row<T> {
+    type SqlType = T::SqlType;
+}
+
+impl<T: QueryFragment<DB>, DB: Backend> QueryFragment<DB> for Row<T> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("(");
+        self.0.walk_ast(out.reborrow())?;
+        out.push_sql(")");
+        Ok(())
+    }
+}
+
+impl<T: AppearsOnTable<QS>, QS> AppearsOnTable<QS> for Row<T> where Row<T>: Expression {}
+
+impl<T: SelectableExpression<QS>, QS> SelectableExpression<QS> for Row<T> where
+    Row<T>: AppearsOnTable<QS>
+{
+}
+
+diesel::infix_operator!(RowLess, " < ");
+diesel::infix_operator!(RowGreater, " > ");
+
+/// The values of a cursor's key bound as parameters of the SQL types `ST` of the columns
+/// they are compared with: `(NaiveDateTime, String)` with `(Timestamp, Text)`, and so on.
+pub trait AsRow<ST> {
+    /// The tuple of bound values.
+    type Expression;
+    /// Binds each value.
+    fn as_row(self) -> Self::Expression;
+}
+
+macro_rules! as_row {
+    ($($value:ident $sql_type:ident $index:tt),+) => {
+        impl<$($value,)+ $($sql_type,)+> AsRow<($($sql_type,)+)> for ($($value,)+)
+        where
+            $($value: AsExpression<$sql_type>, $sql_type: SqlType + TypedExpressionType,)+
+        {
+            type Expression = ($(<$value as AsExpression<$sql_type>>::Expression,)+);
+            fn as_row(self) -> Self::Expression {
+                ($(self.$index.as_expression(),)+)
+            }
+        }
+    };
+}
+
+as_row!(A SA 0, B SB 1);
+as_row!(A SA 0, B SB 1, C SC 2);
+
+/// `(columns) < (key)`: the rows before `key` in the order of `columns` (each ascending), for
+/// the page after a cursor of a list in that order descending (docs/scaling.md "Paged
+/// lists"). A row comparison rather than the same filter spelt `a < x OR (a = x AND b < y)`:
+/// both planners take it as one range bound on an index on `(.., columns)` (PostgreSQL an
+/// Index Cond, SQLite `SEARCH .. ((a,b)<(?,?))`), where PostgreSQL reads the OR form as a
+/// filter over every index entry from the list's first row to the cursor. Each column
+/// compares as it sorts (its collation, as in the list's ORDER BY), and a NULL as unknown,
+/// as in the OR form. PostgreSQL has row values, SQLite since 3.15 (bundled: 3.50).
+pub fn row_lt<C, K>(columns: C, key: K) -> RowLess<Row<C>, Row<K::Expression>>
+where
+    C: Expression,
+    K: AsRow<C::SqlType>,
+{
+    RowLess::new(Row(columns), Row(key.as_row()))
+}
+
+/// `(columns) > (key)`: the rows after `key` in the order of `columns` (each ascending), for
+/// the page after a cursor of a list in that order. See [`row_lt`].
+pub fn row_gt<C, K>(columns: C, key: K) -> RowGreater<Row<C>, Row<K::Expression>>
+where
+    C: Expression,
+    K: AsRow<C::SqlType>,
+{
+    RowGreater::new(Row(columns), Row(key.as_row()))
+}
 
 /// `%text%` for a case-insensitive LIKE (compare it with `lower(column)` and
 /// `.escape('\\')`): trimmed, lower-cased, with LIKE's own wildcards taken literally.
@@ -133,6 +223,37 @@ mod tests {
     fn like_patterns_take_wildcards_literally() {
         assert_eq!(like_pattern("  Ada "), "%ada%");
         assert_eq!(like_pattern("50%_a\\b"), "%50\\%\\_a\\\\b%");
+    }
+
+    #[test]
+    fn a_cursor_is_one_row_comparison_on_both_backends() {
+        use crate::db::schema::{notifications, users};
+        use diesel::pg::Pg;
+        use diesel::prelude::*;
+        use diesel::sqlite::Sqlite;
+        let at = chrono::NaiveDate::from_ymd_opt(2026, 12, 3)
+            .unwrap()
+            .and_hms_micro_opt(9, 0, 0, 1)
+            .unwrap();
+        let page = notifications::table
+            .filter(row_lt((notifications::created_at, notifications::id), (at, "n-1".to_owned())))
+            .select(notifications::id);
+        let sql = diesel::debug_query::<Pg, _>(&page).to_string();
+        assert!(
+            sql.contains(r#"WHERE ("notifications"."created_at", "notifications"."id") < ($1, $2) "#),
+            "{sql}"
+        );
+        let names = users::table
+            .filter(row_gt(
+                (users::surname, users::forename, users::id),
+                ("O'Neil".to_owned(), "Zoë".to_owned(), "u-1".to_owned()),
+            ))
+            .select(users::id);
+        let sql = diesel::debug_query::<Sqlite, _>(&names).to_string();
+        assert!(
+            sql.contains(r#"WHERE (`users`.`surname`, `users`.`forename`, `users`.`id`) > (?, ?, ?) "#),
+            "{sql}"
+        );
     }
 
     #[test]

@@ -67,27 +67,36 @@ pub struct TimeKey {
 }
 
 /// `(time, id) < key` over a table's time column and id, for the page after `key` of a
-/// list newest first (`ORDER BY time DESC, id DESC`).
+/// list newest first (`ORDER BY time DESC, id DESC`): a row comparison, one range of an
+/// index on `(.., time, id)` ([`crate::db::row_lt`]).
 #[macro_export]
 macro_rules! before_time {
     ($time:expr, $id:expr, $key:expr) => {{
         let k: &$crate::models::TimeKey = $key;
-        $time.lt(k.at).or($time.eq(k.at).and($id.lt(k.id.clone())))
+        $crate::db::row_lt(($time, $id), (k.at, k.id.clone()))
+    }};
+}
+
+/// `(time, id) > key`, for the page after `key` of a list oldest first (`ORDER BY time,
+/// id`): the Feedback Hub's waiting list.
+#[macro_export]
+macro_rules! after_time {
+    ($time:expr, $id:expr, $key:expr) => {{
+        let k: &$crate::models::TimeKey = $key;
+        $crate::db::row_gt(($time, $id), (k.at, k.id.clone()))
     }};
 }
 
 /// `(surname, forename, id) > key` over a table's columns, for a page after `key`: the same
-/// filter for users and pupils. Written as a macro since each table's columns are types.
+/// filter for users and pupils, one range of the index on `(school_id, surname, forename,
+/// id)`. Written as a macro since each table's columns are types.
 #[macro_export]
 macro_rules! after_name {
     ($table:ident, $key:expr) => {{
         let k: &$crate::models::NameKey = $key;
-        $table::surname
-            .gt(k.surname.clone())
-            .or($table::surname.eq(k.surname.clone()).and($table::forename.gt(k.forename.clone())))
-            .or($table::surname
-                .eq(k.surname.clone())
-                .and($table::forename.eq(k.forename.clone()))
-                .and($table::id.gt(k.id.clone())))
+        $crate::db::row_gt(
+            ($table::surname, $table::forename, $table::id),
+            (k.surname.clone(), k.forename.clone(), k.id.clone()),
+        )
     }};
 }

@@ -100,7 +100,7 @@ mod authoring {
     use crate::db::schema::{notification_receipts, notifications, students, submissions, users};
     pub use crate::models::marks::FeedbackRelease;
     use crate::db::DbConn;
-    use crate::db::{like_pattern, lower};
+    use crate::db::{like_pattern, lower, row_lt};
     use crate::with_conn;
 
     /// A notification as stored.
@@ -407,11 +407,10 @@ mod authoring {
         let rows: Vec<(NotificationRow, String, String)> = with_conn!(conn, |c| {
             let mut query = filtered!();
             if let Some((at, id)) = after {
-                query = query.filter(
-                    notifications::created_at
-                        .lt(*at)
-                        .or(notifications::created_at.eq(*at).and(notifications::id.lt(id.clone()))),
-                );
+                query = query.filter(row_lt(
+                    (notifications::created_at, notifications::id),
+                    (*at, id.clone()),
+                ));
             }
             query
                 .order((notifications::created_at.desc(), notifications::id.desc()))

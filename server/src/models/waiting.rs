@@ -12,7 +12,7 @@ use crate::db::schema::{notifications, submissions};
 use crate::db::DbConn;
 use crate::models::submissions::MarkerScope;
 use crate::models::TimeKey;
-use crate::with_conn;
+use crate::{after_time, with_conn};
 
 /// One waiting submission as the Feedback Hub and the dashboard list it.
 #[derive(Debug, Clone)]
@@ -102,11 +102,7 @@ pub async fn waiting(
         let mut query = crate::hub_submissions!(scope, notification_id, class_id, marked: false);
         // The page after `after`, oldest first: (received_at, id) > key.
         if let Some(k) = after {
-            query = query.filter(
-                submissions::received_at
-                    .gt(k.at)
-                    .or(submissions::received_at.eq(k.at).and(submissions::id.gt(k.id.clone()))),
-            );
+            query = query.filter(after_time!(submissions::received_at, submissions::id, k));
         }
         query
             .order((submissions::received_at.asc(), submissions::id.asc()))

@@ -64,6 +64,7 @@ mod task_content;
 mod uploads;
 mod users_admin;
 mod paging;
+mod paging_plans;
 mod web;
 mod wonde;
 mod groupcall;
