@@ -13,23 +13,24 @@ import { firstFrameScript } from './src/lib/first-frame.ts'
 const apiTarget = process.env.VOICEMARK_API ?? 'http://127.0.0.1:3000'
 
 /**
- * The first frame (src/lib/first-frame.ts): its classic script, named by content hash under
- * assets/ (so it is cached for good, and precached by the service worker like the rest), and
- * `index.html`'s place for it, before the app's root.
+ * The first frame (src/lib/first-frame.ts): its script, inline in `index.html` before the
+ * app's root, so the frame is drawn as the page is read with no request of its own. The
+ * Content-Security-Policy allows no inline script but this one: its hash goes to
+ * `inline-scripts.json`, which the server adds to `script-src` (http/security_headers.rs).
  */
 function firstFrame(): Plugin {
   const source = firstFrameScript()
-  const fileName = `assets/first-frame-${createHash('sha256').update(source).digest('hex').slice(0, 10)}.js`
+  const hash = `'sha256-${createHash('sha256').update(source).digest('base64')}'`
   return {
     name: 'voicemark-first-frame',
     apply: 'build',
     buildStart() {
-      this.emitFile({ type: 'asset', fileName, source })
+      this.emitFile({ type: 'asset', fileName: 'inline-scripts.json', source: `${JSON.stringify([hash])}\n` })
     },
     transformIndexHtml(html) {
       const root = '<div id="root"></div>'
       if (!html.includes(root)) throw new Error('index.html has no <div id="root"></div>')
-      return html.replace(root, `<div id="first-frame" aria-hidden="true"></div>\n    <script src="/${fileName}"></script>\n    ${root}`)
+      return html.replace(root, `<div id="first-frame" aria-hidden="true"></div>\n    <script>${source}</script>\n    ${root}`)
     },
   }
 }

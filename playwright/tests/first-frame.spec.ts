@@ -32,8 +32,12 @@ const framed = (page: Page, name: string) => page.locator('#first-frame h1', { h
 test('a signed-in page shows its heading before the app runs, and the app takes its place without moving it', async ({ page }) => {
   await signIn(page, 'teacher')
   const app = await holdApp(page)
-  await page.goto('/feedback', { waitUntil: 'commit' })
+  const response = await page.goto('/feedback', { waitUntil: 'commit' })
   await expect.poll(app.count).toBeGreaterThan(0)
+  // The frame's script is inline, allowed by its hash alone: no other inline script runs.
+  const scripts = (response?.headers()['content-security-policy'] ?? '').split(';').find((d) => d.trim().startsWith('script-src'))
+  expect(scripts).toMatch(/'sha256-[A-Za-z0-9+/]{43}='/)
+  expect(scripts).not.toContain("'unsafe-inline'")
 
   await expect(framed(page, 'Feedback Hub')).toBeVisible()
   await expect(page.getByText('Work handed in and waiting for your feedback, oldest first.')).toBeVisible()

@@ -69,7 +69,10 @@ pub fn router(state: AppState) -> Router {
             HeaderValue::from_static("no-store"),
         ))
         .layer(axum::middleware::from_fn(http::address::refuse_nul));
-    let csp = HeaderValue::from_str(&security_headers::content_security_policy(&state.config))
+    let csp = HeaderValue::from_str(&security_headers::content_security_policy(
+        &state.config,
+        &http::web::inline_script_hashes(),
+    ))
         // Hosts of parsed URLs are ASCII (punycode), so this holds; the fallback is stricter.
         .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
     let mut routes = with_layers(

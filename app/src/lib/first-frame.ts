@@ -1,9 +1,9 @@
 //! The first frame (issue 27 item 6, docs/performance.md "The first frame"): a page's frame,
 //! heading and one-line purpose, drawn from plain HTML before the app's JavaScript has
-//! arrived. A tiny classic script (`firstFrameScript`, emitted by the build next to
-//! `index.html`, from the service worker's cache on a repeat visit) draws it into
-//! `#first-frame` while the page is still being read; the app removes it in the same paint
-//! as it draws the real frame (`use-first-frame.ts`).
+//! arrived. A tiny script (`firstFrameScript`, inline in `index.html` by the build, allowed
+//! by its hash in the Content-Security-Policy; from the service worker's cache on a repeat
+//! visit) draws it into `#first-frame` while the page is still being read; the app removes
+//! it in the same paint as it draws the real frame (`use-first-frame.ts`).
 //!
 //! On a phone on a slow connection the app's JavaScript takes two to three seconds to arrive
 //! and run: the page's own heading shows in about one instead of a blank screen. The frame

@@ -10,8 +10,9 @@ use crate::storage::StorageConfig;
 
 /// The policy for every page and answer.
 ///
-/// - scripts: our own files only, plus `'wasm-unsafe-eval'` to compile the core's
-///   WebAssembly (no inline script, no `eval`);
+/// - scripts: our own files, plus `'wasm-unsafe-eval'` to compile the core's WebAssembly,
+///   plus the app's own inline scripts by their hashes (`inline_scripts`: the first frame's,
+///   `web::inline_script_hashes`); no other inline script, no `eval`;
 /// - styles: our own files and inline styles (Radix's scroll lock injects a `<style>`);
 /// - images and media: ours, `data:`/`blob:` (photos and recordings held in the browser)
 ///   and the bucket's origin when files are served from S3;
@@ -23,7 +24,7 @@ use crate::storage::StorageConfig;
 ///   (`api.stripe.com`) are allowed; billing off adds nothing;
 /// - Sign in with Microsoft on (docs/microsoft-signin.md): the sign-in form's POST is
 ///   answered with a redirect to the identity platform, so its origin joins `form-action`.
-pub fn content_security_policy(config: &Config) -> String {
+pub fn content_security_policy(config: &Config, inline_scripts: &[String]) -> String {
     let mut outside: Vec<String> = Vec::new();
     if let Some(speech) = &config.speech {
         if let Some(origin) = socket_origin(&speech.url) {
@@ -50,6 +51,7 @@ pub fn content_security_policy(config: &Config) -> String {
         connect.push(STRIPE_API.to_owned());
     }
     connect.extend(storage.iter().cloned());
+    scripts.extend(inline_scripts.iter().cloned());
     let mut media = vec!["'self'".to_owned(), "data:".into(), "blob:".into()];
     media.extend(storage.iter().cloned());
     let media = media.join(" ");
@@ -145,8 +147,11 @@ mod tests {
     #[test]
     fn the_policy_names_only_the_origins_in_use() {
         let mut config = crate::config::from_lookup(|_| None, None).expect("defaults");
-        let policy = content_security_policy(&config);
-        assert!(policy.contains("script-src 'self' 'wasm-unsafe-eval'"));
+        let policy = content_security_policy(&config, &[]);
+        assert!(policy.contains("script-src 'self' 'wasm-unsafe-eval';"), "{policy}");
+        let hash = "'sha256-HrZ4sdXQxKgTSihkjA6NUB3h4nSMva8/usEwdfSN7b8='".to_owned();
+        let with_frame = content_security_policy(&config, std::slice::from_ref(&hash));
+        assert!(with_frame.contains(&format!("script-src 'self' 'wasm-unsafe-eval' {hash};")), "{with_frame}");
         assert!(!policy.contains(" 'unsafe-eval'"), "{policy}");
         assert!(policy.contains("connect-src 'self' blob:;"), "{policy}");
         assert!(policy.contains("frame-ancestors 'none'"));
@@ -158,7 +163,7 @@ mod tests {
             api_key: "k".into(),
             url: "http://127.0.0.1:4010".into(),
         });
-        let policy = content_security_policy(&config);
+        let policy = content_security_policy(&config, &[]);
         assert!(
             policy.contains("connect-src 'self' blob: ws://127.0.0.1:4010;"),
             "{policy}"
@@ -179,7 +184,7 @@ mod tests {
             login_url: "https://login.microsoftonline.com".into(),
             graph_url: "https://graph.microsoft.com/v1.0".into(),
         });
-        let policy = content_security_policy(&config);
+        let policy = content_security_policy(&config, &[]);
         assert!(
             policy.contains("form-action 'self' https://login.microsoftonline.com;"),
             "{policy}"

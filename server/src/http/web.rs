@@ -54,6 +54,32 @@ pub async fn serve_web(method: Method, uri: Uri) -> Response {
     }
 }
 
+/// The Content-Security-Policy sources (`'sha256-…'`) of the app's inline scripts, as the
+/// build listed them in `inline-scripts.json` (the first frame's script, docs/performance.md
+/// "The first frame"). None when the app is not built in; anything but a hash source is
+/// left out, so a damaged file can only turn the inline script off.
+pub fn inline_script_hashes() -> Vec<String> {
+    AppDist::get("inline-scripts.json")
+        .and_then(|file| serde_json::from_slice::<Vec<String>>(&file.data).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|source| is_hash_source(source))
+        .collect()
+}
+
+/// `'sha256-<base64 of 32 bytes>'`.
+fn is_hash_source(source: &str) -> bool {
+    source
+        .strip_prefix("'sha256-")
+        .and_then(|rest| rest.strip_suffix('\''))
+        .is_some_and(|b64| {
+            b64.len() == 44
+                && b64
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=')
+        })
+}
+
 fn file_response(path: &str, file: rust_embed::EmbeddedFile) -> Response {
     let mime = file.metadata.mimetype();
     // Vite names files under assets/ by content hash, so they never change.
@@ -69,4 +95,18 @@ fn file_response(path: &str, file: rust_embed::EmbeddedFile) -> Response {
     }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_hash_source;
+
+    #[test]
+    fn only_sha256_sources_are_taken() {
+        assert!(is_hash_source("'sha256-HrZ4sdXQxKgTSihkjA6NUB3h4nSMva8/usEwdfSN7b8='"));
+        assert!(!is_hash_source("'unsafe-inline'"));
+        assert!(!is_hash_source("'sha256-abc'"));
+        assert!(!is_hash_source("'sha256-HrZ4sdXQxKgTSihkjA6NUB3h4nSMva8/usEwdfSN7b8=' https://evil.example"));
+        assert!(!is_hash_source("'sha256-HrZ4sdXQxKgTSihkjA6NUB3h4nSMva8/usEwdf;N7b8='"));
+    }
 }
