@@ -6,8 +6,9 @@
 //! cursor (`SEARCH .. USING INDEX .. ((created_at,id)<(?,?))`, no temporary B-tree for the
 //! order). Spelt `a < x OR (a = x AND id < y)`, the cursor was a Filter on PostgreSQL over
 //! every index entry from the list's first row, so page N read N pages of the index.
-//! Checked for Activity (`notification.list`) and Manage Users (`user.list`), 2,000 rows
-//! each, a page 1,000 rows deep.
+//! Checked for Activity (`notification.list`, a school's and a teacher's own) and Manage
+//! Users (`user.list`) and the superadmin's Users (`user.listAll`), 2,000 rows each, a page
+//! 1,000 rows deep.
 
 use std::sync::{Arc, Mutex};
 
@@ -31,6 +32,8 @@ use crate::support::{make_school, make_user};
 /// Rows in each list, and how deep the page explained starts.
 const ROWS: usize = 2_000;
 const DEEP: usize = 1_000;
+/// How deep the page of a teacher's own Activity starts (one message in ten is theirs).
+const OWN_DEEP: usize = 100;
 
 /// The statements sent on `conn` from now on, collected into the answer (SQL and binds, as
 /// diesel prints them: `SELECT .. -- binds: [..]`).
@@ -161,6 +164,7 @@ dual_test!(
     async fn a_deep_page_of_activity_and_manage_users_reads_one_index_range(app: TestApp) {
         let school = make_school(&app, "Deep").await;
         let admin = make_user(&app, Some(&school), UserRole::Admin, "Ada", "Admin").await;
+        let colleague = make_user(&app, Some(&school), UserRole::Teacher, "Cole", "Colleague").await;
         let start = now() - Duration::days(30);
         // 2,000 notifications made in pairs (the id decides within a pair) and 2,000 users
         // named in threes (likewise), in one statement each where the backend has them.
@@ -178,7 +182,9 @@ dual_test!(
                 send_to_parent: false,
                 send_to_pupil: false,
                 filters: "{}".into(),
-                sender_id: admin.clone(),
+                // One in ten is the admin's, the rest a colleague's: a teacher's own Activity
+                // is a small share of the school's.
+                sender_id: if n % 10 == 0 { admin.clone() } else { colleague.clone() },
                 school_id: school.clone(),
             })
             .collect();
@@ -204,10 +210,36 @@ dual_test!(
                 }
             })
             .collect();
+        // Another school's 4,000 staff, named like ours: the school is a third of the users,
+        // as one school is a small share of a real deployment's.
+        let other = make_school(&app, "Other").await;
+        let others: Vec<NewUser> = (0..2 * ROWS)
+            .map(|n| {
+                let id = new_id();
+                NewUser {
+                    email: format!("{id}@other.test"),
+                    id,
+                    created_at: start,
+                    updated_at: start,
+                    forename: "Other".into(),
+                    surname: format!("Sur{:04}", n / 6),
+                    title: None,
+                    email_verified: None,
+                    password_updated_at: None,
+                    password: None,
+                    activated: true,
+                    disabled: false,
+                    leader: false,
+                    school_id: Some(other.clone()),
+                    role: UserRole::Teacher,
+                }
+            })
+            .collect();
         let mut pooled = app.db.conn().await.expect("connection");
         let mut conn = pooled.db();
         batch_insert!(&mut conn, notifications::table, notes, columns = 14).expect("notifications");
         batch_insert!(&mut conn, users::table, people, columns = 15).expect("users");
+        batch_insert!(&mut conn, users::table, others, columns = 15).expect("other users");
         with_conn!(&mut conn, |c| diesel::sql_query("ANALYZE").execute(c).await).expect("analyze");
 
         // Activity, the page 1,000 rows down: it starts right after the cursor.
@@ -230,6 +262,27 @@ dual_test!(
         let explained = plan(&mut conn, &page_statement(&sent)).await;
         assert_reads_a_range(app.backend(), &explained, "idx_notifications_school_id_created_at", "ROW(created_at, id) < ROW(", "(created_at,id)<(?,?)");
 
+        // A teacher's own Activity (the admin's 200 messages only), the page 100 rows down.
+        let own: Vec<(NaiveDateTime, String)> = with_conn!(&mut conn, |c| notifications::table
+            .filter(notifications::school_id.eq(&school))
+            .filter(notifications::sender_id.eq(&admin))
+            .order((notifications::created_at.desc(), notifications::id.desc()))
+            .select((notifications::created_at, notifications::id))
+            .load(c)
+            .await)
+        .expect("the order");
+        let key = own[OWN_DEEP - 1].clone();
+        let scope = NotificationScope { school_id: school.clone(), sender_id: Some(admin.clone()) };
+        let sent = capture(&mut conn);
+        let (page, total) = list_page(&mut conn, &scope, None, Some(&key), 21).await.expect("a page");
+        stop_capture(&mut conn);
+        assert_eq!(total, own.len() as i64);
+        let ids: Vec<&str> = page.iter().map(|(row, _)| row.id.as_str()).collect();
+        let expected: Vec<&str> = own[OWN_DEEP..OWN_DEEP + 21].iter().map(|(_, id)| id.as_str()).collect();
+        assert_eq!(ids, expected);
+        let explained = plan(&mut conn, &page_statement(&sent)).await;
+        assert_reads_a_range(app.backend(), &explained, "idx_notifications_school_sender_created_at", "ROW(created_at, id) < ROW(", "(created_at,id)<(?,?)");
+
         // Manage Users, likewise by name.
         let order: Vec<(String, String, String)> = with_conn!(&mut conn, |c| users::table
             .filter(users::school_id.eq(&school))
@@ -244,11 +297,31 @@ dual_test!(
         let sent = capture(&mut conn);
         let (page, total) = search_all(&mut conn, &filter, Some(&key), 101).await.expect("a page");
         stop_capture(&mut conn);
-        assert_eq!(total, ROWS as i64);
+        assert_eq!(total, order.len() as i64);
         let ids: Vec<&str> = page.iter().map(|row| row.id.as_str()).collect();
         let expected: Vec<&str> = order[DEEP..DEEP + 101].iter().map(|(_, _, id)| id.as_str()).collect();
         assert_eq!(ids, expected);
         let explained = plan(&mut conn, &page_statement(&sent)).await;
         assert_reads_a_range(app.backend(), &explained, "idx_users_school_id_surname", "ROW(surname, forename, id) > ROW(", "(surname,forename,id)>(?,?,?)");
+
+        // The superadmin's Users: every user of every school, by name.
+        let order: Vec<(String, String, String)> = with_conn!(&mut conn, |c| users::table
+            .order((users::surname.asc(), users::forename.asc(), users::id.asc()))
+            .select((users::surname, users::forename, users::id))
+            .load(c)
+            .await)
+        .expect("the order");
+        let (surname, forename, id) = order[DEEP - 1].clone();
+        let key = NameKey { surname, forename, id };
+        let filter = DirectoryFilter { search: None, school_id: None, role: None };
+        let sent = capture(&mut conn);
+        let (page, total) = search_all(&mut conn, &filter, Some(&key), 101).await.expect("a page");
+        stop_capture(&mut conn);
+        assert_eq!(total, order.len() as i64);
+        let ids: Vec<&str> = page.iter().map(|row| row.id.as_str()).collect();
+        let expected: Vec<&str> = order[DEEP..DEEP + 101].iter().map(|(_, _, id)| id.as_str()).collect();
+        assert_eq!(ids, expected);
+        let explained = plan(&mut conn, &page_statement(&sent)).await;
+        assert_reads_a_range(app.backend(), &explained, "idx_users_surname_forename_id", "ROW(surname, forename, id) > ROW(", "(surname,forename,id)>(?,?,?)");
     }
 );

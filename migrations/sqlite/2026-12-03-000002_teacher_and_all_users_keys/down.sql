@@ -1,0 +1,2 @@
+DROP INDEX idx_users_surname_forename_id;
+DROP INDEX idx_notifications_school_sender_created_at;
