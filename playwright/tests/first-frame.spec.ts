@@ -4,26 +4,14 @@
 // a browser that holds a session (the server's `voicemark-signed-in` cookie), the sign-in page
 // only for one that does not.
 import AxeBuilder from '@axe-core/playwright'
-import type { Page, Route } from '@playwright/test'
+import type { Page } from '@playwright/test'
 
 import { expect, signIn, test } from '../fixtures/auth'
+import { holdRequests } from '../fixtures/hold'
 
 /** Holds the app's entry script until `release()` is called: the page is as a slow phone sees it. */
-async function holdApp(page: Page) {
-  const held: Route[] = []
-  let open = false
-  await page.route(/\/assets\/index-[^/]*\.js$/, (route) => {
-    if (open) return route.continue()
-    held.push(route)
-  })
-  return {
-    count: () => held.length,
-    release: async () => {
-      open = true
-      for (const route of held.splice(0)) await route.continue()
-    },
-  }
-}
+const ENTRY = /\/assets\/index-[^/]*\.js$/
+const holdApp = (page: Page) => holdRequests(page, ENTRY)
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name })
 /** The frame's heading: hidden from assistive technology (a stand-in the page replaces). */
@@ -76,7 +64,7 @@ test('on a phone the frame is the shell as the app draws it, and each framed pag
     await expect(page.locator('#first-frame img[src="/logo.svg"]')).toBeVisible()
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
     await app.release()
-    await page.unroute(/\/assets\/index-[^/]*\.js$/)
+    await page.unroute(ENTRY)
     await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible()
     await expect(page.locator('#first-frame')).toHaveCount(0)
     await expect(heading(page, title)).toBeVisible()

@@ -3,26 +3,13 @@
 // session"): the page shows before /api/auth/session answers; a remembered role that is out
 // of date never refuses a page the real session may open; a remembered session whose cookie
 // is gone ends on the sign-in page with the way back.
-import type { Page, Route } from '@playwright/test'
+import type { Page } from '@playwright/test'
 
 import { expect, signIn, test } from '../fixtures/auth'
+import { holdRequests } from '../fixtures/hold'
 
 /** Holds every /api/auth/session answer until `release()` is called. */
-async function holdSession(page: Page) {
-  const held: Route[] = []
-  let open = false
-  await page.route('**/api/auth/session', (route) => {
-    if (open) return route.continue()
-    held.push(route)
-  })
-  return {
-    count: () => held.length,
-    release: async () => {
-      open = true
-      for (const route of held.splice(0)) await route.continue()
-    },
-  }
-}
+const holdSession = (page: Page) => holdRequests(page, '**/api/auth/session')
 
 test('the page shows before the session answers, from the session remembered on the device', async ({ page }) => {
   await signIn(page, 'teacher')

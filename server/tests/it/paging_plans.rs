@@ -160,6 +160,33 @@ fn assert_reads_a_range(backend: Backend, plan: &[String], index: &str, row: &st
     }
 }
 
+/// Teachers of `school` numbered `numbers`, forename `forename`, surnames `SurNNNN` shared by
+/// `per_name` of them in a row (so the id decides within a name).
+fn staff(school: &str, numbers: std::ops::Range<usize>, forename: &str, per_name: usize, at: NaiveDateTime) -> Vec<NewUser> {
+    numbers
+        .map(|n| {
+            let id = new_id();
+            NewUser {
+                email: format!("{id}@school.test"),
+                id,
+                created_at: at,
+                updated_at: at,
+                forename: forename.into(),
+                surname: format!("Sur{:04}", n / per_name),
+                title: None,
+                email_verified: None,
+                password_updated_at: None,
+                password: None,
+                activated: true,
+                disabled: false,
+                leader: false,
+                school_id: Some(school.to_owned()),
+                role: UserRole::Teacher,
+            }
+        })
+        .collect()
+}
+
 dual_test!(
     async fn a_deep_page_of_activity_and_manage_users_reads_one_index_range(app: TestApp) {
         let school = make_school(&app, "Deep").await;
@@ -188,53 +215,11 @@ dual_test!(
                 school_id: school.clone(),
             })
             .collect();
-        let people: Vec<NewUser> = (1..ROWS)
-            .map(|n| {
-                let id = new_id();
-                NewUser {
-                    email: format!("{id}@school.test"),
-                    id,
-                    created_at: start,
-                    updated_at: start,
-                    forename: "Fore".into(),
-                    surname: format!("Sur{:04}", n / 3),
-                    title: None,
-                    email_verified: None,
-                    password_updated_at: None,
-                    password: None,
-                    activated: true,
-                    disabled: false,
-                    leader: false,
-                    school_id: Some(school.clone()),
-                    role: UserRole::Teacher,
-                }
-            })
-            .collect();
+        let people = staff(&school, 1..ROWS, "Fore", 3, start);
         // Another school's 4,000 staff, named like ours: the school is a third of the users,
         // as one school is a small share of a real deployment's.
         let other = make_school(&app, "Other").await;
-        let others: Vec<NewUser> = (0..2 * ROWS)
-            .map(|n| {
-                let id = new_id();
-                NewUser {
-                    email: format!("{id}@other.test"),
-                    id,
-                    created_at: start,
-                    updated_at: start,
-                    forename: "Other".into(),
-                    surname: format!("Sur{:04}", n / 6),
-                    title: None,
-                    email_verified: None,
-                    password_updated_at: None,
-                    password: None,
-                    activated: true,
-                    disabled: false,
-                    leader: false,
-                    school_id: Some(other.clone()),
-                    role: UserRole::Teacher,
-                }
-            })
-            .collect();
+        let others = staff(&other, 0..2 * ROWS, "Other", 6, start);
         let mut pooled = app.db.conn().await.expect("connection");
         let mut conn = pooled.db();
         batch_insert!(&mut conn, notifications::table, notes, columns = 14).expect("notifications");
