@@ -159,6 +159,8 @@ export class Outbox {
     onProgress?: (fraction: number) => void,
   ): Promise<{ kind: 'sent'; answer?: string; id?: string; value?: unknown } | { kind: 'refused'; error: unknown } | { kind: 'later' }> {
     const run = async () => {
+      // Discarded (or replaced by a newer save) between being picked and being started.
+      if (!this.items.some((i) => i.id === item.id && i.state === 'waiting')) return { kind: 'later' as const }
       const controller = new AbortController()
       this.controllers.set(item.id, controller)
       this.inFlight.add(item.id)
@@ -175,7 +177,7 @@ export class Outbox {
           },
           saveResume: (resume) => this.update(item.id, { resume }),
         })
-        await this.markSent(item.id, result.answer)
+        await this.markSent(item.id, result.answer, result.value)
         return { kind: 'sent' as const, answer: result.answer, id: result.id, value: result.value }
       } catch (error) {
         if (controller.signal.aborted) return { kind: 'later' as const }
@@ -207,7 +209,7 @@ export class Outbox {
     return run()
   }
 
-  private async markSent(id: string, answer: string | undefined) {
+  private async markSent(id: string, answer: string | undefined, value: unknown) {
     const item = this.items.find((i) => i.id === id)
     if (!item) return
     // The captured data has reached the server: keep only what the panel shows, and a small
@@ -226,14 +228,38 @@ export class Outbox {
     await (await db()).put('outbox', sent)
     this.items = this.items.map((i) => (i.id === id ? sent : i))
     this.emit()
-    for (const listener of this.sentListeners) listener(sent)
+    for (const listener of this.sentListeners) listener(sent, value)
   }
 
-  private readonly sentListeners = new Set<(item: OutboxItem) => void>()
-  /** Calls `listener` with each item the server confirms (to refresh the pages showing it). */
-  onSent(listener: (item: OutboxItem) => void): () => void {
+  private readonly sentListeners = new Set<(item: OutboxItem, value: unknown) => void>()
+  /**
+   * Calls `listener` with each item the server confirms and what the server answered (to
+   * refresh the pages showing it), before `whenSettled` resolves for it.
+   */
+  onSent(listener: (item: OutboxItem, value: unknown) => void): () => void {
     this.sentListeners.add(listener)
     return () => this.sentListeners.delete(listener)
+  }
+
+  /**
+   * Resolves true once item `id` is not being sent (sent, waiting again, Stuck or gone), or
+   * false when it still is after `withinMs`.
+   */
+  whenSettled(id: string, withinMs: number): Promise<boolean> {
+    const busy = () => this.items.some((i) => i.id === id && i.state === 'sending')
+    if (!busy()) return Promise.resolve(true)
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        stop()
+        resolve(false)
+      }, withinMs)
+      const stop = this.subscribe(() => {
+        if (busy()) return
+        clearTimeout(timer)
+        stop()
+        resolve(true)
+      })
+    })
   }
 
   /** Removes sent items from the list. */

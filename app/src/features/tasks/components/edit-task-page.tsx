@@ -23,7 +23,7 @@ import { errorCode, errorMessage, fieldErrors } from '@/lib/rpc'
 
 import { useDeleteTask } from '../api/delete-task'
 import { useTask, type Task } from '../api/get-task'
-import { KEPT, taskSchema, useSaveTask, type AnswerConflict, type TaskValues, type UnsentSave } from '../api/save-task'
+import { KEPT, taskSchema, useSaveTask, type AnswerConflict, type SaveResult, type TaskValues, type UnsentSave } from '../api/save-task'
 import { useSubmitTask } from '../api/submit-task'
 import { changedAnswers, formatTags, mergeSaved, parseTags, savedFrom, type SavedAnswers } from '../task-draft'
 import { AutofillPanel } from './autofill/autofill-panel'
@@ -53,7 +53,6 @@ export function EditTaskPage() {
 function TaskEditor({ task }: { task: Task }) {
   const navigate = useNavigate()
   const { toast } = useToast()
-  const save = useSaveTask(task.id, task.title)
   const submit = useSubmitTask()
   const remove = useDeleteTask()
   const questionIds = task.questions.map((q) => q.id)
@@ -79,6 +78,21 @@ function TaskEditor({ task }: { task: Task }) {
     },
   })
 
+  /**
+   * A save the server confirmed (this page's, or one the outbox sent later): its versions are
+   * the base of the next save, and answers the user has not touched since show its text.
+   * Conflicted answers keep the old base until the user chooses.
+   */
+  const merge = (result: SaveResult) => {
+    const now = getValues('answers').map((a) => a.text)
+    const conflicted = result.conflicts.map((c) => c.questionId)
+    const merged = mergeSaved(questionIds, now, saved.current, result.answers, conflicted)
+    saved.current = merged.saved
+    for (const { index, text } of merged.refresh) setValue(`answers.${index}.text`, text)
+    setState((s) => ({ ...s, updatedAt: result.updatedAt }))
+  }
+  const save = useSaveTask(task.id, task.title, merge)
+
   useEffect(() => {
     document.title = `${state.title} · Voicemark`
   }, [state.title])
@@ -90,22 +104,19 @@ function TaskEditor({ task }: { task: Task }) {
   const saveNow = async (values: TaskValues): Promise<'saved' | 'conflict' | 'kept' | 'failed'> => {
     const texts = values.answers.map((a) => a.text)
     try {
-      const outcome = await save.send({
+      // Built once an earlier save on its way has finished, over the versions it wrote.
+      const outcome = await save.send(() => ({
         id: task.id,
         title: values.title.trim(),
         tags: parseTags(values.tags),
         answers: changedAnswers(questionIds, texts, saved.current),
-      })
+      }))
       if (!outcome.sent) return 'kept'
       const result = outcome.result
-      const conflicted = result.conflicts.map((c) => c.questionId)
-      // Read the fields again: the user may have typed while the save was on its way.
-      const now = getValues('answers').map((a) => a.text)
-      const merged = mergeSaved(questionIds, now, saved.current, result.answers, conflicted)
-      saved.current = merged.saved
-      for (const { index, text } of merged.refresh) setValue(`answers.${index}.text`, text)
+      // Merged already as the outbox confirmed it (`merge`, which reads the fields again:
+      // the user may have typed while the save was on its way).
       setConflicts(result.conflicts)
-      setState((s) => ({ ...s, title: values.title.trim(), updatedAt: result.updatedAt }))
+      setState((s) => ({ ...s, title: values.title.trim() }))
       return result.conflicts.length === 0 ? 'saved' : 'conflict'
     } catch (error) {
       const fields = fieldErrors(error)
