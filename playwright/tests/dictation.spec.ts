@@ -168,10 +168,13 @@ test('dictating streams to the speech server, shows the transcript and gives one
   await expect(drawer).toBeHidden()
   await expect(page.getByLabel('Feedback', { exact: true })).toHaveValue(new RegExp(PHRASE.replaceAll('.', '\\.')))
 
-  // The draft's recording is a WAV voice note with its transcript.
+  // The draft's recording is a WAV voice note with its transcript. Leaving the page at once
+  // does not leave the recording behind to be offered back (it was inserted and saved).
   await page.goto('/voice-notes')
+  await expect(page.getByRole('heading', { level: 1, name: 'Voice notes' })).toBeVisible()
   const draft = page.getByRole('list', { name: 'Your voice notes' }).getByRole('listitem').filter({ hasText: 'Dictation draft' })
   await expect(draft).toHaveCount(1)
+  await expect(page.getByRole('alertdialog', { name: /^Recovered dictation from / })).toHaveCount(0)
   await expect(draft).toContainText(PHRASE)
   const src = (await draft.locator('audio').getAttribute('src')) ?? ''
   const response = await page.request.get(src)

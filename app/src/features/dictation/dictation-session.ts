@@ -7,7 +7,7 @@
 
 import { errorMessage } from '@/lib/rpc'
 import { openMicrophone, type AudioCapture } from '@/lib/audio-capture'
-import { beginRecording, forgetRecording, keepTranscript, recordingLock } from '@/lib/outbox/recordings'
+import { beginRecording, closeRecording, keepTranscript, recordingLock } from '@/lib/outbox/recordings'
 
 import { appendFinal, KEEP_ALIVE_MS, listenUrl, readSpeechMessage } from './speech-socket'
 import { releaseBuffer, type FromDictationWorker, type ToDictationWorker } from '@/lib/dictation-protocol'
@@ -334,9 +334,14 @@ export class DictationSession {
     this.transcriptTimer = undefined
     const id = this.recordingId
     this.recordingId = null
-    if (id) void forgetRecording(id).catch(() => undefined)
-    this.releaseLock?.()
+    // Marked closed at once, deleted, then let go: no tab offers it back meanwhile.
+    const release = this.releaseLock
     this.releaseLock = null
+    if (id)
+      void closeRecording(id)
+        .catch(() => undefined)
+        .finally(() => release?.())
+    else release?.()
   }
 
   /** Drops everything at once (the drawer closed). */

@@ -17,11 +17,48 @@ export async function beginRecording(id: string, userId: string): Promise<void> 
   await (await db()).put('recordings', { id, userId, startedAt: now, sampleRate: RECORDING_RATE, transcript: '', updatedAt: now })
 }
 
-/** Keeps the transcript so far with the recording. */
+/**
+ * Keeps the transcript so far with the recording: read and written in one transaction, so a
+ * write still under way when the recording is forgotten cannot bring its head back.
+ */
 export async function keepTranscript(id: string, transcript: string): Promise<void> {
-  const d = await db()
-  const head = await d.get('recordings', id)
-  if (head) await d.put('recordings', { ...head, transcript, updatedAt: Date.now() })
+  const tx = (await db()).transaction('recordings', 'readwrite')
+  const head = await tx.store.get(id)
+  if (head) await tx.store.put({ ...head, transcript, updatedAt: Date.now() })
+  await tx.done
+}
+
+/**
+ * Recordings closed on purpose whose deletion may not have finished: written at once (local
+ * storage is synchronous), so a page left right after Insert or Save never offers one back.
+ */
+const FORGOTTEN = 'voicemark.recordings-forgotten'
+
+function forgottenIds(): string[] {
+  try {
+    const value = JSON.parse(localStorage.getItem(FORGOTTEN) ?? '[]') as unknown
+    return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []
+  } catch {
+    return []
+  }
+}
+
+function setForgotten(ids: string[]) {
+  try {
+    if (ids.length === 0) localStorage.removeItem(FORGOTTEN)
+    else localStorage.setItem(FORGOTTEN, JSON.stringify(ids.slice(-50)))
+  } catch {
+    // No storage: the deletion below is all there is.
+  }
+}
+
+/**
+ * The user is done with recording `id` (inserted, saved or discarded): it is marked at once
+ * and then deleted with its parts.
+ */
+export async function closeRecording(id: string): Promise<void> {
+  if (typeof localStorage !== 'undefined') setForgotten([...forgottenIds().filter((f) => f !== id), id])
+  await forgetRecording(id)
 }
 
 /**
@@ -58,6 +95,10 @@ export interface Recovered extends RecordingHead {
 /** `userId`'s recordings that no open tab is making, newest first (empty ones are removed). */
 export async function recordingsToRecover(userId: string): Promise<Recovered[]> {
   const d = await db()
+  // Closed on purpose, but the page went before the deletion finished: finish it now.
+  const forgotten = typeof localStorage === 'undefined' ? [] : forgottenIds()
+  for (const id of forgotten) await forgetRecording(id)
+  if (forgotten.length > 0) setForgotten(forgottenIds().filter((id) => !forgotten.includes(id)))
   const heads = await d.getAllFromIndex('recordings', 'byUser', userId)
   // Parts written after their recording was closed (a write still queued then) are let go.
   const known = new Set(heads.map((head) => head.id))
