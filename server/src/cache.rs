@@ -46,6 +46,11 @@
 //!   anyway be made under the same lock as the insertion.
 //! * [`ProcessCache::get_or_fill`] fills a missing entry once however many requests miss it
 //!   together (single flight): the others wait for that one read and share its answer.
+//! * A cache made [`ProcessCache::serving_stale_for`] a while also answers an entry past its
+//!   `ttl`, for that while, through [`ProcessCache::get_or_refresh`]: the request is answered
+//!   at once from the entry and one read in the background replaces it (refresh ahead: a
+//!   trust's Insights, whose read takes seconds). Only a request that finds nothing, or an
+//!   entry older than `ttl` and that while together, waits for the database.
 //! * `VOICEMARK_READ_CACHES` ([`set_enabled`]) turns the caches off, to measure or to rule a
 //!   cache out: `off` every one, or a list of the ones kept (`sessions,hub-count` measures
 //!   the roster's first read after a change with the rest as it runs). A read with its
@@ -169,6 +174,8 @@ struct State<K, V> {
 pub struct ProcessCache<K, V> {
     kind: CacheKind,
     ttl: Duration,
+    /// How long past `ttl` [`ProcessCache::get_or_refresh`] still answers an entry.
+    stale_for: Duration,
     settle: Duration,
     bound: Bound<V>,
     /// The school of an entry's key, for a cache that can forget one school's entries.
@@ -205,6 +212,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         ProcessCache {
             kind,
             ttl,
+            stale_for: Duration::ZERO,
             settle,
             bound,
             school_of: None,
@@ -226,6 +234,18 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
     pub fn with_schools(mut self, school_of: fn(&K) -> &str) -> ProcessCache<K, V> {
         self.school_of = Some(school_of);
         self
+    }
+
+    /// Entries are kept `stale_for` past their `ttl`, for [`ProcessCache::get_or_refresh`] to
+    /// answer while it reads them again.
+    pub fn serving_stale_for(mut self, stale_for: Duration) -> ProcessCache<K, V> {
+        self.stale_for = stale_for;
+        self
+    }
+
+    /// How long an entry is kept: its `ttl` and the while it may be answered stale.
+    fn kept_for(&self) -> Duration {
+        self.ttl + self.stale_for
     }
 
     /// Whether this cache keeps anything (its kind is not turned off).
@@ -255,6 +275,16 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         K: std::borrow::Borrow<Q>,
         Q: Eq + Hash + ?Sized,
     {
+        self.lookup(key, self.ttl, usable).map(|(value, _)| value)
+    }
+
+    /// The value kept for `key` if it is younger than `within` and `usable` accepts it, and
+    /// whether it is still fresh (younger than the `ttl`).
+    fn lookup<Q>(&self, key: &Q, within: Duration, usable: impl FnOnce(&V) -> bool) -> Option<(V, bool)>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
         if !self.keeps() {
             return None;
         }
@@ -264,11 +294,11 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         let found = state
             .entries
             .get(key)
-            .filter(|entry| entry.cached_at.elapsed() < self.ttl && usable(&entry.value));
+            .filter(|entry| entry.cached_at.elapsed() < within && usable(&entry.value));
         crate::metrics::cache_lookup(self.kind.name(), found.is_some());
         found.map(|entry| {
             entry.used.store(self.clock.fetch_add(1, Ordering::Relaxed), Ordering::Relaxed);
-            entry.value.clone()
+            (entry.value.clone(), entry.cached_at.elapsed() < self.ttl)
         })
     }
 
@@ -288,6 +318,35 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
     /// when an invalidation of everything or of its school came since, or less than
     /// `settle` ago.
     pub fn put(&self, key: K, value: V, generation: u64) {
+        self.put_at(key, value, generation, Instant::now());
+    }
+
+    /// Like [`ProcessCache::put`], for a value worked out `age` ago elsewhere (a trust's
+    /// answer another process kept in the database): fresh for what is left of the `ttl`,
+    /// then answered stale by [`ProcessCache::get_or_refresh`] while it is read again.
+    pub fn put_aged(&self, key: K, value: V, generation: u64, age: Duration) {
+        self.put_at(key, value, generation, Instant::now().checked_sub(age).unwrap_or_else(Instant::now));
+    }
+
+    /// Whether an entry for `key` is kept, fresh or within `stale_for` past its `ttl`.
+    pub fn holds<Q>(&self, key: &Q) -> bool
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        self.keeps() && self.state().entries.get(key).is_some_and(|entry| entry.cached_at.elapsed() < self.kept_for())
+    }
+
+    /// Whether a read of `key` is under way (a fill, or a refresh in the background).
+    pub fn reading<Q>(&self, key: &Q) -> bool
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        self.flights().contains_key(key)
+    }
+
+    fn put_at(&self, key: K, value: V, generation: u64, cached_at: Instant) {
         if !self.keeps() {
             return;
         }
@@ -305,12 +364,12 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
             return;
         }
         let used = AtomicU64::new(self.clock.fetch_add(1, Ordering::Relaxed));
-        state.entries.insert(key, Entry { value, cached_at: Instant::now(), used });
+        state.entries.insert(key, Entry { value, cached_at, used });
     }
 
     /// Drops entries so that `value` fits under the bound; false when it cannot fit at all.
     fn make_room(&self, entries: &mut HashMap<K, Entry<V>>, key: &K, value: &V) -> bool {
-        let ttl = self.ttl;
+        let ttl = self.kept_for();
         match self.bound {
             Bound::Entries(max) => {
                 if entries.len() >= max && !entries.contains_key(key) {
@@ -398,6 +457,64 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         filled
     }
 
+    /// Like [`ProcessCache::get_or_fill`], but an entry past its `ttl` and within
+    /// `stale_for` of it is answered at once while `fill` runs in the background (once,
+    /// however many ask meanwhile) and replaces it; a refresh that fails leaves the entry,
+    /// and the next request past the `ttl` tries again. Needs a `'static` cache (a
+    /// `LazyLock`) and a `fill` that owns what it reads with.
+    pub async fn get_or_refresh<E, Fut>(&'static self, key: K, fill: impl FnOnce() -> Fut + Send + 'static) -> Result<V, E>
+    where
+        K: Clone + Send + Sync + 'static,
+        V: Send + Sync + 'static,
+        E: std::fmt::Debug + Send + 'static,
+        Fut: Future<Output = Result<V, E>> + Send + 'static,
+    {
+        match self.lookup(&key, self.kept_for(), |_| true) {
+            Some((value, true)) => Ok(value),
+            Some((value, false)) => {
+                self.refresh(key, fill);
+                Ok(value)
+            }
+            None => self.get_or_fill(&key, fill).await,
+        }
+    }
+
+    /// Reads `key` again in the background, unless a read of it is already under way.
+    fn refresh<E, Fut>(&'static self, key: K, fill: impl FnOnce() -> Fut + Send + 'static)
+    where
+        K: Clone + Send + Sync + 'static,
+        V: Send + Sync + 'static,
+        E: std::fmt::Debug + Send + 'static,
+        Fut: Future<Output = Result<V, E>> + Send + 'static,
+    {
+        let generation = self.generation();
+        let cell = {
+            let mut flights = self.flights();
+            if flights.contains_key(&key) {
+                return;
+            }
+            let cell = Arc::new(tokio::sync::OnceCell::new());
+            flights.insert(key.clone(), Flight { generation, cell: cell.clone() });
+            cell
+        };
+        tokio::spawn(async move {
+            let filled = cell
+                .get_or_try_init(|| async {
+                    let value = fill().await?;
+                    self.put(key.clone(), value.clone(), generation);
+                    Ok::<_, E>(value)
+                })
+                .await;
+            if let Err(err) = filled {
+                tracing::warn!(cache = self.kind.name(), error = ?err, "a background refresh failed; the kept answer stays");
+            }
+            let mut flights = self.flights();
+            if flights.get(&key).is_some_and(|flight| Arc::ptr_eq(&flight.cell, &cell)) {
+                flights.remove(&key);
+            }
+        });
+    }
+
     /// Forgets every entry.
     pub fn invalidate(&self) {
         let mut state = self.state_mut();
@@ -419,7 +536,7 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
         };
         let now = self.now_ms();
         let remembered = SCHOOL_MARKS_KEPT.max(self.settle).as_millis() as u64;
-        let ttl = self.ttl;
+        let ttl = self.kept_for();
         let mut state = self.state_mut();
         let generation = self.generation.load(Ordering::Acquire) + 1;
         let mut floor = state.floor;

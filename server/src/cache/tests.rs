@@ -228,3 +228,116 @@ fn a_cache_bounded_by_bytes_drops_expired_entries_before_fresh_ones() {
     assert_eq!(cache.len(), 2);
     assert!(cache.get(&"a", |_| true).is_some() && cache.get(&"b", |_| true).is_some());
 }
+
+/// A cache kept 100 ms and answered stale for a second more, for `get_or_refresh`.
+fn refreshing() -> &'static ProcessCache<String, u32> {
+    Box::leak(Box::new(
+        ProcessCache::new(CacheKind::TrustInsights, Duration::from_millis(100), Duration::ZERO, 10)
+            .serving_stale_for(Duration::from_secs(1)),
+    ))
+}
+
+type BoxFuture<T> = std::pin::Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// A fill that counts itself, waits `wait` ms and answers `value` (fails when it is 0).
+fn counted(fills: &Arc<AtomicU64>, wait: u64, value: u32) -> impl FnOnce() -> BoxFuture<Result<u32, &'static str>> + Send + 'static {
+    let fills = fills.clone();
+    move || {
+        Box::pin(async move {
+            fills.fetch_add(1, Ordering::SeqCst);
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            if value == 0 { Err("down") } else { Ok(value) }
+        })
+    }
+}
+
+/// Waits (up to 5 s) until `done`, for what a background task does.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..500 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("never: {what}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_entry_is_answered_at_once_and_read_again_once_in_the_background() {
+    let cache = refreshing();
+    let fills = Arc::new(AtomicU64::new(0));
+    let key = || "trust".to_owned();
+    assert_eq!(cache.get_or_refresh(key(), counted(&fills, 0, 1)).await, Ok(1), "nothing kept: waits for the read");
+    assert_eq!(cache.get_or_refresh(key(), counted(&fills, 0, 9)).await, Ok(1), "fresh: no read");
+    assert_eq!(fills.load(Ordering::SeqCst), 1);
+
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    for _ in 0..20 {
+        // The read answers 2 after 100 ms: an answer of 1 did not wait for it.
+        assert_eq!(cache.get_or_refresh(key(), counted(&fills, 100, 2)).await, Ok(1), "stale: the kept answer");
+    }
+    until("the background read is kept", || cache.get("trust", |_| true) == Some(2)).await;
+    assert_eq!(fills.load(Ordering::SeqCst), 2, "one background read for twenty stale answers");
+    assert_eq!(cache.get_or_refresh(key(), counted(&fills, 0, 9)).await, Ok(2), "the read replaced it");
+    until("the refresh is over", || cache.flights.lock().expect("lock").is_empty()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_refresh_keeps_the_stale_answer_and_one_too_old_is_waited_for() {
+    let cache = refreshing();
+    let fills = Arc::new(AtomicU64::new(0));
+    let key = || "trust".to_owned();
+    assert_eq!(cache.get_or_refresh(key(), counted(&fills, 0, 1)).await, Ok(1));
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    assert_eq!(cache.get_or_refresh(key(), counted(&fills, 0, 0)).await, Ok(1), "stale, and its refresh fails");
+    until("the failed refresh is over", || cache.flights.lock().expect("lock").is_empty()).await;
+    assert_eq!(fills.load(Ordering::SeqCst), 2);
+    assert_eq!(cache.get_or_refresh(key(), counted(&fills, 0, 3)).await, Ok(1), "still the kept answer");
+    until("the next stale request read again", || cache.get("trust", |_| true) == Some(3)).await;
+    assert_eq!(fills.load(Ordering::SeqCst), 3);
+
+    // Past ttl + stale_for the kept answer is not given: the request waits for a new one.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(cache.get_or_refresh(key(), counted(&fills, 0, 4)).await, Ok(4));
+    assert_eq!(cache.get("trust", |_| true), Some(4));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalidation_forgets_stale_entries_too() {
+    let cache = refreshing();
+    let fills = Arc::new(AtomicU64::new(0));
+    assert_eq!(cache.get_or_refresh("a".to_owned(), counted(&fills, 0, 1)).await, Ok(1));
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    assert_eq!(cache.get("a", |_| true), None, "get answers fresh entries only");
+    cache.invalidate();
+    assert_eq!(cache.get_or_refresh("a".to_owned(), counted(&fills, 0, 2)).await, Ok(2), "read afresh, not the stale 1");
+    assert_eq!(fills.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_value_kept_elsewhere_is_fresh_for_what_is_left_of_its_ttl_then_read_again() {
+    let cache = refreshing();
+    let fills = Arc::new(AtomicU64::new(0));
+    assert!(!cache.holds("a"));
+    cache.put_aged("a".to_owned(), 1, cache.generation(), Duration::from_millis(20));
+    assert!(cache.holds("a"));
+    assert_eq!(cache.get_or_refresh("a".to_owned(), counted(&fills, 0, 9)).await, Ok(1), "fresh: no read");
+    assert_eq!(fills.load(Ordering::SeqCst), 0);
+
+    // Worked out past the ttl: answered at once, and read again in the background.
+    cache.put_aged("b".to_owned(), 1, cache.generation(), Duration::from_millis(150));
+    assert!(cache.holds("b"));
+    assert_eq!(cache.get("b", |_| true), None, "not fresh");
+    assert!(!cache.reading("b"));
+    assert_eq!(cache.get_or_refresh("b".to_owned(), counted(&fills, 50, 2)).await, Ok(1), "stale: the kept answer");
+    assert!(cache.reading("b"), "its read is under way");
+    until("the background read is kept", || cache.get("b", |_| true) == Some(2)).await;
+    until("the read is over", || !cache.reading("b")).await;
+    assert_eq!(fills.load(Ordering::SeqCst), 1);
+
+    // Older than ttl + stale_for: not held, so the request waits.
+    cache.put_aged("c".to_owned(), 1, cache.generation(), Duration::from_secs(2));
+    assert!(!cache.holds("c"));
+    assert_eq!(cache.get_or_refresh("c".to_owned(), counted(&fills, 0, 3)).await, Ok(3));
+    until("the refreshes are over", || cache.flights.lock().expect("lock").is_empty()).await;
+}
