@@ -15,7 +15,7 @@ import { PASSWORD, USERS } from '../fixtures/users'
 
 test.describe.configure({ mode: 'serial' })
 
-mailServersForFile(test)
+const servers = mailServersForFile(test)
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
@@ -136,4 +136,92 @@ test('Insights shows each chart with its table, the pupils to look at and the pu
   expect(await seriousViolations(page)).toEqual([])
   await page.setViewportSize({ width: 360, height: 800 })
   await noSidewaysScroll(page)
+})
+
+test('Insights for a trust say when they were worked out, and for a school do not', async ({ page }) => {
+  await page.goto('/login')
+  await submitLogin(page, USERS.matUser, PASSWORD)
+  await expect(page).not.toHaveURL(/\/login/)
+  await page.goto('/leaders/insights')
+  await expect(page.getByRole('heading', { level: 1, name: 'Insights' })).toBeVisible()
+  await expect(page.getByText('Every school of your trust; choose one to look at it alone.')).toBeVisible()
+  const note = page.getByText(/^These figures cover many schools, so they are worked out about once a minute/)
+  await expect(note).toBeVisible()
+  const shown = await note.locator('time').textContent()
+  expect(shown).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/)
+  const at = new Date((await note.locator('time').getAttribute('datetime')) ?? '')
+  expect(Math.abs(Date.now() - at.getTime())).toBeLessThan(5 * 60_000)
+  // The whole trust's turnaround is per school.
+  const turnaround = figure(page, 'Marking turnaround')
+  await expect(turnaround.getByRole('table')).toBeVisible()
+  await expect(turnaround.locator('figcaption')).toContainText('per school. Choose a school to see its teachers and classes.')
+  await expect(turnaround.getByRole('row').filter({ hasText: /^School: Northbridge/ })).toHaveCount(1)
+  await expect(turnaround.getByRole('row').filter({ hasText: /^(Class|Teacher): / })).toHaveCount(0)
+  expect(await seriousViolations(page)).toEqual([])
+
+  // A trust's classes are those of the school chosen: 50 schools' would be one long list of
+  // the same names.
+  await expect(page.getByText('Choose a school to look at one year group, form group, class or teacher.')).toBeVisible()
+  await expect(page.getByLabel('Class', { exact: true })).toHaveCount(0)
+  const school = page.getByLabel('School', { exact: true })
+  const northbridge = school.locator('option', { hasText: 'Northbridge' })
+  await school.selectOption({ label: (await northbridge.first().textContent()) ?? '' })
+  await expect(page.getByLabel('Class', { exact: true }).locator('option', { hasText: 'Year 7 English' })).toHaveCount(1)
+  await expect(page.getByText('Choose a school to look at one year group, form group, class or teacher.')).toHaveCount(0)
+  // Chosen: its teachers and classes.
+  await expect(turnaround.getByRole('row').filter({ hasText: 'Class: Year 7 English' })).toHaveCount(1)
+  await expect(turnaround.getByRole('row').filter({ hasText: /^School: / })).toHaveCount(0)
+  await school.selectOption({ label: 'All schools' })
+  await expect(page.getByLabel('Class', { exact: true })).toHaveCount(0)
+
+  // Asked again within the minute: the same figures, worked out at the same moment.
+  await page.reload()
+  await expect(note.locator('time')).toHaveAttribute('datetime', at.toISOString())
+  await page.setViewportSize({ width: 360, height: 800 })
+  await expect(note).toBeVisible()
+  await noSidewaysScroll(page)
+
+  // A school's figures are worked out each time: no such note.
+  await page.context().clearCookies()
+  await page.goto('/login')
+  await submitLogin(page, USERS.admin, PASSWORD)
+  await expect(page).not.toHaveURL(/\/login/)
+  await page.goto('/leaders/insights')
+  await expect(page.getByText('The whole school.')).toBeVisible()
+  await expect(figure(page, 'Marking turnaround').getByRole('table')).toBeVisible()
+  await expect(page.getByText(/worked out about once a minute/)).toHaveCount(0)
+})
+
+test("a trust's figures kept by a stopped process show at once in a new one, and newer figures replace them by themselves", async ({
+  page,
+}, testInfo) => {
+  const { server } = await servers()
+  await page.goto('/login')
+  await submitLogin(page, USERS.matUser, PASSWORD)
+  await expect(page).not.toHaveURL(/\/login/)
+  await page.goto('/leaders/insights')
+  const note = page.getByText(/^These figures cover many schools, so they are worked out about once a minute/)
+  await expect(note).toBeVisible()
+  const coming = 'Newer figures are being worked out, and will show here by themselves in a few seconds.'
+  await expect(note).not.toContainText(coming)
+  const iso = (await note.locator('time').getAttribute('datetime')) ?? ''
+  expect(iso).not.toBe('')
+
+  // As if those figures had been worked out ten minutes ago, by a process that has stopped
+  // since: the new process holds nothing, the database keeps the answer.
+  const earlier = new Date(new Date(iso).getTime() - 10 * 60_000)
+  const aged = testInfo.project.name === 'postgres' ? "worked_out_at - interval '10 minutes'" : "datetime(worked_out_at, '-10 minutes')"
+  server.sql(`UPDATE insight_answers SET worked_out_at = ${aged}, body = replace(body, '${iso}', '${earlier.toISOString()}')`)
+  await server.restart()
+  await page.reload()
+  await expect(page.getByRole('heading', { level: 1, name: 'Insights' })).toBeVisible()
+  // At once: the kept figures, with when they were worked out, and that newer ones are coming.
+  await expect(note.locator('time')).toHaveAttribute('datetime', earlier.toISOString())
+  await expect(note).toContainText(coming)
+  expect(await seriousViolations(page)).toEqual([])
+  // Then the newer figures, without a reload.
+  await expect(note).not.toContainText(coming, { timeout: 20_000 })
+  const now = new Date((await note.locator('time').getAttribute('datetime')) ?? '')
+  expect(now.getTime()).toBeGreaterThanOrEqual(new Date(iso).getTime())
+  await expect(figure(page, 'Marking turnaround').getByRole('table')).toBeVisible()
 })

@@ -200,6 +200,13 @@ pub fn cache_lookup(cache: &'static str, hit: bool) {
     }
 }
 
+/// How a procedure's independent reads went: at once, on connections that were free
+/// (`Db::conn_if_free`), or in turn on the one it held because none was.
+pub fn reads(procedure: &'static str, at_once: bool) {
+    let how = if at_once { "at_once" } else { "in_turn" };
+    counter!("voicemark_reads_total", "procedure" => procedure, "how" => how).increment(1);
+}
+
 /// How long a request waited for a database connection from the pool.
 pub fn pool_wait(backend: &'static str, took: Duration) {
     histogram!("voicemark_db_pool_wait_seconds", "backend" => backend).record(took.as_secs_f64());

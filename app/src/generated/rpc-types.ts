@@ -518,6 +518,10 @@ export interface WithdrawnMark {
   submissionId: string;
 }
 
+export interface InsightsFiltersInput {
+  schoolId: string | null;
+}
+
 export interface InsightsFilters {
   scope: string;
   schools: Array<InsightsChoice>;
@@ -549,8 +553,11 @@ export interface InsightsOverview {
   handIns: Array<HandInWeek>;
   turnaroundByTeacher: Array<TurnaroundRow>;
   turnaroundByClass: Array<TurnaroundRow>;
+  turnaroundBySchool: Array<TurnaroundRow>;
   sentiment: Array<SentimentWeek>;
   reach: Array<ReachRow>;
+  workedOutAt: Date;
+  refreshing: boolean;
 }
 
 export interface HandInWeek {
@@ -1830,7 +1837,7 @@ export interface RpcProcedures {
   'feedback.mark': { kind: 'mutation'; input: MarkInput; output: MarkedSubmission };
   'feedback.release': { kind: 'mutation'; input: ReleaseInput; output: ReleasedFeedback };
   'feedback.withdraw': { kind: 'mutation'; input: WithdrawInput; output: WithdrawnMark };
-  'insights.filters': { kind: 'query'; input: void; output: InsightsFilters };
+  'insights.filters': { kind: 'query'; input: InsightsFiltersInput | null; output: InsightsFilters };
   'insights.overview': { kind: 'query'; input: InsightsInput; output: InsightsOverview };
   'insights.pupils': { kind: 'query'; input: InsightsPupilsInput; output: Array<PupilToLookAt> };
   'insights.student': { kind: 'query'; input: StudentInsightsInput; output: StudentInsights };

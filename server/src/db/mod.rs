@@ -272,6 +272,24 @@ impl Db {
         Ok(pooled)
     }
 
+    /// A connection only if one is free now, without waiting in the pool: for reads that can
+    /// as well run one after another on a connection the caller already holds (waiting for
+    /// a second while holding one could leave requests holding the pool between them). A
+    /// free connection is one no request waits for: the pool's waiters are served first.
+    pub async fn conn_if_free(&self) -> Option<PooledConn> {
+        let now = deadpool::managed::Timeouts {
+            wait: Some(Duration::ZERO),
+            ..match self {
+                Db::Postgres(pool) => pool.timeouts(),
+                Db::Sqlite(pool) => pool.timeouts(),
+            }
+        };
+        match self {
+            Db::Postgres(pool) => pool.timeout_get(&now).await.ok().map(PooledConn::Postgres),
+            Db::Sqlite(pool) => pool.timeout_get(&now).await.ok().map(PooledConn::Sqlite),
+        }
+    }
+
     /// Runs `SELECT 1`: proves that a connection can be had and the database answers.
     pub async fn ping(&self) -> Result<(), DbError> {
         let mut pooled = self.conn().await?;

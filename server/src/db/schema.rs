@@ -621,6 +621,15 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A trust's Insights answers by the hash of their key, shared by every process.
+    insight_answers (key_hash) {
+        key_hash -> Text,
+        body -> Text,
+        worked_out_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(schools -> trusts (trust_id));
 diesel::joinable!(users -> schools (school_id));
 diesel::joinable!(organisation_memberships -> users (user_id));
@@ -729,4 +738,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     deliveries,
     address_refusals,
     attempts,
+    insight_answers,
 );

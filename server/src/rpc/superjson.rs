@@ -58,10 +58,16 @@ impl Serialize for JsDate {
     }
 }
 
+/// Reads an ISO string, and also one a process serialised with its marker (an answer kept
+/// in the database, `models::insights::answers`, read back by this or another process).
 impl<'de> Deserialize<'de> for JsDate {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
-        parse_iso(&text)
+        let iso = text
+            .strip_prefix('\u{1}')
+            .and_then(|rest| rest.split_once(":Date:"))
+            .map_or(text.as_str(), |(_, iso)| iso);
+        parse_iso(iso)
             .map(JsDate)
             .ok_or_else(|| serde::de::Error::custom("Invalid date"))
     }
@@ -427,5 +433,17 @@ mod tests {
         let text = encode(&date(1_700_000_000)).expect("encodes");
         let back: JsDate = serde_json::from_value(decoded(&text)).expect("typed");
         assert_eq!(back, date(1_700_000_000));
+    }
+
+    #[test]
+    fn a_date_serialised_with_a_processs_marker_reads_back() {
+        let kept = serde_json::to_string(&date(1_700_000_000)).expect("serialises");
+        assert!(kept.contains(":Date:"), "{kept}");
+        let back: JsDate = serde_json::from_str(&kept).expect("reads back");
+        assert_eq!(back, date(1_700_000_000));
+        // Another process's marker: the same date.
+        let other: JsDate = serde_json::from_str("\"\\u0001abc:Date:2023-11-14T22:13:20.000Z\"").expect("reads back");
+        assert_eq!(other, date(1_700_000_000));
+        assert!(serde_json::from_str::<JsDate>("\"\\u0001abc:Date:not a date\"").is_err());
     }
 }

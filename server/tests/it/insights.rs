@@ -254,7 +254,22 @@ pub(crate) async fn seed(app: &TestApp) -> Seeded {
     }
 }
 
-fn filters(s: &Seeded, extra: Value) -> Value {
+/// A new assignment of school A, due yesterday, to one pupil who never hands it in: one more
+/// assigned in the overview's hand-ins.
+pub(crate) async fn one_more_assignment(app: &TestApp, s: &Seeded) {
+    let due = (now().date() - Duration::days(1)).and_hms_opt(9, 0, 0).unwrap();
+    let n = notification(app, &s.a, &s.tess.id, "ASSIGNMENT", Some(due)).await;
+    let sub = Sub { assignment: 0, pupil: 0, due, received: None, marked: None, sentiment: None };
+    submission(app, &n, &s.pupils[0], &sub).await;
+}
+
+/// The overview's assignments, summed over the weeks.
+pub(crate) fn assigned(answer: &Value) -> i64 {
+    answer["handIns"].as_array().unwrap().iter().map(|w| w["assigned"].as_i64().unwrap()).sum()
+}
+
+/// The page's filters for the seeded range, with `extra`.
+pub(crate) fn filters(s: &Seeded, extra: Value) -> Value {
     let mut f = json!({"from": s.from, "to": s.to, "schoolId": null, "yearGroupId": null,
                        "formGroupId": null, "classId": null, "teacherId": null});
     for (k, v) in extra.as_object().unwrap() {
@@ -386,6 +401,50 @@ dual_test!(
     }
 );
 
+/// `voicemark_reads_total` for the school overview read `how` (`at_once`, `in_turn`).
+async fn overview_reads(app: &TestApp, how: &str) -> u64 {
+    let handle = voicemark::metrics::install().expect("the recorder installs");
+    let text = voicemark::metrics::render(&app.state, &handle).await;
+    let line = format!(r#"voicemark_reads_total{{procedure="insights.overview",how="{how}"}} "#);
+    text.lines()
+        .find_map(|l| l.strip_prefix(line.as_str()))
+        .map_or(0, |n| n.trim().parse().expect("a count"))
+}
+
+/// `answer` without the time it was worked out.
+fn figures(mut answer: Value) -> Value {
+    answer.as_object_mut().unwrap().remove("workedOutAt");
+    answer
+}
+
+dual_test!(
+    async fn a_schools_overview_is_the_same_read_at_once_or_in_turn(app: TestApp) {
+        let s = seed(&app).await;
+        // With the pool free, its four reads go at once on connections of their own.
+        let at_once = overview_reads(&app, "at_once").await;
+        let whole = overview(&app, &s, &s.admin, json!({})).await;
+        assert!(overview_reads(&app, "at_once").await > at_once);
+        assert!(!whole["turnaroundByClass"].as_array().unwrap().is_empty(), "{whole}");
+        // With every connection but one taken, they go in turn on the one the request holds
+        // (waiting for a second would end in the pool's timeout: no answer).
+        let mut held = Vec::new();
+        while let Some(conn) = app.db.conn_if_free().await {
+            held.push(conn);
+        }
+        assert!(held.len() >= 4, "the test pool holds {} connections", held.len());
+        held.pop();
+        let in_turn = overview_reads(&app, "in_turn").await;
+        let again = overview(&app, &s, &s.admin, json!({})).await;
+        assert!(overview_reads(&app, "in_turn").await > in_turn);
+        assert_eq!(figures(again), figures(whole.clone()));
+        // The class filter too, in turn, then at once.
+        let by_class = overview(&app, &s, &s.admin, json!({"classId": s.class_id})).await;
+        drop(held);
+        assert_eq!(figures(overview(&app, &s, &s.admin, json!({"classId": s.class_id})).await), figures(by_class.clone()));
+        assert_ne!(figures(by_class), figures(whole));
+    }
+);
+
 /// A row of 'Pupils to look at': id, missed, negative marks, parents not reached.
 type Reasons = (String, Option<i64>, Option<i64>, Option<i64>);
 
@@ -498,12 +557,43 @@ dual_test!(
         // A MAT user: both schools of the trust, or one with the school filter.
         let trust = overview(&app, &s, &s.mat, json!({})).await;
         assert_eq!(trust["scope"], "TRUST");
-        let assigned = |v: &Value| v["handIns"].as_array().unwrap().iter().map(|w| w["assigned"].as_i64().unwrap()).sum::<i64>();
         assert_eq!(assigned(&trust), (all.len() + 3) as i64);
         assert_eq!(assigned(&overview(&app, &s, &s.mat, json!({"schoolId": s.b})).await), 3);
+        // A whole trust's turnaround is per school; one school's per teacher and per class.
+        let rows = |v: &Value, list: &str| v[list].as_array().unwrap().clone();
+        assert!(rows(&trust, "turnaroundByTeacher").is_empty() && rows(&trust, "turnaroundByClass").is_empty());
+        let school_a = overview(&app, &s, &s.admin, json!({})).await;
+        let marks = |list: &[Value]| list.iter().map(|t| t["marks"].as_i64().unwrap()).sum::<i64>();
+        let per_school = rows(&trust, "turnaroundBySchool");
+        let a_row = per_school.iter().find(|t| t["id"] == s.a.as_str()).expect("school A's row");
+        assert_eq!(a_row["marks"].as_i64().unwrap(), marks(&rows(&school_a, "turnaroundByTeacher")), "{per_school:?}");
+        assert!(a_row["name"].as_str().is_some_and(|n| !n.is_empty()));
+        assert!(rows(&school_a, "turnaroundBySchool").is_empty());
+        let chosen = overview(&app, &s, &s.mat, json!({"schoolId": s.a})).await;
+        assert!(rows(&chosen, "turnaroundBySchool").is_empty());
+        assert_eq!(rows(&chosen, "turnaroundByTeacher"), rows(&school_a, "turnaroundByTeacher"));
+        assert_eq!(rows(&chosen, "turnaroundByClass"), rows(&school_a, "turnaroundByClass"));
         assert_eq!(assigned(&overview(&app, &s, &s.mat, json!({"schoolId": s.a})).await), all.len() as i64);
         let options = query(&app, "insights.filters", Value::Null, Some(&s.mat.cookie)).await;
         assert_eq!(options.data()["schools"].as_array().unwrap().len(), 2);
+        // A trust's groups, classes and teachers are the chosen school's, none before.
+        let ids = |v: &Value, list: &str| -> Vec<String> {
+            v[list].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_owned()).collect()
+        };
+        for list in ["yearGroups", "formGroups", "classes", "teachers"] {
+            assert!(ids(options.data(), list).is_empty(), "{list} before a school is chosen");
+        }
+        let of = |school: &str| query(&app, "insights.filters", json!({"schoolId": school}), Some(&s.mat.cookie));
+        let a = of(&s.a).await;
+        assert!(ids(a.data(), "classes").contains(&s.class_id), "{:?}", a.data());
+        assert!(ids(a.data(), "teachers").contains(&s.tess.id));
+        assert_eq!(ids(a.data(), "schools").len(), 2, "every school of the trust to choose from");
+        let b = of(&s.b).await;
+        assert!(!ids(b.data(), "classes").contains(&s.class_id));
+        assert!(!ids(b.data(), "teachers").contains(&s.tess.id));
+        assert!(ids(of("not-a-school").await.data(), "classes").is_empty(), "a school outside the trust");
+        let admins = query(&app, "insights.filters", json!({"schoolId": s.b}), Some(&s.admin.cookie)).await;
+        assert!(ids(admins.data(), "classes").contains(&s.class_id), "one school: its own, whatever is named");
         // An admin of school A: A alone, whatever school they name.
         assert_eq!(assigned(&overview(&app, &s, &s.admin, json!({"schoolId": s.b})).await), 0);
         // Signed out: refused.
@@ -516,17 +606,16 @@ dual_test!(
 dual_test! {
     async fn a_trusts_figures_are_kept_a_minute_and_a_schools_are_not(app: TestApp) {
         let s = seed(&app).await;
-        let assigned = |v: &Value| v["handIns"].as_array().unwrap().iter().map(|w| w["assigned"].as_i64().unwrap()).sum::<i64>();
-        let trust_before = assigned(&overview(&app, &s, &s.mat, json!({})).await);
+        let first = overview(&app, &s, &s.mat, json!({})).await;
+        let trust_before = assigned(&first);
         let school_before = assigned(&overview(&app, &s, &s.admin, json!({})).await);
-        // A new assignment of school A, due yesterday, to one pupil who never hands it in.
-        let due = (now().date() - Duration::days(1)).and_hms_opt(9, 0, 0).unwrap();
-        let n = notification(&app, &s.a, &s.tess.id, "ASSIGNMENT", Some(due)).await;
-        let sub = Sub { assignment: 0, pupil: 0, due, received: None, marked: None, sentiment: None };
-        submission(&app, &n, &s.pupils[0], &sub).await;
+        one_more_assignment(&app, &s).await;
 
         // The trust's answer is the one kept; the school's is worked out again.
-        assert_eq!(assigned(&overview(&app, &s, &s.mat, json!({})).await), trust_before, "the trust's, kept");
+        let kept = overview(&app, &s, &s.mat, json!({})).await;
+        assert_eq!(assigned(&kept), trust_before, "the trust's, kept");
+        assert!(first["workedOutAt"].is_string(), "{first}");
+        assert_eq!(kept["workedOutAt"], first["workedOutAt"], "worked out once");
         assert_eq!(assigned(&overview(&app, &s, &s.admin, json!({})).await), school_before + 1, "the school's, afresh");
         // Other filters are another question, worked out now.
         assert_eq!(

@@ -453,3 +453,77 @@ async fn invalidation_delay_across_processes() {
     );
     assert!(at(0.99) < WITHIN);
 }
+
+/// `insights.overview` from `server` for `filters`, as `cookie`: the answer's JSON.
+async fn insights_overview(server: &Server, filters: &Value, cookie: &str) -> Value {
+    let input = json!({ "json": filters }).to_string();
+    let response = reqwest::Client::new()
+        .get(format!("{}/api/trpc/insights.overview", server.base))
+        .query(&[("input", input)])
+        .header("cookie", cookie)
+        .send()
+        .await
+        .expect("answer");
+    let text = response.text().await.expect("body");
+    assert_eq!(code(&text), "OK", "{text}");
+    let json: Value = serde_json::from_str(&text).expect("json");
+    json["result"]["data"]["json"].clone()
+}
+
+/// A trust's Insights worked out by one process are given by another at once (kept in the
+/// database, docs/insights.md "Worked out ahead"): within their minute as they are, and
+/// older as they are while the other process works them out again, then the new figures.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trusts_insights_worked_out_by_one_process_are_given_by_another_at_once() {
+    let Some(app) = postgres_app().await else { return };
+    let s = crate::insights::seed(&app).await;
+    let (a, b) = (serve(&app, 5114).await, serve(&app, 5115).await);
+    let filters = crate::insights::filters(&s, json!({}));
+    let first = insights_overview(&a, &filters, &s.mat.cookie).await;
+    let before = crate::insights::assigned(&first);
+    assert_eq!(first["scope"], "TRUST");
+    assert_eq!(first["refreshing"], false);
+    crate::insights::one_more_assignment(&app, &s).await;
+
+    // B has never worked it out: A's answer, the same figures worked out at the same time.
+    let shared = insights_overview(&b, &filters, &s.mat.cookie).await;
+    assert_eq!(shared["workedOutAt"], first["workedOutAt"], "A's answer");
+    assert_eq!(crate::insights::assigned(&shared), before);
+    assert_eq!(shared["refreshing"], false, "within its minute");
+
+    // Kept ten minutes ago: a third process gives it at once, and works it out again.
+    let worked_out = first["workedOutAt"].as_str().expect("a time").to_owned();
+    let earlier = (chrono::DateTime::parse_from_rfc3339(&worked_out).expect("ISO") - chrono::Duration::minutes(10))
+        .to_utc()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    {
+        let mut pooled = app.db.conn().await.expect("connection");
+        let aged = with_conn!(pooled.db(), |c| diesel::sql_query(
+            "UPDATE insight_answers SET worked_out_at = worked_out_at - interval '10 minutes', body = replace(body, $1, $2)"
+        )
+        .bind::<diesel::sql_types::Text, _>(&worked_out)
+        .bind::<diesel::sql_types::Text, _>(&earlier)
+        .execute(c)
+        .await)
+        .expect("age the kept answers");
+        assert!(aged >= 1, "the trust's answer was kept in the database");
+    }
+    let c = serve(&app, 5116).await;
+    let old = insights_overview(&c, &filters, &s.mat.cookie).await;
+    assert_eq!(old["workedOutAt"], earlier.as_str(), "the kept answer, at once");
+    assert_eq!(crate::insights::assigned(&old), before);
+    assert_eq!(old["refreshing"], true, "the page is told newer figures are coming");
+    let started = Instant::now();
+    let fresh = loop {
+        let answer = insights_overview(&c, &filters, &s.mat.cookie).await;
+        if answer["refreshing"] == false {
+            break answer;
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "never worked out again: {answer}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(crate::insights::assigned(&fresh), before + 1, "worked out again, with the new assignment");
+    assert!(fresh["workedOutAt"].as_str() > Some(worked_out.as_str()), "{fresh}");
+    // And A, whose own answer is still within its minute, keeps it: each process's is its own.
+    assert_eq!(insights_overview(&a, &filters, &s.mat.cookie).await["workedOutAt"], worked_out.as_str());
+}

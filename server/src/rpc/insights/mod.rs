@@ -12,12 +12,17 @@ pub mod student;
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use core_wasm::UserRole;
 
-use crate::db::DbConn;
-use crate::models::insights::{Filter, Scope};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::cache::ProcessCache;
+use crate::db::{Db, DbConn};
+use crate::models::insights::{answers, Filter, Scope};
 use crate::models::organisations;
 use crate::rpc::registry::{procedure, Procedure};
 use crate::rpc::typescript::rpc_type;
-use crate::rpc::{Ctx, FieldErrors, RpcResult};
+use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
 
 /// The procedures of this router, for the registry.
 pub fn procedures() -> Vec<Procedure> {
@@ -31,6 +36,110 @@ pub fn procedures() -> Vec<Procedure> {
 
 /// How long a MAT user's trust-wide answer is kept ([`trust_key`]).
 pub const TRUST_TTL: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// How long past [`TRUST_TTL`] a trust's kept answer is still given at once while it is
+/// worked out again in the background: a trust's figures are at most five minutes old,
+/// and about one while its people use the page.
+pub const TRUST_STALE: std::time::Duration = std::time::Duration::from_secs(4 * 60);
+
+/// A cache of trust-wide answers ([`trust_key`]): kept [`TRUST_TTL`], then answered for
+/// [`TRUST_STALE`] more while read again in the background (`ProcessCache::get_or_refresh`).
+pub fn trust_cache<V: Clone>() -> crate::cache::ProcessCache<String, V> {
+    crate::cache::ProcessCache::new(crate::cache::CacheKind::TrustInsights, TRUST_TTL, std::time::Duration::ZERO, 200)
+        .serving_stale_for(TRUST_STALE)
+}
+
+/// How many trust-wide readings one process makes at once (each holds a connection and a
+/// core for seconds, and its groups in memory): the rest wait their turn, so a process's
+/// first minutes with twenty trusts' leaders neither take the whole pool nor the memory.
+const TRUST_READINGS_AT_ONCE: usize = 2;
+
+/// Runs one trust-wide reading, at most [`TRUST_READINGS_AT_ONCE`] together.
+pub async fn trust_reading<T>(reading: impl std::future::Future<Output = RpcResult<T>>) -> RpcResult<T> {
+    static READINGS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(TRUST_READINGS_AT_ONCE);
+    let _turn = READINGS.acquire().await.map_err(|_| crate::rpc::RpcError::internal("the readings' semaphore closed"))?;
+    reading.await
+}
+
+/// How old a trust's answer kept in the database may be and still be given at once to a
+/// process that holds none (another process's, or this one's before it restarted), while
+/// it is worked out again in the background: the page says when it was worked out, and
+/// shows the newer figures by itself when they are ready ([`overview::InsightsOverview`]'s
+/// `refreshing`). Older, the request waits for the reading.
+pub const STORED_FOR: std::time::Duration = std::time::Duration::from_secs(60 * 60);
+
+/// A trust's answer for `key` (a [`trust_key`]), from the process's `cache`, else from the
+/// database, else worked out by `read` (at most [`TRUST_READINGS_AT_ONCE`] together):
+/// * kept in the process: given as `ProcessCache::get_or_refresh` says (fresh for
+///   [`TRUST_TTL`], then given while it is read again in the background);
+/// * not kept here, but in the database (`models::insights::answers`, written by every
+///   reading): given at once when it is younger than [`STORED_FOR`], fresh for what is left
+///   of its minute and otherwise read again in the background;
+/// * a reading first takes another process's answer younger than [`TRUST_TTL`], so a trust
+///   is read about once a minute however many processes serve it.
+pub async fn trust_answer<V, Fut>(
+    ctx: &Ctx,
+    cache: &'static ProcessCache<String, V>,
+    key: String,
+    read: impl FnOnce(Db) -> Fut + Send + 'static,
+) -> RpcResult<V>
+where
+    V: Clone + Serialize + DeserializeOwned + Send + Sync + 'static,
+    Fut: std::future::Future<Output = RpcResult<V>> + Send + 'static,
+{
+    // The answer's type too: the overview's and the pupils' keys must never meet.
+    let hash = hex::encode(Sha256::digest(format!("{} {key}", std::any::type_name::<V>()).as_bytes()));
+    if cache.keeps() && !cache.holds(&key) {
+        let generation = cache.generation();
+        if let Some((value, age)) = stored::<V>(&ctx.state.db, &hash).await? {
+            if age < STORED_FOR {
+                cache.put_aged(key.clone(), value, generation, age.min(TRUST_TTL));
+            }
+        }
+    }
+    let db = ctx.state.db.clone();
+    // With the cache turned off (`VOICEMARK_READ_CACHES`) every request is worked out afresh.
+    let shared = cache.keeps();
+    cache
+        .get_or_refresh(key, move || {
+            trust_reading(async move {
+                if shared {
+                    if let Some((value, age)) = stored::<V>(&db, &hash).await? {
+                        if age < TRUST_TTL {
+                            return Ok(value);
+                        }
+                    }
+                }
+                let worked_out_at = crate::models::now();
+                let value = read(db.clone()).await?;
+                if shared {
+                    let body =
+                        serde_json::to_string(&value).map_err(|err| RpcError::internal(format!("an answer to keep: {err}")))?;
+                    answers::keep(&mut db.conn().await?.db(), &hash, &body, worked_out_at).await?;
+                }
+                Ok(value)
+            })
+        })
+        .await
+}
+
+/// The answer kept in the database under `hash` and its age; `None` when there is none or
+/// it no longer reads as a `V` (kept by an older release).
+async fn stored<V: DeserializeOwned>(db: &Db, hash: &str) -> RpcResult<Option<(V, std::time::Duration)>> {
+    let Some(row) = answers::find(&mut db.conn().await?.db(), hash).await? else {
+        return Ok(None);
+    };
+    let age = (crate::models::now() - row.worked_out_at).to_std().unwrap_or_default();
+    Ok(serde_json::from_str(&row.body).ok().map(|value| (value, age)))
+}
+
+/// The caller's checked scope and filters, read on a connection given back before the
+/// figures are worked out (a trust's are worked out on a connection of their own).
+pub async fn checked(ctx: &Ctx, input: &InsightsInput) -> RpcResult<(Checked, UserRole)> {
+    let mut pooled = ctx.conn().await?;
+    let (scope, role) = scope_of(ctx, &mut pooled.db()).await?;
+    Ok((check(input, scope)?, role))
+}
 
 /// A trust's Insights (a MAT user's schools: up to 50 schools and a million submissions,
 /// 2-3 s of database work) are kept in the process for [`TRUST_TTL`] by this key (the
@@ -106,6 +215,7 @@ pub async fn scope_of(ctx: &Ctx, conn: &mut DbConn<'_>) -> RpcResult<(Scope, Use
 
 /// The checked range `[from, to + 1 day)` and filter of `input` for `scope`: a school
 /// outside the scope matches nothing; a teacher's teacher filter is themselves.
+#[derive(Debug, Clone)]
 pub struct Checked {
     pub from: NaiveDate,
     pub to: NaiveDate,

@@ -4,18 +4,18 @@
 //! parents reached per message type (docs/insights.md).
 
 use std::collections::{BTreeMap, HashMap};
-
-use crate::models::insights;
 use std::sync::LazyLock;
-use std::time::Duration;
 
 use core_wasm::UserRole;
+use diesel::result::QueryResult;
 
-use crate::cache::{CacheKind, ProcessCache};
-use crate::db::DbConn;
+use crate::cache::ProcessCache;
+use crate::db::{Db, DbConn};
+use crate::models::insights::{self, Named};
 use crate::rpc::insights::{
-    check, hours, percent, scope_name, scope_of, trust_key, weeks, Checked, InsightsInput, TRUST_TTL,
+    checked, hours, percent, scope_name, trust_answer, trust_cache, trust_key, weeks, Checked, InsightsInput, TRUST_TTL,
 };
+use crate::rpc::superjson::JsDate;
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, RpcResult};
 
@@ -70,10 +70,19 @@ rpc_type! {
         /// SCHOOL, TRUST or OWN.
         pub scope: String,
         pub hand_ins: Vec<HandInWeek>,
+        /// Per teacher and per class: for one school (empty for a whole trust).
         pub turnaround_by_teacher: Vec<TurnaroundRow>,
         pub turnaround_by_class: Vec<TurnaroundRow>,
+        /// Per school: for a whole trust, before one school is chosen (else empty).
+        pub turnaround_by_school: Vec<TurnaroundRow>,
         pub sentiment: Vec<SentimentWeek>,
         pub reach: Vec<ReachRow>,
+        /// When these figures were worked out: now for a school or a teacher, up to a few
+        /// minutes ago for a trust (`insights::TRUST_STALE`).
+        pub worked_out_at: JsDate,
+        /// For a trust: these figures are older than a minute and newer ones are being
+        /// worked out; the page asks again in a few seconds. Always false for a school.
+        pub refreshing: bool,
     }
 }
 
@@ -109,29 +118,67 @@ fn rows(list: Vec<insights::Turnaround>) -> Vec<TurnaroundRow> {
         .collect()
 }
 
-/// Trust-wide answers, kept a minute (`insights::trust_key`).
-static TRUST: LazyLock<ProcessCache<String, InsightsOverview>> = LazyLock::new(|| {
-    ProcessCache::new(CacheKind::TrustInsights, TRUST_TTL, Duration::ZERO, 200)
-});
+/// Trust-wide answers (`insights::trust_cache`).
+static TRUST: LazyLock<ProcessCache<String, InsightsOverview>> = LazyLock::new(trust_cache);
 
 pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverview> {
-    let mut pooled = ctx.conn().await?;
-    let mut conn = pooled.db();
-    let (scope, role) = scope_of(ctx, &mut conn).await?;
-    let c = check(&input, scope)?;
+    let (c, role) = checked(ctx, &input).await?;
     match trust_key(&c, role, "") {
-        Some(key) => TRUST.get_or_fill(key.as_str(), || overview(&mut conn, &c, role)).await,
-        None => overview(&mut conn, &c, role).await,
+        Some(key) => {
+            let mut answer = trust_answer(ctx, &TRUST, key.clone(), move |db| async move {
+                overview(&db, &c, role).await
+            })
+            .await?;
+            // Older than its minute, and a newer answer is being worked out (`get_or_refresh`
+            // started it, in the background).
+            let old = (chrono::Utc::now() - answer.worked_out_at.0).to_std().is_ok_and(|age| age > TRUST_TTL);
+            answer.refreshing = old && TRUST.reading(&key);
+            Ok(answer)
+        }
+        None => overview(&ctx.state.db, &c, role).await,
     }
 }
 
-/// The overview of `c`, from the database.
-async fn overview(conn: &mut DbConn<'_>, c: &Checked, role: UserRole) -> RpcResult<InsightsOverview> {
+/// The overview of `c`, from the database. One school's four reads (hand-ins, marks, class
+/// memberships, parents reached) go at once on connections that are free now
+/// ([`Db::conn_if_free`]), else one after another; a trust's go one after another, so its
+/// marks are grouped as they arrive and a reading holds one connection (docs/scaling.md).
+async fn overview(db: &Db, c: &Checked, role: UserRole) -> RpcResult<InsightsOverview> {
     let (start, end) = (c.start(), c.end());
     let all = weeks(c.from, c.to);
+    let one_school = c.scope.school_ids.len() == 1;
+    let mut first = db.conn().await?;
+    let mut more = Vec::new();
+    if one_school {
+        while more.len() < 3 {
+            match db.conn_if_free().await {
+                Some(conn) => more.push(conn),
+                None => break,
+            }
+        }
+        crate::metrics::reads("insights.overview", more.len() == 3);
+    }
+    let (hand_in_rows, marks, memberships, reach) = if let [a, b, d] = &mut more[..] {
+        let (mut a, mut b, mut d, mut m) = (a.db(), b.db(), d.db(), first.db());
+        tokio::try_join!(
+            insights::hand_ins(&mut a, &c.scope, &c.filter, start, end),
+            read_marks(&mut m, c),
+            read_memberships(&mut b, c),
+            insights::reach(&mut d, &c.scope, &c.filter, start, end),
+        )?
+    } else {
+        let conn = &mut first.db();
+        (
+            insights::hand_ins(conn, &c.scope, &c.filter, start, end).await?,
+            read_marks(conn, c).await?,
+            read_memberships(conn, c).await?,
+            insights::reach(conn, &c.scope, &c.filter, start, end).await?,
+        )
+    };
+    drop(more);
 
     let mut hand: BTreeMap<String, (i64, i64, i64)> = all.iter().map(|w| (w.clone(), (0, 0, 0))).collect();
-    for day in insights::hand_ins(conn, &c.scope, &c.filter, start, end).await? {
+    for day in hand_in_rows {
         let Some(week) = crate::rpc::insights::week_of(&day.due.format("%Y-%m-%d").to_string()) else { continue };
         if let Some(e) = hand.get_mut(&week.format("%Y-%m-%d").to_string()) {
             e.0 += day.assigned;
@@ -151,22 +198,7 @@ async fn overview(conn: &mut DbConn<'_>, c: &Checked, role: UserRole) -> RpcResu
         })
         .collect();
 
-    // Sentiment and both turnarounds from one read of the marks (docs/performance.md),
-    // grouped as the rows arrive: a trust's million marks are never held as rows.
-    let mut per_day: BTreeMap<(i64, &'static str), i64> = BTreeMap::new();
-    let mut by_teacher = Groups::default();
-    let mut by_pupil = Groups::default();
-    insights::marks(conn, &c.scope, &c.filter, start, end, |m| {
-        if let Some(sentiment) = &m.sentiment {
-            *per_day.entry((m.day, sentiment_name(sentiment))).or_default() += 1;
-        }
-        if let Some(tenths) = m.tenths {
-            let tenths = i32::try_from(tenths).unwrap_or(i32::MAX);
-            by_teacher.add(&m.sender_id, &[tenths]);
-            by_pupil.add(&m.student_id, &[tenths]);
-        }
-    })
-    .await?;
+    let MarkGroups { per_day, by_school, by_teacher, by_pupil } = marks;
     let sentiment_rows: Vec<(String, String, i64)> = per_day
         .into_iter()
         .map(|((day, sentiment), n)| {
@@ -175,21 +207,20 @@ async fn overview(conn: &mut DbConn<'_>, c: &Checked, role: UserRole) -> RpcResu
         .collect();
     // Per class: each mark counts for every class the pupil is in.
     let mut by_class = Groups::default();
-    if !by_pupil.is_empty() {
-        insights::memberships(conn, &c.scope.school_ids, |m| {
-            if let Some(tenths) = by_pupil.get(&m.student_id) {
-                by_class.add(&m.class_id, tenths);
-            }
-        })
-        .await?;
+    for m in &memberships {
+        if let Some(tenths) = by_pupil.get(&m.student_id) {
+            by_class.add(&m.class_id, tenths);
+        }
     }
-    drop(by_pupil);
-    let teacher_names = insights::names(conn, false, &by_teacher.ids()).await?;
-    let class_names = insights::names(conn, true, &by_class.ids()).await?;
+    drop((by_pupil, memberships));
+    let conn = &mut first.db();
+    let teacher_names = insights::names(conn, Named::Users, &by_teacher.ids()).await?;
+    let class_names = insights::names(conn, Named::Classes, &by_class.ids()).await?;
+    let school_names = insights::names(conn, Named::Schools, &by_school.ids()).await?;
     let by_teacher = insights::turnarounds(by_teacher.into_pairs(), &teacher_names);
     let by_class = insights::turnarounds(by_class.into_pairs(), &class_names);
-    let reach = insights::reach(conn, &c.scope, &c.filter, start, end)
-        .await?
+    let by_school = insights::turnarounds(by_school.into_pairs(), &school_names);
+    let reach = reach
         .into_iter()
         .map(|r| ReachRow {
             share: percent(r.reached, r.decided),
@@ -205,9 +236,57 @@ async fn overview(conn: &mut DbConn<'_>, c: &Checked, role: UserRole) -> RpcResu
         hand_ins,
         turnaround_by_teacher: rows(by_teacher),
         turnaround_by_class: rows(by_class),
+        turnaround_by_school: rows(by_school),
         sentiment: sentiment_weeks(&all, &sentiment_rows),
         reach,
+        worked_out_at: JsDate::from(chrono::Utc::now()),
+        refreshing: false,
     })
+}
+
+/// What one read of the marks gives, grouped as the rows arrived ([`read_marks`]).
+#[derive(Default)]
+struct MarkGroups {
+    per_day: BTreeMap<(i64, &'static str), i64>,
+    /// A whole trust's turnaround is per school: 50 schools' 5,000 teachers and 10,000
+    /// classes would be one chart of 15,000 bars (docs/insights.md).
+    by_school: Groups,
+    /// One school's is per teacher and per class (through the pupils' classes).
+    by_teacher: Groups,
+    by_pupil: Groups,
+}
+
+/// Sentiment and both turnarounds from one read of the marks (docs/performance.md),
+/// grouped as the rows arrive: a trust's million marks are never held as rows.
+async fn read_marks(conn: &mut DbConn<'_>, c: &Checked) -> QueryResult<MarkGroups> {
+    let per_school = c.scope.school_ids.len() > 1;
+    let mut groups = MarkGroups::default();
+    insights::marks(conn, &c.scope, &c.filter, c.start(), c.end(), |m| {
+        if let Some(sentiment) = &m.sentiment {
+            *groups.per_day.entry((m.day, sentiment_name(sentiment))).or_default() += 1;
+        }
+        if let Some(tenths) = m.tenths {
+            let tenths = i32::try_from(tenths).unwrap_or(i32::MAX);
+            if per_school {
+                groups.by_school.add(&m.school_id, &[tenths]);
+            } else {
+                groups.by_teacher.add(&m.sender_id, &[tenths]);
+                groups.by_pupil.add(&m.student_id, &[tenths]);
+            }
+        }
+    })
+    .await?;
+    Ok(groups)
+}
+
+/// One school's class memberships, for its turnaround per class (a trust's is per school
+/// and needs none). Read whether or not there are marks, so it can go beside them.
+async fn read_memberships(conn: &mut DbConn<'_>, c: &Checked) -> QueryResult<Vec<insights::Membership>> {
+    let mut rows = Vec::new();
+    if c.scope.school_ids.len() == 1 {
+        insights::memberships(conn, &c.scope.school_ids, |m| rows.push(m)).await?;
+    }
+    Ok(rows)
 }
 
 /// The sentiment as counted (anything but POSITIVE and NEGATIVE counts as NEUTRAL).
@@ -241,10 +320,6 @@ impl Groups {
 
     fn get(&self, id: &str) -> Option<&[i32]> {
         self.index.get(id).map(|at| self.groups[*at].1.as_slice())
-    }
-
-    fn is_empty(&self) -> bool {
-        self.groups.is_empty()
     }
 
     fn ids(&self) -> Vec<String> {

@@ -5,12 +5,11 @@
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
-use std::time::Duration;
 
-use crate::cache::{CacheKind, ProcessCache};
+use crate::cache::ProcessCache;
 use crate::db::DbConn;
 use crate::models::insights;
-use crate::rpc::insights::{check, scope_of, trust_key, Checked, InsightsInput, TRUST_TTL};
+use crate::rpc::insights::{checked, trust_answer, trust_cache, trust_key, Checked, InsightsInput};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcResult};
 
@@ -53,20 +52,15 @@ pub async fn handler(ctx: &Ctx, input: InsightsPupilsInput) -> RpcResult<Vec<Pup
         fields.add("last", format!("Choose between 1 and {MAX_LAST} assignments."));
         fields.into_result()?;
     }
-    let mut pooled = ctx.conn().await?;
-    let mut conn = pooled.db();
-    let (scope, role) = scope_of(ctx, &mut conn).await?;
-    let c = check(&input.filters, scope)?;
+    let (c, role) = checked(ctx, &input.filters).await?;
     match trust_key(&c, role, &last.to_string()) {
-        Some(key) => TRUST.get_or_fill(key.as_str(), || pupils(&mut conn, &c, last)).await,
-        None => pupils(&mut conn, &c, last).await,
+        Some(key) => trust_answer(ctx, &TRUST, key, move |db| async move { pupils(&mut db.conn().await?.db(), &c, last).await }).await,
+        None => pupils(&mut ctx.conn().await?.db(), &c, last).await,
     }
 }
 
-/// Trust-wide answers, kept a minute (`insights::trust_key`).
-static TRUST: LazyLock<ProcessCache<String, Vec<PupilToLookAt>>> = LazyLock::new(|| {
-    ProcessCache::new(CacheKind::TrustInsights, TRUST_TTL, Duration::ZERO, 200)
-});
+/// Trust-wide answers (`insights::trust_cache`).
+static TRUST: LazyLock<ProcessCache<String, Vec<PupilToLookAt>>> = LazyLock::new(trust_cache);
 
 /// The pupils to look at under `c`, from the database.
 async fn pupils(conn: &mut DbConn<'_>, c: &Checked, last: i64) -> RpcResult<Vec<PupilToLookAt>> {

@@ -18,6 +18,7 @@ import { FormField } from '@/components/ui/form-field'
 import { Input, Select } from '@/components/ui/input'
 import type { InsightsChoice, InsightsInput, InsightsOverview, TurnaroundRow } from '@/generated/rpc-types'
 import { downloadCsv, toCsv } from '@/components/charts/csv'
+import { formatDate, isoDate } from '@/lib/format-date'
 import { errorMessage } from '@/lib/rpc'
 
 import { useInsightsFilters, useInsightsOverview, useInsightsPupils } from '../api/insights'
@@ -99,23 +100,29 @@ function turnaroundTable(by: string, list: TurnaroundRow[]) {
   return list.map((t) => [`${by}: ${t.name}`, t.marks, t.medianHours, t.p90Hours])
 }
 
-function Turnaround({ data }: { data: InsightsOverview }) {
-  const all = [
-    ...data.turnaroundByTeacher.map((t) => ({ ...t, label: t.name })),
-    ...data.turnaroundByClass.map((t) => ({ ...t, label: t.name })),
-  ]
+/** `wholeTrust`: a trust of several schools, none chosen: per school (its teachers and classes once one is). */
+function Turnaround({ data, wholeTrust }: { data: InsightsOverview; wholeTrust: boolean }) {
+  const all = [...data.turnaroundBySchool, ...data.turnaroundByTeacher, ...data.turnaroundByClass]
   return (
     <ChartFigure
       title="Marking turnaround"
-      description="Hours from hand-in to mark: the median and the 90th percentile, per teacher and per class."
+      description={
+        wholeTrust
+          ? 'Hours from hand-in to mark: the median and the 90th percentile, per school. Choose a school to see its teachers and classes.'
+          : 'Hours from hand-in to mark: the median and the 90th percentile, per teacher and per class.'
+      }
       filename="marking-turnaround.csv"
       table={{
-        headers: ['Teacher or class', 'Marks', 'Median (hours)', '90th percentile (hours)'],
-        rows: [...turnaroundTable('Teacher', data.turnaroundByTeacher), ...turnaroundTable('Class', data.turnaroundByClass)],
+        headers: [wholeTrust ? 'School' : 'Teacher or class', 'Marks', 'Median (hours)', '90th percentile (hours)'],
+        rows: [
+          ...turnaroundTable('School', data.turnaroundBySchool),
+          ...turnaroundTable('Teacher', data.turnaroundByTeacher),
+          ...turnaroundTable('Class', data.turnaroundByClass),
+        ],
       }}
     >
       <BarsChart
-        data={all.map((t) => ({ name: t.label, median: t.medianHours, p90: t.p90Hours }))}
+        data={all.map((t) => ({ name: t.name, median: t.medianHours, p90: t.p90Hours }))}
         x="name"
         unit="h"
         series={[
@@ -150,9 +157,9 @@ function Reach({ data }: { data: InsightsOverview }) {
   )
 }
 
-function Pupils({ filters }: { filters: InsightsInput }) {
+function Pupils({ filters, refreshing }: { filters: InsightsInput; refreshing: boolean }) {
   const [last, setLast] = useState(3)
-  const pupils = useInsightsPupils(filters, last)
+  const pupils = useInsightsPupils(filters, last, refreshing)
   const headers = ['Pupil', 'Form group', 'Why']
   const reasons = (p: { missed: number | null; negativeMarks: number | null; parentsNotReached: number | null }) =>
     [
@@ -218,12 +225,15 @@ const SCOPE_TEXT: Record<string, string> = {
 }
 
 export function InsightsPage() {
-  const options = useInsightsFilters()
   const [range] = useState(defaultRange)
   const [filters, setFilters] = useState<InsightsInput>({ ...EMPTY, ...range })
+  const options = useInsightsFilters(filters.schoolId)
   const set = (patch: Partial<InsightsInput>) => setFilters((f) => ({ ...f, ...patch }))
   const overview = useInsightsOverview(filters)
   const o = options.data
+  // A trust of several schools with none chosen: its groups, classes, teachers and
+  // turnaround come a school at a time.
+  const wholeTrust = o?.scope === 'TRUST' && !filters.schoolId && o.schools.length > 1
   return (
     <div className="min-w-0 space-y-6">
       <div className="space-y-1">
@@ -242,9 +252,21 @@ export function InsightsPage() {
             <Input type="date" value={filters.to ?? ''} onChange={(e) => set({ to: e.target.value || null })} />
           </FormField>
           {o && o.scope === 'TRUST' && (
-            <Choose label="School" all="All schools" value={filters.schoolId} options={o.schools} onChange={(v) => set({ schoolId: v })} />
+            <Choose
+              label="School"
+              all="All schools"
+              value={filters.schoolId}
+              options={o.schools}
+              // Another school's groups, classes and teachers mean nothing here.
+              onChange={(v) => set({ schoolId: v, yearGroupId: null, formGroupId: null, classId: null, teacherId: null })}
+            />
           )}
-          {o && (
+          {wholeTrust && (
+            <p className="self-end text-sm text-muted-foreground sm:col-span-2 lg:col-span-3">
+              Choose a school to look at one year group, form group, class or teacher.
+            </p>
+          )}
+          {o && !wholeTrust && !options.isPlaceholderData && (
             <>
               <Choose label="Year group" all="All year groups" value={filters.yearGroupId} options={o.yearGroups} onChange={(v) => set({ yearGroupId: v })} />
               <Choose label="Form group" all="All form groups" value={filters.formGroupId} options={o.formGroups} onChange={(v) => set({ formGroupId: v })} />
@@ -258,15 +280,22 @@ export function InsightsPage() {
       </Section>
       {overview.isError && <Alert>The insights could not be loaded: {errorMessage(overview.error)}</Alert>}
       {overview.isPending && <p role="status">Loading…</p>}
+      {overview.data && overview.data.scope === 'TRUST' && (
+        <p className="text-sm text-muted-foreground">
+          These figures cover many schools, so they are worked out about once a minute rather than each time you look. These
+          were worked out at <time dateTime={isoDate(overview.data.workedOutAt)}>{formatDate(overview.data.workedOutAt, true)}</time>.
+          {overview.data.refreshing && ' Newer figures are being worked out, and will show here by themselves in a few seconds.'}
+        </p>
+      )}
       {overview.data && (
         <div className="grid min-w-0 gap-6 xl:grid-cols-2">
           <HandIns data={overview.data} />
-          <Turnaround data={overview.data} />
+          <Turnaround data={overview.data} wholeTrust={wholeTrust} />
           <SentimentFigure weeks={overview.data.sentiment} description="Marks given each week, by the sentiment of their feedback." />
           <Reach data={overview.data} />
         </div>
       )}
-      <Pupils filters={filters} />
+      <Pupils filters={filters} refreshing={overview.data?.refreshing ?? false} />
     </div>
   )
 }
