@@ -10,6 +10,10 @@
 # WARMUP (10), one request per procedure. Prints p50/p95/p99 and errors per procedure (target
 # p95 < 50 ms, p99 < 200 ms) and the server's peak and current RSS (VmHWM, VmRSS from
 # /proc/<pid>/status; target < 300 MB). RESULT=<file> keeps the table as JSON too.
+# Before the run, each MAT user opens Insights once (their own lines, "first view in the process"),
+# and the driver waits until every trust's figures are fresh (`refreshing` false).
+# RATE=<pages a second> drives the same pages open loop at that rate instead of closed loops
+# (bench/thousand-load.mjs says how). Server settings pass through (VOICEMARK_DB_POOL_SIZE…).
 #
 # SLOW_MS=<ms> (PostgreSQL) logs every statement slower than that to PostgreSQL's log for the
 # run (ALTER DATABASE … SET log_min_duration_statement), and prints the slowest of them.
