@@ -9,7 +9,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
 
-import { expect, navLabels, submitLogin, test } from '../fixtures/auth'
+import { expect, navLabels, signIn, submitLogin, test } from '../fixtures/auth'
 import { mailServersForFile } from '../fixtures/smtp'
 import { PASSWORD, USERS } from '../fixtures/users'
 
@@ -139,9 +139,7 @@ test('Insights shows each chart with its table, the pupils to look at and the pu
 })
 
 test('Insights for a trust say when they were worked out, and for a school do not', async ({ page }) => {
-  await page.goto('/login')
-  await submitLogin(page, USERS.matUser, PASSWORD)
-  await expect(page).not.toHaveURL(/\/login/)
+  await signIn(page, 'matUser')
   await page.goto('/leaders/insights')
   await expect(page.getByRole('heading', { level: 1, name: 'Insights' })).toBeVisible()
   await expect(page.getByText('Every school of your trust; choose one to look at it alone.')).toBeVisible()
@@ -183,9 +181,7 @@ test('Insights for a trust say when they were worked out, and for a school do no
 
   // A school's figures are worked out each time: no such note.
   await page.context().clearCookies()
-  await page.goto('/login')
-  await submitLogin(page, USERS.admin, PASSWORD)
-  await expect(page).not.toHaveURL(/\/login/)
+  await signIn(page, 'admin')
   await page.goto('/leaders/insights')
   await expect(page.getByText('The whole school.')).toBeVisible()
   await expect(figure(page, 'Marking turnaround').getByRole('table')).toBeVisible()
@@ -196,9 +192,7 @@ test("a trust's figures kept by a stopped process show at once in a new one, and
   page,
 }, testInfo) => {
   const { server } = await servers()
-  await page.goto('/login')
-  await submitLogin(page, USERS.matUser, PASSWORD)
-  await expect(page).not.toHaveURL(/\/login/)
+  await signIn(page, 'matUser')
   await page.goto('/leaders/insights')
   const note = page.getByText(/^These figures cover many schools, so they are worked out about once a minute/)
   await expect(note).toBeVisible()

@@ -97,13 +97,16 @@ async fn wait_for_listeners(app: &TestApp, n: i64) -> Duration {
 
 /// `GET /api/trpc/{path}` (no input) with `cookie`: (the error code or "OK", the body).
 async fn query(server: &Server, path: &str, cookie: &str) -> (String, String) {
-    let response = reqwest::Client::new()
-        .get(format!("{}/api/trpc/{path}", server.base))
-        .header("cookie", cookie)
-        .send()
-        .await
-        .expect("answer");
-    let text = response.text().await.expect("body");
+    query_with(server, path, None, cookie).await
+}
+
+/// `GET /api/trpc/{path}` with `input` (if any) and `cookie`: (the error code or "OK", the body).
+async fn query_with(server: &Server, path: &str, input: Option<&Value>, cookie: &str) -> (String, String) {
+    let mut request = reqwest::Client::new().get(format!("{}/api/trpc/{path}", server.base)).header("cookie", cookie);
+    if let Some(input) = input {
+        request = request.query(&[("input", json!({ "json": input }).to_string())]);
+    }
+    let text = request.send().await.expect("answer").text().await.expect("body");
     (code(&text), text)
 }
 
@@ -456,16 +459,8 @@ async fn invalidation_delay_across_processes() {
 
 /// `insights.overview` from `server` for `filters`, as `cookie`: the answer's JSON.
 async fn insights_overview(server: &Server, filters: &Value, cookie: &str) -> Value {
-    let input = json!({ "json": filters }).to_string();
-    let response = reqwest::Client::new()
-        .get(format!("{}/api/trpc/insights.overview", server.base))
-        .query(&[("input", input)])
-        .header("cookie", cookie)
-        .send()
-        .await
-        .expect("answer");
-    let text = response.text().await.expect("body");
-    assert_eq!(code(&text), "OK", "{text}");
+    let (code, text) = query_with(server, "insights.overview", Some(filters), cookie).await;
+    assert_eq!(code, "OK", "{text}");
     let json: Value = serde_json::from_str(&text).expect("json");
     json["result"]["data"]["json"].clone()
 }
