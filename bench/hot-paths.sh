@@ -8,7 +8,11 @@
 #      VOICEMARK_READ_CACHES=sessions,hub-count: every request reads and encodes it, as the
 #      first one after a change to pupils or groups does) and the same with nothing kept (a
 #      third server with VOICEMARK_READ_CACHES=off: the session is read every time too);
-#   3. both in one batch.
+#   3. both in one batch;
+#   4. notification.filterOptions (the audience pickers: the school's 2,000 pupils, its
+#      classes, year and form groups with their pupils' counts), kept (gzip, as a browser
+#      asks) and its first read after a change (the server that keeps no roster, which
+#      keeps no audience pickers either: as every request did before stop 46).
 # Prints req/s, p50, p99, the share of the bare handler's rate and the server's CPU time
 # per request (user + system, from /proc, over the whole run).
 #
@@ -27,7 +31,8 @@
 #   cargo build --release --bin voicemark && cargo build --release -p voicemark-server --example bare_axum
 # Usage: bash bench/hot-paths.sh [postgres admin URL]
 # Environment: DURATION (default 15s), CONNECTIONS (default 200), RUNS (default 1: how many
-# times the whole set of cases runs, one set after the other, as the issue measured with 2).
+# times the whole set of cases runs, one set after the other, as the issue measured with 2),
+# CASES (default "count roster both audiences": which of the four to run).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="$root/target/release/voicemark"
@@ -36,6 +41,7 @@ admin_url="${1:-postgres://postgres@127.0.0.1:5432/postgres}"
 connections="${CONNECTIONS:-200}"
 duration="${DURATION:-15s}"
 runs="${RUNS:-1}"
+cases="${CASES:-count roster both audiences}"
 work="$(mktemp -d)"
 pids=()
 pg_name="vm_hot_$(date +%s)_$$"
@@ -66,6 +72,7 @@ PY
 count_path=$(rpc_path user.feedbackHubCount)
 roster_path=$(rpc_path school.listStudents)
 both_path=$(rpc_path user.feedbackHubCount,school.listStudents)
+audiences_path=$(rpc_path notification.filterOptions)
 
 cpu_ticks() { # pid -> utime + stime, in clock ticks
   awk '{ print $14 + $15 }' "/proc/$1/stat"
@@ -149,7 +156,7 @@ echo "$connections connections, $duration each, wrk -t2"
 bare_rps=""
 for run in $(seq 1 "$runs"); do
   [[ "$runs" == 1 ]] || echo "run $run of $runs"
-  for name in count roster both; do
+  for name in $cases; do
     path_var="${name}_path"
     measure "bare-axum ($name)" "http://127.0.0.1:3921${!path_var}" none "${pids[0]}"
     bare_rps=$(cat "$work/rps-bare-axum ($name)")
@@ -164,6 +171,12 @@ for run in $(seq 1 "$runs"); do
       measure "postgres roster, first read" "http://127.0.0.1:3925$roster_path" "$pg_cookie" "$pg_cold_pid" "$gzip_header"
       measure "sqlite roster, nothing kept" "http://127.0.0.1:3926$roster_path" "$sqlite_cookie" "$sqlite_bare_pid" "$gzip_header"
       measure "postgres roster, nothing kept" "http://127.0.0.1:3927$roster_path" "$pg_cookie" "$pg_bare_pid" "$gzip_header"
+    fi
+    if [[ $name == audiences ]]; then
+      measure "sqlite audiences, gzip" "http://127.0.0.1:3922$audiences_path" "$sqlite_cookie" "$sqlite_pid" "$gzip_header"
+      measure "postgres audiences, gzip" "http://127.0.0.1:3923$audiences_path" "$pg_cookie" "$pg_pid" "$gzip_header"
+      measure "sqlite audiences, first read" "http://127.0.0.1:3924$audiences_path" "$sqlite_cookie" "$sqlite_cold_pid" "$gzip_header"
+      measure "postgres audiences, first read" "http://127.0.0.1:3925$audiences_path" "$pg_cookie" "$pg_cold_pid" "$gzip_header"
     fi
     bare_rps=""
   done

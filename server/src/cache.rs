@@ -1,6 +1,7 @@
 //! A small in-process read cache for answers the database gives far more often than it
 //! changes (issue 15): the session lookup (`auth::session_cache`), the Feedback Hub badge
-//! count (`models::hub_count`), the roster (`models::roster`) and a trust's Insights.
+//! count (`models::hub_count`), the roster and the audience pickers' answer (`models::roster`)
+//! and a trust's Insights.
 //!
 //! The rules, the same for every use:
 //! * Every model function that changes what an entry depends on publishes the change on the
@@ -70,7 +71,8 @@ pub enum CacheKind {
     Sessions,
     /// `models::hub_count`.
     HubCount,
-    /// `models::roster` (whose answer, while this is off, is sent once and not compressed).
+    /// `models::roster`: the roster and the audience pickers' answers (each, while this is
+    /// off, sent once and not compressed).
     Roster,
     /// A MAT user's trust-wide Insights (`rpc::insights`): kept a minute, not emptied by
     /// the change feed (docs/insights.md).

@@ -40,7 +40,8 @@ pub enum Change<'a> {
     Users,
     /// A session row: signed out, expiry moved, the school it acts in.
     Sessions,
-    /// Pupils, year groups or form groups (the roster).
+    /// Pupils, year groups, form groups, classes or who is in a class (the roster and the
+    /// audience pickers).
     Roster,
     /// Submissions or the assignments they belong to: a hand-in, a mark, a new or deleted
     /// submission, all of one `school`. `None` when the school is not known (a notification

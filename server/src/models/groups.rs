@@ -234,6 +234,7 @@ pub async fn save_class(
             .set((classes::name.eq(name), classes::updated_at.eq(at)))
             .execute(c)
             .await)?;
+            changes::publish(conn, Change::Roster).await?;
             Ok((n == 1).then(|| id.to_owned()))
         }
         None => {
@@ -354,5 +355,6 @@ pub async fn insert_class(conn: &mut DbConn<'_>, class: &NewClass) -> QueryResul
         .on_conflict_do_nothing()
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Roster).await?;
     Ok(())
 }

@@ -289,6 +289,7 @@ pub async fn insert_class(
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Roster).await?;
     Ok(id)
 }
 
@@ -317,6 +318,7 @@ pub async fn update_class(
             .execute(c)
             .await)?,
     };
+    changes::publish(conn, Change::Roster).await?;
     Ok(())
 }
 
@@ -353,8 +355,10 @@ pub async fn add_class_links(conn: &mut DbConn<'_>, links: &[(String, String)]) 
             student_id: student_id.clone(),
         })
         .collect();
-    crate::batch_insert!(conn, class_students::table, rows, columns = 2, |q| q
-        .on_conflict_do_nothing())
+    let added = crate::batch_insert!(conn, class_students::table, rows, columns = 2, |q| q
+        .on_conflict_do_nothing())?;
+    changes::publish(conn, Change::Roster).await?;
+    Ok(added)
 }
 
 pub async fn remove_class_link(
@@ -369,6 +373,7 @@ pub async fn remove_class_link(
     )
     .execute(c)
     .await)?;
+    changes::publish(conn, Change::Roster).await?;
     Ok(())
 }
 

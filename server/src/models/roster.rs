@@ -49,16 +49,34 @@ pub fn roster_cache(max_bytes: usize) -> ProcessCache<String, Arc<SharedText>> {
     )
 }
 
+/// The audience pickers' answer of each school (`notification.filterOptions`: its classes,
+/// year groups and form groups with how many pupils each has, and its pupils), encoded
+/// once like the roster and held to the same bound, apart from it. Forgotten with the
+/// rosters on `Change::Roster`, which every write to pupils, groups, classes or who is in
+/// a class publishes.
+pub static AUDIENCES: LazyLock<ProcessCache<String, Arc<SharedText>>> = LazyLock::new(|| {
+    changes::subscribe(on_audience_change);
+    roster_cache(ROSTER_CACHE_BYTES)
+});
+
 /// What the rosters drop on a change: all of them, on any change to pupils or groups.
 fn on_change(change: Change<'_>) {
     if matches!(change, Change::Roster | Change::Everything) {
-        forget_rosters();
+        ROSTERS.invalidate();
     }
 }
 
-/// Forgets every kept roster.
+/// The same for the audience pickers' answers.
+fn on_audience_change(change: Change<'_>) {
+    if matches!(change, Change::Roster | Change::Everything) {
+        AUDIENCES.invalidate();
+    }
+}
+
+/// Forgets every kept roster and audience pickers' answer.
 pub fn forget_rosters() {
     ROSTERS.invalidate();
+    AUDIENCES.invalidate();
 }
 
 /// A pupil as lists show them: texts borrowed from the [`Roster`].

@@ -56,6 +56,7 @@ pub async fn add_to_class(
         ))
         .execute(c)
         .await)?;
+    changes::publish(conn, Change::Roster).await?;
     Ok(())
 }
 

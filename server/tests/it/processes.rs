@@ -1,8 +1,9 @@
 //! Several `voicemark serve` processes on one PostgreSQL behave as one (issue 30,
 //! docs/scaling.md). Each test starts real server processes from this binary on one test
 //! database, each with its own caches and its own listening connection:
-//! * a role change, a hand-in, a pupil added, a password change and a disable made through
-//!   process A are seen by process B's next request within a second, with B's caches warm;
+//! * a role change, a hand-in, a pupil added, a class made, a password change and a disable
+//!   made through process A are seen by process B's next request within a second, with B's
+//!   caches warm;
 //! * B's listening connection killed: B empties its caches at once (a change that reached no
 //!   feed shows), listens again, and a change through A is again seen within a second;
 //! * 40 parallel wrong passwords spread over three processes: exactly 5 reach the password
@@ -215,6 +216,7 @@ async fn changes_through_one_process_are_seen_by_the_next_request_to_another() {
     settle().await;
     for _ in 0..2 {
         assert!(!query(&b, "school.listStudents", admin).await.1.contains("Newton"));
+        assert!(!query(&b, "notification.filterOptions", admin).await.1.contains("Newton"));
     }
     mutate(
         &a,
@@ -225,6 +227,24 @@ async fn changes_through_one_process_are_seen_by_the_next_request_to_another() {
     .await;
     seen_within("a pupil added", || async {
         query(&b, "school.listStudents", admin).await.1.contains("Newton")
+    })
+    .await;
+    // ...and the audience pickers, kept apart from the roster.
+    seen_within("a pupil added (audience pickers)", || async {
+        query(&b, "notification.filterOptions", admin).await.1.contains("Isaac Newton")
+    })
+    .await;
+
+    // A class made: the audience pickers.
+    settle().await;
+    for _ in 0..2 {
+        let (answer, text) = query(&b, "notification.filterOptions", admin).await;
+        assert_eq!(answer, "OK", "{text}");
+        assert!(!text.contains("Physics 9X"));
+    }
+    mutate(&a, "admin.saveClass", json!({"name": "Physics 9X"}), Some(admin)).await;
+    seen_within("a class made", || async {
+        query(&b, "notification.filterOptions", admin).await.1.contains("Physics 9X")
     })
     .await;
 

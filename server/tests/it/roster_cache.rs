@@ -2,7 +2,10 @@
 //! (`models::roster::ROSTERS`, issue 15). After every kind of change to pupils or groups,
 //! with the roster warm in the cache just before it, the answer equals the database's list:
 //! a pupil added, a pupil edited (renamed, moved to another form group), a year group
-//! renamed, a pupil leaving the MIS, a pupil erased. Another school never sees it.
+//! renamed, a pupil leaving the MIS, a pupil erased. Another school never sees it. The
+//! audience pickers' answer (`notification.filterOptions`, `models::roster::AUDIENCES`) is
+//! kept the same way and also follows classes: made, renamed, and who is in them, by hand
+//! and by the MIS.
 
 use axum::body::Body;
 use axum::http::{header, Request};
@@ -174,5 +177,162 @@ dual_test! {
         assert_eq!(listed, expected);
         assert_eq!(listed[1]["forename"], "Al\u{1f}ex");
         assert_eq!(listed[1]["formGroup"]["name"], "7\u{1e}A");
+    }
+}
+
+async fn audiences(app: &TestApp, cookie: &str) -> Value {
+    let request = Request::get("/api/trpc/notification.filterOptions").header(header::COOKIE, cookie);
+    let response = app.request(request.body(Body::empty()).expect("request")).await;
+    response.json()["result"]["data"]["json"].clone()
+}
+
+#[derive(diesel::QueryableByName)]
+struct Counted {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    id: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    name: String,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pupils: i64,
+}
+
+/// What the audience pickers should offer now, read here with SQL of its own: the school's
+/// classes (who is in each), year and form groups (their current pupils), each by name, and
+/// the roster's pupils as "forename surname".
+async fn audiences_from_database(app: &TestApp, school: &str) -> Value {
+    let groups = |table: &str, counted: &str| {
+        format!("SELECT g.id, g.name, ({counted}) AS pupils FROM {table} g WHERE g.school_id = '{school}'")
+    };
+    let statements = [
+        groups("classes", "SELECT count(*) FROM class_students m WHERE m.class_id = g.id"),
+        groups(
+            "year_groups",
+            "SELECT count(*) FROM students s WHERE s.year_group_id = g.id AND s.archived_at IS NULL",
+        ),
+        groups(
+            "form_groups",
+            "SELECT count(*) FROM students s WHERE s.form_group_id = g.id AND s.archived_at IS NULL",
+        ),
+    ];
+    let mut lists = Vec::new();
+    for sql in statements {
+        let mut pooled = app.db.conn().await.expect("connection");
+        let mut rows: Vec<Counted> =
+            with_conn!(pooled.db(), |c| diesel::sql_query(sql.clone()).load(c).await).expect("groups");
+        rows.sort_by(|a, b| (&a.name, &a.id).cmp(&(&b.name, &b.id)));
+        lists.push(Value::Array(
+            rows.into_iter().map(|g| json!({"id": g.id, "name": g.name, "pupils": g.pupils})).collect(),
+        ));
+    }
+    let students: Vec<Value> = from_database(app, school)
+        .await
+        .as_array()
+        .expect("pupils")
+        .iter()
+        .map(|p| {
+            json!({
+                "id": p["id"],
+                "name": format!("{} {}", p["forename"].as_str().unwrap_or(""), p["surname"].as_str().unwrap_or("")),
+                "yearGroup": p["yearGroup"]["name"],
+                "formGroup": p["formGroup"]["name"],
+            })
+        })
+        .collect();
+    let [classes, year_groups, form_groups]: [Value; 3] = lists.try_into().expect("three lists");
+    json!({"classes": classes, "yearGroups": year_groups, "formGroups": form_groups, "students": students})
+}
+
+/// The audience pickers' answer equals the database's after `after`, read twice (the second
+/// past the settling second, so it comes from the cache and the next change meets it kept).
+async fn audiences_agree(app: &TestApp, cookie: &str, school: &str, after: &str) -> Value {
+    let expected = audiences_from_database(app, school).await;
+    assert_eq!(audiences(app, cookie).await, expected, "the audience pickers after {after}");
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(audiences(app, cookie).await, expected, "the audience pickers after {after}, read again");
+    expected
+}
+
+dual_test! {
+    async fn the_kept_audience_choices_equal_the_database_after_every_kind_of_change(app: TestApp) {
+        // notification.filterOptions is kept per school like the roster
+        // (`models::roster::AUDIENCES`) and must follow classes and who is in them too.
+        let TwoSchools { school, cookie, outsider } = two_schools(&app, "Audience School").await;
+        let mut pooled = app.db.conn().await.expect("connection");
+        let form = make_form_group(&mut pooled.db(), &school, "8A").await;
+        let year = groups::year_group_id(&mut pooled.db(), &school, "Year 8").await.expect("year group");
+        let mut pupils = Vec::new();
+        for name in ["Ann", "Bob"] {
+            let mut spec = simple(name, "Pupil");
+            spec.year_group_id = Some(year.clone());
+            spec.form_group_id = Some(form.clone());
+            pupils.push(make_pupil(&mut pooled.db(), &school, spec).await);
+        }
+        let outsiders = audiences(&app, &outsider).await;
+        assert_eq!(outsiders["students"].as_array().map(Vec::len), Some(1), "the other school's pupil only");
+        let first = audiences_agree(&app, &cookie, &school, "the set-up").await;
+        assert_eq!(first["classes"], json!([]));
+        assert_eq!(first["yearGroups"][0]["pupils"], 2);
+
+        // A class made by hand, then by the MIS.
+        let history = groups::save_class(&mut pooled.db(), &school, None, "History 8")
+            .await
+            .expect("class")
+            .expect("made");
+        audiences_agree(&app, &cookie, &school, "a class made").await;
+        let science = voicemark::models::mis::insert_class(
+            &mut pooled.db(),
+            &school,
+            voicemark::mis::Source::Wonde,
+            "wonde-science",
+            "Science 8",
+        )
+        .await
+        .expect("MIS class");
+        audiences_agree(&app, &cookie, &school, "a class from the MIS").await;
+
+        // Who is in a class: added by hand and by the MIS, then removed by the MIS.
+        students::add_to_class(&mut pooled.db(), &pupils[0], &history).await.expect("add");
+        let listed = audiences_agree(&app, &cookie, &school, "a pupil put in a class").await;
+        assert_eq!(listed["classes"][0]["name"], "History 8");
+        assert_eq!(listed["classes"][0]["pupils"], 1);
+        let links = vec![(science.clone(), pupils[0].clone()), (science.clone(), pupils[1].clone())];
+        voicemark::models::mis::add_class_links(&mut pooled.db(), &links).await.expect("links");
+        let listed = audiences_agree(&app, &cookie, &school, "pupils put in a class by the MIS").await;
+        assert_eq!(listed["classes"][1]["pupils"], 2);
+        voicemark::models::mis::remove_class_link(&mut pooled.db(), &science, &pupils[1]).await.expect("unlink");
+        let listed = audiences_agree(&app, &cookie, &school, "a pupil taken out of a class").await;
+        assert_eq!(listed["classes"][1]["pupils"], 1);
+
+        // Renamed by hand and by the MIS.
+        groups::save_class(&mut pooled.db(), &school, Some(&history), "Ancient History 8")
+            .await
+            .expect("rename");
+        let listed = audiences_agree(&app, &cookie, &school, "a class renamed").await;
+        assert_eq!(listed["classes"][0]["name"], "Ancient History 8");
+        voicemark::models::mis::update_class(
+            &mut pooled.db(),
+            &science,
+            voicemark::mis::Source::Wonde,
+            "wonde-science",
+            "Physics 8",
+        )
+        .await
+        .expect("MIS rename");
+        let listed = audiences_agree(&app, &cookie, &school, "a class renamed by the MIS").await;
+        assert_eq!(listed["classes"][1]["name"], "Physics 8");
+
+        // Pupils and groups, as for the roster.
+        make_pupil(&mut pooled.db(), &school, simple("Cat", "Pupil")).await;
+        let listed = audiences_agree(&app, &cookie, &school, "a pupil added").await;
+        assert_eq!(listed["students"].as_array().map(Vec::len), Some(3));
+        assert!(groups::rename_year_group(&mut pooled.db(), &school, &year, "Year Eight").await.expect("rename"));
+        let listed = audiences_agree(&app, &cookie, &school, "a year group renamed").await;
+        assert_eq!(listed["yearGroups"][0]["name"], "Year Eight");
+        voicemark::models::mis::archive_pupils(&mut pooled.db(), &school, &[pupils[1].clone()], now())
+            .await
+            .expect("archive");
+        let listed = audiences_agree(&app, &cookie, &school, "a pupil leaving").await;
+        assert_eq!(listed["yearGroups"][0]["pupils"], 1);
+        assert_eq!(audiences(&app, &outsider).await, outsiders, "the other school's choices");
     }
 }

@@ -1,11 +1,14 @@
 //! `notification.filterOptions`: what the editor's pickers offer — the caller's school's
-//! classes, form groups and pupils, and the year groups its pupils are in.
+//! classes, form groups and pupils, and the year groups its pupils are in. The answer is
+//! the same for everyone in the school: it is encoded once per school and sent from memory
+//! until a pupil, group, class or class membership changes (`models::roster::AUDIENCES`,
+//! docs/scaling.md "The audience pickers"), like the roster.
 
-use crate::models::groups;
-use crate::models::students;
+use crate::models::{groups, roster, students};
+use crate::rpc::encoded::Cached;
 use crate::rpc::registry::NoInput;
 use crate::rpc::typescript::rpc_type;
-use crate::rpc::{Ctx, RpcResult};
+use crate::rpc::{superjson, Ctx, RpcError, RpcResult};
 
 rpc_type! {
     /// A class, year group or form group to choose.
@@ -46,9 +49,23 @@ fn options(rows: Vec<groups::GroupRow>, only_used: bool) -> Vec<AudienceOption> 
         .collect()
 }
 
-pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<FilterOptions> {
+pub async fn handler(ctx: &Ctx, _input: NoInput) -> RpcResult<Cached<FilterOptions>> {
     ctx.require_user()?;
     let school_id = ctx.school_id()?;
+    let shared = roster::AUDIENCES
+        .get_or_fill(school_id, || async {
+            let options = read(ctx, school_id).await?;
+            let text = superjson::encode(&options).map_err(|e| RpcError::internal(e.to_string()))?;
+            // Not kept while the roster's caches are off (`VOICEMARK_READ_CACHES`).
+            let encoded = Cached::<FilterOptions>::from_superjson(text, roster::AUDIENCES.keeps());
+            RpcResult::Ok(encoded.shared())
+        })
+        .await?;
+    Ok(Cached::from_shared(shared))
+}
+
+/// The school's choices from the database.
+async fn read(ctx: &Ctx, school_id: &str) -> RpcResult<FilterOptions> {
     let mut pooled = ctx.conn().await?;
     let mut conn = pooled.db();
     let classes = groups::list_classes(&mut conn, school_id).await?;
