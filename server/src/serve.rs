@@ -155,6 +155,10 @@ async fn schedule_chains(state: &AppState) -> anyhow::Result<()> {
     if let Err(err) = crate::jobs::file_expiry::schedule(&mut pooled.db(), crate::models::now()).await {
         tracing::warn!(%err, "could not queue the file expiry sweep");
     }
+    // So does the night's preparation of the trusts' Insights (docs/insights.md).
+    if let Err(err) = crate::jobs::insights_prepare::schedule(&mut pooled.db(), crate::models::now()).await {
+        tracing::warn!(%err, "could not queue the preparation of the trusts' Insights");
+    }
     // The bounce mailbox's reads chain the same way (docs/bounces.md).
     let bounces = &state.config.bounces;
     if bounces.imap_url.is_some() {

@@ -25,6 +25,7 @@
 //! | `stripe.event` | [`stripe_event::ApplyStripeEvent`] | `stripe_event.rs` |
 //! | `mis.sync` | [`mis_sync::SyncMis`] | `mis_sync.rs` |
 //! | `bounces.poll` | [`bounce_poll::PollBounces`] | `bounce_poll.rs` |
+//! | `insights.prepare` | [`insights_prepare::PrepareInsights`] | `insights_prepare.rs` |
 //!
 //! A job's life: `QUEUED` → (claimed by a worker: `locked_at`, `locked_by`, `attempts + 1`)
 //! `RUNNING` → `DONE` (`finished_at`), or back to `QUEUED` with `run_at = now + backoff`
@@ -44,6 +45,7 @@ pub mod feedback_release;
 pub mod feedback_send;
 pub mod file_expiry;
 pub mod idempotency_sweep;
+pub mod insights_prepare;
 pub mod mis_sync;
 pub mod notification_send;
 pub mod registry;

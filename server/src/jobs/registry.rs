@@ -18,6 +18,7 @@ use super::feedback_send::SendFeedback;
 use super::bounce_poll::PollBounces;
 use super::file_expiry::ExpireFiles;
 use super::idempotency_sweep::SweepIdempotencyKeys;
+use super::insights_prepare::PrepareInsights;
 use super::mis_sync::SyncMis;
 use super::notification_send::SendNotification;
 use super::stripe_event::ApplyStripeEvent;
@@ -73,6 +74,7 @@ impl Registry {
             .register::<SyncMis>()
             .register::<ImportFromMicrosoft>()
             .register::<PollBounces>()
+            .register::<PrepareInsights>()
     }
 
     /// Adds job type `J` under its `KIND`.
@@ -129,7 +131,7 @@ mod tests {
             declared.push(kind.to_owned());
         }
         declared.sort();
-        assert_eq!(declared.len(), 17, "job types found: {declared:?}");
+        assert_eq!(declared.len(), 18, "job types found: {declared:?}");
         assert_eq!(Registry::standard().kinds(), declared);
     }
 

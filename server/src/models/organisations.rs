@@ -215,6 +215,24 @@ pub async fn school_mail_rules(
         .optional())
 }
 
+/// The MAT users who may sign in (not disabled) and used a session since `since`, each
+/// with their own school: whose trusts' Insights are prepared before the day starts
+/// (`rpc::insights::prepare`). By id, so every run meets them in the same order.
+pub async fn active_mat_users(
+    conn: &mut DbConn<'_>,
+    since: NaiveDateTime,
+) -> QueryResult<Vec<(String, Option<String>)>> {
+    use crate::db::schema::{sessions, users};
+    with_conn!(conn, |c| users::table
+        .filter(users::role.eq(core_wasm::UserRole::MatUser.as_str()))
+        .filter(users::disabled.eq(false))
+        .filter(users::id.eq_any(sessions::table.filter(sessions::last_seen_at.ge(since)).select(sessions::user_id)))
+        .order(users::id.asc())
+        .select((users::id, users::school_id))
+        .load(c)
+        .await)
+}
+
 // Acting in another school (docs/organisations.md "Active school").
 
 /// The schools a MAT user or organisation admin may act in: their own school (`home`),

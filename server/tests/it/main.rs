@@ -24,6 +24,7 @@ mod index_use;
 mod idempotency;
 mod idempotent_uploads;
 mod insights;
+mod insights_prepare;
 mod http_headers;
 mod input;
 mod jobs;

@@ -6,6 +6,7 @@
 
 pub mod filters;
 pub mod overview;
+pub mod prepare;
 pub mod pupils;
 pub mod student;
 
@@ -62,11 +63,25 @@ pub async fn trust_reading<T>(reading: impl std::future::Future<Output = RpcResu
 }
 
 /// How old a trust's answer kept in the database may be and still be given at once to a
-/// process that holds none (another process's, or this one's before it restarted), while
-/// it is worked out again in the background: the page says when it was worked out, and
-/// shows the newer figures by itself when they are ready ([`overview::InsightsOverview`]'s
-/// `refreshing`). Older, the request waits for the reading.
-pub const STORED_FOR: std::time::Duration = std::time::Duration::from_secs(60 * 60);
+/// process that holds none (another process's, this one's before it restarted, or the one
+/// prepared before the day started: [`prepare`]), while it is worked out again in the
+/// background: the page says when it was worked out, and shows the newer figures by itself
+/// when they are ready ([`overview::InsightsOverview`]'s `refreshing`). A day, as long as
+/// answers are kept (`answers::KEEP_FOR`); older, the request waits for the reading.
+pub const STORED_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+/// Where a trust's answer of type `V` to `key` is kept in the database: the SHA-256 of both
+/// (the overview's and the pupils' keys must never meet).
+fn answer_hash<V>(key: &str) -> String {
+    hex::encode(Sha256::digest(format!("{} {key}", std::any::type_name::<V>()).as_bytes()))
+}
+
+/// Keeps `value`, worked out at `worked_out_at`, as the answer to `key` for every process.
+async fn keep<V: Serialize>(db: &Db, key: &str, value: &V, worked_out_at: NaiveDateTime) -> RpcResult<()> {
+    let body = serde_json::to_string(value).map_err(|err| RpcError::internal(format!("an answer to keep: {err}")))?;
+    answers::keep(&mut db.conn().await?.db(), &answer_hash::<V>(key), &body, worked_out_at).await?;
+    Ok(())
+}
 
 /// A trust's answer for `key` (a [`trust_key`]), from the process's `cache`, else from the
 /// database, else worked out by `read` (at most [`TRUST_READINGS_AT_ONCE`] together):
@@ -87,8 +102,7 @@ where
     V: Clone + Serialize + DeserializeOwned + Send + Sync + 'static,
     Fut: std::future::Future<Output = RpcResult<V>> + Send + 'static,
 {
-    // The answer's type too: the overview's and the pupils' keys must never meet.
-    let hash = hex::encode(Sha256::digest(format!("{} {key}", std::any::type_name::<V>()).as_bytes()));
+    let hash = answer_hash::<V>(&key);
     if cache.keeps() && !cache.holds(&key) {
         let generation = cache.generation();
         if let Some((value, age)) = stored::<V>(&ctx.state.db, &hash).await? {
@@ -100,6 +114,7 @@ where
     let db = ctx.state.db.clone();
     // With the cache turned off (`VOICEMARK_READ_CACHES`) every request is worked out afresh.
     let shared = cache.keeps();
+    let kept_as = key.clone();
     cache
         .get_or_refresh(key, move || {
             trust_reading(async move {
@@ -113,9 +128,7 @@ where
                 let worked_out_at = crate::models::now();
                 let value = read(db.clone()).await?;
                 if shared {
-                    let body =
-                        serde_json::to_string(&value).map_err(|err| RpcError::internal(format!("an answer to keep: {err}")))?;
-                    answers::keep(&mut db.conn().await?.db(), &hash, &body, worked_out_at).await?;
+                    keep(&db, &kept_as, &value, worked_out_at).await?;
                 }
                 Ok(value)
             })
@@ -196,14 +209,7 @@ pub async fn scope_of(ctx: &Ctx, conn: &mut DbConn<'_>) -> RpcResult<(Scope, Use
         },
         UserRole::MatUser => {
             let home = ctx.home_school_id().or(Some(school_id.as_str()));
-            let mut ids = organisations::acting_school_ids(conn, &user.id, home).await?;
-            if !ids.contains(&school_id) {
-                ids.push(school_id);
-            }
-            Scope {
-                school_ids: ids,
-                sender_id: None,
-            }
+            trust_scope(conn, &user.id, home, school_id.clone()).await?
         }
         UserRole::Teacher => Scope {
             school_ids: vec![school_id],
@@ -211,6 +217,18 @@ pub async fn scope_of(ctx: &Ctx, conn: &mut DbConn<'_>) -> RpcResult<(Scope, Use
         },
     };
     Ok((scope, user.role))
+}
+
+/// A MAT user's scope: every school they may act in from `home`, and the one they act in.
+pub async fn trust_scope(conn: &mut DbConn<'_>, user_id: &str, home: Option<&str>, acting: String) -> RpcResult<Scope> {
+    let mut ids = organisations::acting_school_ids(conn, user_id, home).await?;
+    if !ids.contains(&acting) {
+        ids.push(acting);
+    }
+    Ok(Scope {
+        school_ids: ids,
+        sender_id: None,
+    })
 }
 
 /// The checked range `[from, to + 1 day)` and filter of `input` for `scope`: a school

@@ -143,7 +143,7 @@ pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverv
 /// memberships, parents reached) go at once on connections that are free now
 /// ([`Db::conn_if_free`]), else one after another; a trust's go one after another, so its
 /// marks are grouped as they arrive and a reading holds one connection (docs/scaling.md).
-async fn overview(db: &Db, c: &Checked, role: UserRole) -> RpcResult<InsightsOverview> {
+pub(super) async fn overview(db: &Db, c: &Checked, role: UserRole) -> RpcResult<InsightsOverview> {
     let (start, end) = (c.start(), c.end());
     let all = weeks(c.from, c.to);
     let one_school = c.scope.school_ids.len() == 1;

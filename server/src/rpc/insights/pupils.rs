@@ -16,6 +16,9 @@ use crate::rpc::{Ctx, FieldErrors, RpcResult};
 /// The most assignments "the last N" may count.
 pub const MAX_LAST: i64 = 20;
 
+/// "Last N" when the page does not say.
+pub const DEFAULT_LAST: i64 = 3;
+
 rpc_type! {
     pub struct InsightsPupilsInput {
         pub filters: InsightsInput,
@@ -46,7 +49,7 @@ struct Reasons {
 }
 
 pub async fn handler(ctx: &Ctx, input: InsightsPupilsInput) -> RpcResult<Vec<PupilToLookAt>> {
-    let last = input.last.unwrap_or(3);
+    let last = input.last.unwrap_or(DEFAULT_LAST);
     if !(1..=MAX_LAST).contains(&last) {
         let mut fields = FieldErrors::default();
         fields.add("last", format!("Choose between 1 and {MAX_LAST} assignments."));
@@ -63,7 +66,7 @@ pub async fn handler(ctx: &Ctx, input: InsightsPupilsInput) -> RpcResult<Vec<Pup
 static TRUST: LazyLock<ProcessCache<String, Vec<PupilToLookAt>>> = LazyLock::new(trust_cache);
 
 /// The pupils to look at under `c`, from the database.
-async fn pupils(conn: &mut DbConn<'_>, c: &Checked, last: i64) -> RpcResult<Vec<PupilToLookAt>> {
+pub(super) async fn pupils(conn: &mut DbConn<'_>, c: &Checked, last: i64) -> RpcResult<Vec<PupilToLookAt>> {
     let now = crate::models::now();
     let mut by: BTreeMap<String, Reasons> = BTreeMap::new();
     for (id, n) in insights::no_hand_ins(conn, &c.scope, &c.filter, last, now).await? {
