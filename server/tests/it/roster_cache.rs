@@ -19,10 +19,15 @@ use crate::dual_test;
 use crate::sending::{make_form_group, make_pupil, make_school, make_teacher, simple};
 use crate::support::{session_cookie, TestApp};
 
-async fn roster(app: &TestApp, cookie: &str) -> Value {
-    let request = Request::get("/api/trpc/school.listStudents").header(header::COOKIE, cookie);
+/// `procedure`'s answer (no input) to `cookie`'s holder.
+async fn answer(app: &TestApp, cookie: &str, procedure: &str) -> Value {
+    let request = Request::get(format!("/api/trpc/{procedure}")).header(header::COOKIE, cookie);
     let response = app.request(request.body(Body::empty()).expect("request")).await;
     response.json()["result"]["data"]["json"].clone()
+}
+
+async fn roster(app: &TestApp, cookie: &str) -> Value {
+    answer(app, cookie, "school.listStudents").await
 }
 
 #[derive(diesel::QueryableByName)]
@@ -181,9 +186,7 @@ dual_test! {
 }
 
 async fn audiences(app: &TestApp, cookie: &str) -> Value {
-    let request = Request::get("/api/trpc/notification.filterOptions").header(header::COOKIE, cookie);
-    let response = app.request(request.body(Body::empty()).expect("request")).await;
-    response.json()["result"]["data"]["json"].clone()
+    answer(app, cookie, "notification.filterOptions").await
 }
 
 #[derive(diesel::QueryableByName)]
