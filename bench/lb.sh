@@ -216,9 +216,9 @@ driver_end=$(now_ms)
 # ---- drain: every job of the run finished or given up ----
 # Pending: queued or running, and due now, or an e-mail's job whatever its time (a retry
 # waiting out its backoff is not delivered yet). Digests wait for their hour (none is due in
-# a run: 16:00 UTC), the expiry and sweep jobs for theirs.
+# a run: 16:00 UTC), the expiry, sweep and Insights preparation jobs for theirs.
 pending="status IN ('QUEUED', 'RUNNING') AND (run_at <= now()::timestamp
-    OR kind NOT IN ('email.digest', 'files.expire', 'idempotency.sweep', 'feedback.release_held'))"
+    OR kind NOT IN ('email.digest', 'files.expire', 'idempotency.sweep', 'feedback.release_held', 'insights.prepare'))"
 say "waiting for the job queue to drain (at most $((lease * 2 + 120)) s)"
 for _ in $(seq 1 $((lease * 2 + 120))); do
   left=$(psql "$db_url" -qtAc "SELECT count(*) FROM jobs WHERE created_at >= '$run_start' AND $pending")

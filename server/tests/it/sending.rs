@@ -1113,10 +1113,12 @@ async fn a_send_killed_half_way_delivers_each_message_once_after_restart() {
     let deadline = std::time::Instant::now() + Duration::from_secs(180);
     loop {
         let mut pooled = db.conn().await.expect("connection");
-        // The file expiry sweep queued at start waits for its 10-minute slot: not this send's.
+        // The chains queued at start wait for their time (the file expiry sweep its 10-minute
+        // slot, the Insights preparation 04:00): not this send's.
         let open: i64 = with_conn!(pooled.db(), |c| jobs_table::table
             .filter(jobs_table::status.ne(jobs::status::DONE))
             .filter(jobs_table::kind.ne(voicemark::jobs::file_expiry::KIND))
+            .filter(jobs_table::kind.ne(voicemark::jobs::insights_prepare::KIND))
             .count()
             .get_result(c)
             .await)
