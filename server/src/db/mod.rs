@@ -7,6 +7,7 @@
 pub mod changes;
 pub mod fault;
 pub mod listen;
+pub mod prepared;
 pub mod probe;
 pub mod schema;
 pub mod sql;
@@ -288,6 +289,17 @@ impl Db {
             Db::Postgres(pool) => pool.timeout_get(&now).await.ok().map(PooledConn::Postgres),
             Db::Sqlite(pool) => pool.timeout_get(&now).await.ok().map(PooledConn::Sqlite),
         }
+    }
+
+    /// `n` connections if that many are free now ([`Db::conn_if_free`]), else none (those
+    /// found are given back): for a request whose independent reads go at once when the
+    /// pool has room, and one after another on the connection it holds when it has not.
+    pub async fn conns_if_free(&self, n: usize) -> Option<Vec<PooledConn>> {
+        let mut found = Vec::with_capacity(n);
+        while found.len() < n {
+            found.push(self.conn_if_free().await?);
+        }
+        Some(found)
     }
 
     /// Runs `SELECT 1`: proves that a connection can be had and the database answers.

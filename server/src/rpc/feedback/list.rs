@@ -7,7 +7,12 @@
 
 use std::collections::HashMap;
 
+use chrono::NaiveDateTime;
+use diesel::result::QueryResult;
+
+use crate::db::DbConn;
 use crate::models::stored_files::SubmissionFile;
+use crate::models::submissions::MarkerScope;
 use crate::models::{marks, stored_files, waiting};
 use crate::models::notifications::FeedbackRelease;
 use crate::rpc::feedback::{scope, SentimentName};
@@ -175,43 +180,44 @@ rpc_type! {
 pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackHub> {
     let scope = scope(ctx)?;
     let school_id = ctx.school_id()?;
-    let mut pooled = ctx.conn().await?;
-    let mut conn = pooled.db();
-    let notification_id = input.notification_id.as_deref().filter(|s| !s.is_empty());
-    let class_id = input.class_id.as_deref().filter(|s| !s.is_empty());
-    // One more than a page tells whether another follows.
-    let mut rows =
-        waiting::waiting(&mut conn, &scope, notification_id, class_id, None, MAX_ITEMS + 1).await?;
-    let waiting_next = next_waiting(&mut rows, MAX_ITEMS);
-    let mut marked_rows =
-        marks::marked(&mut conn, &scope, notification_id, class_id, None, MAX_MARKED + 1).await?;
-    let marked_next = next_marked(&mut marked_rows, MAX_MARKED);
-    // Every listed submission's files in one statement.
-    let ids: Vec<&str> = rows
-        .iter()
-        .map(|r| r.submission_id.as_str())
-        .chain(marked_rows.iter().map(|r| r.hub.submission_id.as_str()))
-        .collect();
-    let mut files = stored_files::of_submissions(&mut conn, &ids).await?;
-    // The filter's choices: every notification with work waiting, whatever the filters
-    // (not only those among the first 500 listed).
-    let notifications: Vec<FilterOption> = waiting::with_work_waiting(&mut conn, &scope)
-        .await?
-        .into_iter()
-        .map(|(id, name)| FilterOption { id, name })
-        .collect();
+    let filters = Filters {
+        scope: &scope,
+        notification_id: input.notification_id.as_deref().filter(|s| !s.is_empty()),
+        class_id: input.class_id.as_deref().filter(|s| !s.is_empty()),
+    };
+    let db = &ctx.state.db;
+    let mut first = db.conn().await?;
+    // The three lanes go at once on connections free now, else one after another on the
+    // one held (`Db::conns_if_free`, as a school's Insights overview).
+    let more = db.conns_if_free(2).await;
+    crate::metrics::reads("feedback.list", more.is_some());
+    let (waiting, marked, choices) = match more {
+        Some(mut more) => {
+            let [b, d] = &mut more[..] else { unreachable!("two connections were asked for") };
+            let (mut a, mut b, mut d) = (first.db(), b.db(), d.db());
+            tokio::try_join!(
+                waiting_lane(&mut a, &filters),
+                marked_lane(&mut b, &filters),
+                choices_lane(&mut d, &scope, school_id),
+            )?
+        }
+        None => {
+            let conn = &mut first.db();
+            (
+                waiting_lane(conn, &filters).await?,
+                marked_lane(conn, &filters).await?,
+                choices_lane(conn, &scope, school_id).await?,
+            )
+        }
+    };
+    drop(first);
+    let WaitingLane { rows, next: waiting_next, count: waiting_count, mut files } = waiting;
+    let MarkedLane { rows: marked_rows, next: marked_next, count: marked_count, files: mut marked_files } = marked;
     let items: Vec<HubItem> = rows.into_iter().map(|row| hub_item(&mut files, row)).collect();
     let marked: Vec<MarkedItem> =
-        marked_rows.into_iter().map(|row| marked_item(&mut files, row)).collect();
-    let marked_count =
-        marks::marked_count(&mut conn, &scope, notification_id, class_id).await?;
-    let waiting_count = if waiting_next.is_none() {
-        items.len() as i64
-    } else {
-        waiting::waiting_count(&mut conn, &scope, notification_id, class_id).await?
-    };
-    let held = marks::held_groups(&mut conn, &scope)
-        .await?
+        marked_rows.into_iter().map(|row| marked_item(&mut marked_files, row)).collect();
+    let held = choices
+        .held
         .into_iter()
         .map(|(notification_id, title, count, release, release_at)| {
             let release = ReleaseState::held(FeedbackRelease::from_stored(&release));
@@ -226,11 +232,9 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
             }
         })
         .collect();
-    let classes = crate::models::students::school_classes(&mut conn, school_id)
-        .await?
-        .into_iter()
-        .map(|(id, name)| FilterOption { id, name })
-        .collect();
+    let options = |list: Vec<(String, String)>| -> Vec<FilterOption> {
+        list.into_iter().map(|(id, name)| FilterOption { id, name }).collect()
+    };
     Ok(FeedbackHub {
         items,
         marked,
@@ -239,8 +243,79 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
         waiting_next,
         marked_next,
         held,
-        notifications,
-        classes,
+        notifications: options(choices.notifications),
+        classes: options(choices.classes),
+    })
+}
+
+/// What both lists are filtered by.
+struct Filters<'a> {
+    scope: &'a MarkerScope,
+    notification_id: Option<&'a str>,
+    class_id: Option<&'a str>,
+}
+
+struct WaitingLane {
+    rows: Vec<waiting::HubRow>,
+    next: Option<String>,
+    count: i64,
+    files: HashMap<String, Vec<SubmissionFile>>,
+}
+
+/// The waiting list's first page, how many wait (counted only when more than a page does)
+/// and the listed submissions' files.
+async fn waiting_lane(conn: &mut DbConn<'_>, f: &Filters<'_>) -> QueryResult<WaitingLane> {
+    // One more than a page tells whether another follows.
+    let mut rows =
+        waiting::waiting(conn, f.scope, f.notification_id, f.class_id, None, MAX_ITEMS + 1).await?;
+    let next = next_waiting(&mut rows, MAX_ITEMS);
+    let count = match next {
+        None => rows.len() as i64,
+        Some(_) => waiting::waiting_count(conn, f.scope, f.notification_id, f.class_id).await?,
+    };
+    let ids: Vec<&str> = rows.iter().map(|r| r.submission_id.as_str()).collect();
+    let files = stored_files::of_submissions(conn, &ids).await?;
+    Ok(WaitingLane { rows, next, count, files })
+}
+
+struct MarkedLane {
+    rows: Vec<marks::MarkedRow>,
+    next: Option<String>,
+    count: i64,
+    files: HashMap<String, Vec<SubmissionFile>>,
+}
+
+/// The Marked list's first page, how many there are (counted only when more than a page)
+/// and the listed submissions' files.
+async fn marked_lane(conn: &mut DbConn<'_>, f: &Filters<'_>) -> QueryResult<MarkedLane> {
+    let mut rows =
+        marks::marked(conn, f.scope, f.notification_id, f.class_id, None, MAX_MARKED + 1).await?;
+    let next = next_marked(&mut rows, MAX_MARKED);
+    let count = match next {
+        None => rows.len() as i64,
+        Some(_) => marks::marked_count(conn, f.scope, f.notification_id, f.class_id).await?,
+    };
+    let ids: Vec<&str> = rows.iter().map(|r| r.hub.submission_id.as_str()).collect();
+    let files = stored_files::of_submissions(conn, &ids).await?;
+    Ok(MarkedLane { rows, next, count, files })
+}
+
+type HeldRow = (String, String, i64, String, Option<NaiveDateTime>);
+
+struct Choices {
+    notifications: Vec<(String, String)>,
+    held: Vec<HeldRow>,
+    classes: Vec<(String, String)>,
+}
+
+/// What the filters offer, whatever they are set to: every notification with work waiting
+/// (not only those among the first 500 listed) and the school's classes; and the
+/// assignments with held marks.
+async fn choices_lane(conn: &mut DbConn<'_>, scope: &MarkerScope, school_id: &str) -> QueryResult<Choices> {
+    Ok(Choices {
+        notifications: waiting::with_work_waiting(conn, scope).await?,
+        held: marks::held_groups(conn, scope).await?,
+        classes: crate::models::students::school_classes(conn, school_id).await?,
     })
 }
 
