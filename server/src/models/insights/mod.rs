@@ -2,10 +2,11 @@
 //! counts, marking turnaround percentiles, feedback sentiment, parents reached and the
 //! pupils to look at, over a scope (schools, and for a teacher only the assignments they
 //! sent) and filters. Every aggregate is computed in SQL, written once for both backends:
-//! the statements use `?` placeholders, numbered `$1…` for PostgreSQL by [`numbered`]. Only
-//! a timestamp's day and the time between two differ per backend ([`day_number`],
-//! [`tenths_between`]). Each statement answers few rows (per assignment, per day, per
-//! group and tenth of an hour), never one per submission (docs/performance.md).
+//! the statements use `?` placeholders, numbered `$1…` for PostgreSQL and kept prepared by
+//! their text (`db::prepared`). Only a timestamp's day and the time between two differ per
+//! backend ([`day_number`], [`tenths_between`]). Each statement answers few rows (per
+//! assignment, per day, per group and tenth of an hour), never one per submission
+//! (docs/performance.md).
 
 use chrono::NaiveDateTime;
 use diesel::result::QueryResult;
@@ -13,6 +14,7 @@ use diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
 use diesel::QueryableByName;
 use diesel_async::RunQueryDsl;
 
+use crate::db::prepared::{Bind, Prepared};
 use crate::db::DbConn;
 
 pub mod answers;
@@ -36,13 +38,6 @@ pub struct Filter {
     pub teacher_id: Option<String>,
 }
 
-/// A bound value of a statement.
-#[derive(Debug, Clone)]
-enum Bind {
-    Text(String),
-    Time(NaiveDateTime),
-    Int(i64),
-}
 
 /// A statement being written: SQL text with `?` placeholders and their values in order.
 #[derive(Debug, Default)]
@@ -124,22 +119,6 @@ impl Sql {
     }
 }
 
-/// `?` placeholders as PostgreSQL's `$1, $2, …` (no statement here has a `?` in a literal).
-fn numbered(sql: &str) -> String {
-    let mut out = String::with_capacity(sql.len() + 16);
-    let mut n = 0;
-    for ch in sql.chars() {
-        if ch == '?' {
-            n += 1;
-            out.push('$');
-            out.push_str(&n.to_string());
-        } else {
-            out.push(ch);
-        }
-    }
-    out
-}
-
 /// Runs `sql` on either backend, loading rows of `R` (small answers: grouped in SQL).
 async fn load<R>(conn: &mut DbConn<'_>, sql: Sql) -> QueryResult<Vec<R>>
 where
@@ -158,17 +137,12 @@ where
     R: QueryableByName<diesel::pg::Pg> + QueryableByName<diesel::sqlite::Sqlite> + Send + 'static,
 {
     use futures_util::TryStreamExt;
+    // Kept prepared by its text (`db::prepared`): one school's reads are planned once per
+    // connection, not on every request.
+    let query = Prepared::new(sql.text, sql.binds);
     macro_rules! run {
-        ($c:expr, $db:ty, $text:expr) => {{
-            let mut q = diesel::sql_query($text).into_boxed::<$db>();
-            for bind in sql.binds {
-                q = match bind {
-                    Bind::Text(v) => q.bind::<Text, _>(v),
-                    Bind::Time(v) => q.bind::<Timestamp, _>(v),
-                    Bind::Int(v) => q.bind::<BigInt, _>(v),
-                };
-            }
-            let mut rows = q.load_stream::<R>($c).await?;
+        ($c:expr) => {{
+            let mut rows = query.load_stream::<R>($c).await?;
             while let Some(row) = rows.try_next().await? {
                 each(row);
             }
@@ -176,8 +150,8 @@ where
         }};
     }
     match conn {
-        DbConn::Postgres(pg) => run!(&mut **pg, diesel::pg::Pg, numbered(&sql.text)),
-        DbConn::Sqlite(lite) => run!(&mut **lite, diesel::sqlite::Sqlite, sql.text.clone()),
+        DbConn::Postgres(pg) => run!(&mut **pg),
+        DbConn::Sqlite(lite) => run!(&mut **lite),
     }
 }
 
@@ -440,14 +414,4 @@ pub async fn reach(
     .time(to)
     .push(" GROUP BY n.type ORDER BY n.type");
     load(conn, sql).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_placeholders_for_postgres() {
-        assert_eq!(numbered("a = ? AND b IN (?, ?)"), "a = $1 AND b IN ($2, $3)");
-    }
 }
