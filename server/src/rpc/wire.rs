@@ -2,12 +2,13 @@
 //! envelopes and small outputs are written into one buffer, large outputs and shared
 //! answers ([`crate::shared_text::SharedText`]) are sent as their own chunks.
 //!
-//! When the client accepts gzip and every shared answer has its deflated form ready, the
-//! answer is one gzip stream made of parts: the envelopes as stored blocks, other large
-//! outputs deflated quickly for this call, each shared answer's blocks compressed once
-//! (RFC 1951 blocks ending in a sync flush follow each other; the CRC-32s are combined).
-//! Such answers, and those waiting for their compressed form, are marked [`SelfEncoded`] so
-//! the compression layer leaves them alone. An answer made only of shared parts carries a
+//! When the client accepts gzip, an answer with shared parts is one gzip stream made of
+//! parts: the envelopes as stored blocks, other large outputs deflated quickly for this
+//! call, each shared answer's blocks compressed once (RFC 1951 blocks ending in a sync
+//! flush follow each other; the CRC-32s are combined). A shared answer whose best form is
+//! still being made in the background (its first read) is deflated quickly for this call
+//! too, as other large outputs are. Such answers are marked [`SelfEncoded`] so the
+//! compression layer leaves them alone. An answer made only of shared parts carries a
 //! weak ETag, and `If-None-Match` gets 304.
 
 use std::collections::VecDeque;
@@ -105,20 +106,19 @@ impl BodyBuilder {
         Some(format!("W/\"{:032x}\"", xxhash_rust::xxh3::xxh3_128(&described)))
     }
 
-    /// The body: gzip when `gzip` is accepted and every shared answer is compressed.
+    /// The body: gzip when `gzip` is accepted and a shared answer is part of it (the
+    /// compression layer compresses the others).
     pub fn build(self, accepts_gzip: bool) -> Built {
         let pieces = self.pieces();
-        // Asks each shared answer for its compressed form, so each starts compressing.
-        let forms: Vec<Option<Deflated>> = pieces
-            .iter()
-            .map(|piece| match piece {
-                Piece::Shared(shared) => shared.deflated().cloned(),
-                _ => None,
-            })
-            .collect();
-        let shared = pieces.iter().filter(|piece| matches!(piece, Piece::Shared(_))).count();
-        let ready = forms.iter().flatten().count();
-        if accepts_gzip && shared > 0 && ready == shared {
+        if accepts_gzip && pieces.iter().any(|piece| matches!(piece, Piece::Shared(_))) {
+            // Asks each shared answer for its best form, so each starts compressing.
+            let forms: Vec<Option<Deflated>> = pieces
+                .iter()
+                .map(|piece| match piece {
+                    Piece::Shared(shared) => shared.deflated().cloned(),
+                    _ => None,
+                })
+                .collect();
             return Built { body: gzip(pieces.into_iter().zip(forms).collect()), gzip: true };
         }
         let chunks = pieces
@@ -162,8 +162,8 @@ fn gzip(pieces: Vec<(Piece, Option<Deflated>)>) -> axum::body::Body {
                 chunks.push(deflated.blocks);
             }
             (Piece::Shared(shared), form) => {
-                // `build` sends gzip only when every form is ready; were one not, it is made now.
-                let form = form.unwrap_or_else(|| shared.deflate_now().clone());
+                // Its best form while that is being made: deflated quickly for this call.
+                let form = form.unwrap_or_else(|| deflate_blocks(&shared.text, 1));
                 crc.combine(&crc32fast::Hasher::new_with_initial_len(form.crc, shared.text.len() as u64));
                 length += shared.text.len() as u64;
                 flush(&mut stored, &mut chunks);
@@ -318,12 +318,25 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_shared_answer_not_yet_compressed_is_sent_as_it_is() {
-        let mut body = BodyBuilder::default();
-        body.output(Encoded::Shared(Arc::new(SharedText::new("{\"json\":[1]}".into()))));
-        let built = body.build(true);
-        assert!(!built.gzip);
-        assert_eq!(collect(built.body).await, b"{\"json\":[1]}");
+    async fn a_shared_answer_not_yet_compressed_is_deflated_quickly_for_its_first_read() {
+        let roster: String = (0..3_000).map(|i| format!("{{\"id\":\"{i:06}\",\"forename\":\"Ada\"}},")).collect();
+        let text = format!("{{\"json\":[{roster}0]}}");
+        for shared in [SharedText::new(text.clone()), SharedText::sent_once(text.clone())] {
+            let shared = Arc::new(shared);
+            let mut body = BodyBuilder::default();
+            body.output(Encoded::Shared(shared.clone()));
+            let built = body.build(true);
+            assert!(built.gzip);
+            let zipped = collect(built.body).await;
+            assert!(zipped.len() < text.len() / 5, "{} of {}", zipped.len(), text.len());
+            assert_eq!(gunzip(&zipped), text);
+            // Without gzip, the text as it is.
+            let mut plain = BodyBuilder::default();
+            plain.output(Encoded::Shared(shared));
+            let built = plain.build(false);
+            assert!(!built.gzip);
+            assert_eq!(collect(built.body).await, text.as_bytes());
+        }
     }
 
     #[test]

@@ -31,20 +31,13 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
     plain
 }
 
-/// Asks with gzip until the compressed form, made in the background, is used. (Other tests
-/// running at the same time empty the process's rosters; the compressed form is found
-/// again by the text's hash.)
+/// Asks with gzip: a shared answer is compressed on every read, its first too (deflated
+/// quickly for that read while its best form is made in the background).
 async fn gzipped(app: &TestApp, path: &str, cookie: &str) -> TestResponse {
-    for _ in 0..250 {
-        let answer = get(app, path, cookie, &[(header::ACCEPT_ENCODING, "gzip, deflate, br")]).await;
-        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
-        if answer.header("content-encoding") == Some("gzip") {
-            return answer;
-        }
-        assert!(answer.json().is_array() || answer.json().is_object(), "sent plain meanwhile");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    panic!("the roster was never sent compressed");
+    let answer = get(app, path, cookie, &[(header::ACCEPT_ENCODING, "gzip, deflate, br")]).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text());
+    assert_eq!(answer.header("content-encoding"), Some("gzip"));
+    answer
 }
 
 dual_test! {
@@ -76,10 +69,11 @@ dual_test! {
         assert_eq!(elsewhere.status, StatusCode::OK);
         assert_eq!(elsewhere.json()["result"]["data"]["json"][0]["forename"], "Zed");
 
-        // The gzip answer is the plain answer, byte for byte, and far smaller.
+        // The gzip answer is the plain answer, byte for byte, and far smaller (the first
+        // read's quick form: a quarter at 300 pupils, a tenth at 2,000).
         let zipped = gzipped(&app, ROSTER, &cookie).await;
         assert_eq!(gunzip(&zipped.body), first.body);
-        assert!(zipped.body.len() * 4 < first.body.len(), "{} of {} bytes", zipped.body.len(), first.body.len());
+        assert!(zipped.body.len() * 3 < first.body.len(), "{} of {} bytes", zipped.body.len(), first.body.len());
         assert_eq!(zipped.header("etag"), Some(etag.as_str()));
 
         // In a batch with a call encoded for this request: compressed together, no ETag.
