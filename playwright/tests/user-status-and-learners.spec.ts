@@ -67,6 +67,7 @@ test('a business organisation reads "learners" instead of "pupils"', async ({ pa
   const northbridge = ((await list.json()).result.data.json as { id: string; name: string }[]).find(
     (o: { name: string }) => o.name === 'Northbridge Academy',
   )
+  if (!northbridge) throw new Error('Northbridge Academy is not in the organisation list')
   await rpc(page, 'organisation.switch', { schoolId: northbridge.id })
   await page.goto('/leaders/tasks')
   await expect(page.getByRole('link', { name: 'For pupils' })).toBeVisible()

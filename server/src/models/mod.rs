@@ -49,6 +49,12 @@ pub fn now() -> NaiveDateTime {
     Utc::now().naive_utc().trunc_subsecs(6)
 }
 
+/// A list's total without counting it, when the first page (read with `limit`, one more
+/// than it shows) holds every row; otherwise the caller counts.
+pub fn total_of_first_page(first: bool, rows: usize, limit: i64) -> Option<i64> {
+    (first && (rows as i64) < limit).then_some(rows as i64)
+}
+
 /// Where a page of people by name resumes: strictly after this place in the order by
 /// surname, forename and id (docs/scaling.md "Paged lists").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,4 +105,18 @@ macro_rules! after_name {
             (k.surname.clone(), k.forename.clone(), k.id.clone()),
         )
     }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::total_of_first_page;
+
+    #[test]
+    fn a_first_page_that_holds_every_row_is_the_total() {
+        // Read with a limit one more than the page of 50.
+        assert_eq!(total_of_first_page(true, 0, 51), Some(0));
+        assert_eq!(total_of_first_page(true, 50, 51), Some(50));
+        assert_eq!(total_of_first_page(true, 51, 51), None, "more follow: counted");
+        assert_eq!(total_of_first_page(false, 3, 51), None, "a later page never tells");
+    }
 }

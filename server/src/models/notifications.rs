@@ -403,7 +403,6 @@ mod authoring {
                 query
             }};
         }
-        let total: i64 = with_conn!(conn, |c| filtered!().count().get_result(c).await)?;
         let rows: Vec<(NotificationRow, String, String)> = with_conn!(conn, |c| {
             let mut query = filtered!();
             if let Some((at, id)) = after {
@@ -419,6 +418,10 @@ mod authoring {
                 .load(c)
                 .await
         })?;
+        let total = match crate::models::total_of_first_page(after.is_none(), rows.len(), limit) {
+            Some(total) => total,
+            None => with_conn!(conn, |c| filtered!().count().get_result(c).await)?,
+        };
         Ok((
             rows.into_iter()
                 .map(|(row, forename, surname)| (row, format!("{forename} {surname}")))

@@ -133,7 +133,6 @@ pub async fn list_page(
                 .into_boxed()
         };
     }
-    let total: i64 = with_conn!(conn, |c| own!().count().get_result(c).await)?;
     let rows: Vec<ReportSummary> = with_conn!(conn, |c| {
         let mut query = own!();
         if let Some(key) = after {
@@ -146,6 +145,10 @@ pub async fn list_page(
             .load(c)
             .await
     })?;
+    let total = match crate::models::total_of_first_page(after.is_none(), rows.len(), limit) {
+        Some(total) => total,
+        None => with_conn!(conn, |c| own!().count().get_result(c).await)?,
+    };
     Ok((rows, total))
 }
 

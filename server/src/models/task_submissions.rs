@@ -220,7 +220,6 @@ pub async fn list_page(
             query
         }};
     }
-    let total: i64 = with_conn!(conn, |c| kept!().count().get_result(c).await)?;
     let rows: Vec<(TaskRow, String, String, String)> = with_conn!(conn, |c| {
         let mut query = kept!();
         if let Some(key) = after {
@@ -233,6 +232,10 @@ pub async fn list_page(
             .load(c)
             .await
     })?;
+    let total = match crate::models::total_of_first_page(after.is_none(), rows.len(), limit) {
+        Some(total) => total,
+        None => with_conn!(conn, |c| kept!().count().get_result(c).await)?,
+    };
     Ok((
         rows.into_iter()
             .map(|(task, template_title, owner_forename, owner_surname)| TaskListEntry {

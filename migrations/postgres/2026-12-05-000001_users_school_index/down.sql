@@ -1,0 +1,1 @@
+CREATE INDEX idx_users_school_id ON users (school_id);
