@@ -311,3 +311,56 @@ dual_test!(
         assert_eq!(files(&hub.data()["items"][0]).len(), 2, "Oliver's still waiting, with his two");
     }
 );
+
+/// How many `feedback.list` calls read their three lanes `how` (`at_once` or `in_turn`).
+async fn hub_reads(app: &TestApp, how: &str) -> u64 {
+    let handle = voicemark::metrics::install().expect("the recorder installs");
+    let text = voicemark::metrics::render(&app.state, &handle).await;
+    let line = format!(r#"voicemark_reads_total{{procedure="feedback.list",how="{how}"}} "#);
+    text.lines()
+        .find_map(|l| l.strip_prefix(line.as_str()))
+        .map_or(0, |n| n.trim().parse().expect("a count"))
+}
+
+dual_test!(
+    async fn the_hub_is_the_same_read_at_once_or_in_turn(app: TestApp) {
+        let w = world(&app).await;
+        hand_in(&app, &w.submissions[1], "Oliver's letter").await.data();
+        hand_in(&app, &w.submissions[0], "Amelia's letter").await.data();
+        file_of(&app, &w, &w.submissions[1].0, "page-1.jpg", 1).await;
+        mutate(
+            &app,
+            "feedback.mark",
+            json!({"submissionId": w.submissions[0].0, "feedback": "A clear letter.", "sentiment": "POSITIVE"}),
+            Some(&w.teacher.cookie),
+        )
+        .await
+        .data();
+        file_of(&app, &w, &w.submissions[0].0, "extra.jpg", 9).await;
+
+        // With the pool free, the waiting list, the Marked list and the choices go at once.
+        let before = hub_reads(&app, "at_once").await;
+        let at_once = query(&app, "feedback.list", all(), Some(&w.teacher.cookie)).await.data().clone();
+        assert!(hub_reads(&app, "at_once").await > before);
+        assert_eq!(at_once["items"].as_array().map(Vec::len), Some(1), "{at_once}");
+        assert_eq!(at_once["items"][0]["studentForename"], "Oliver");
+        assert_eq!(at_once["items"][0]["files"][0]["filename"], "page-1.jpg");
+        assert_eq!(at_once["marked"][0]["studentForename"], "Amelia");
+        assert_eq!(at_once["marked"][0]["files"][0]["filename"], "extra.jpg");
+        assert_eq!((at_once["waitingCount"].as_i64(), at_once["markedCount"].as_i64()), (Some(1), Some(1)));
+        assert!(!at_once["notifications"].as_array().unwrap().is_empty(), "{at_once}");
+
+        // With every connection but one taken, in turn on the one the request holds: the same.
+        let mut held = Vec::new();
+        while let Some(conn) = app.db.conn_if_free().await {
+            held.push(conn);
+        }
+        assert!(held.len() >= 3, "the test pool holds {} connections", held.len());
+        held.pop();
+        let before = hub_reads(&app, "in_turn").await;
+        let in_turn = query(&app, "feedback.list", all(), Some(&w.teacher.cookie)).await.data().clone();
+        assert!(hub_reads(&app, "in_turn").await > before);
+        drop(held);
+        assert_eq!(in_turn, at_once);
+    }
+);
