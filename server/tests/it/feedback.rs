@@ -43,6 +43,18 @@ async fn file_of(app: &TestApp, w: &crate::submissions::World, id: &str, name: &
     file.id
 }
 
+/// The teacher marks Amelia's work (the world's first submission).
+async fn mark_amelias_letter(app: &TestApp, w: &crate::submissions::World) {
+    mutate(
+        app,
+        "feedback.mark",
+        json!({"submissionId": w.submissions[0].0, "feedback": "A clear letter.", "sentiment": "POSITIVE"}),
+        Some(&w.teacher.cookie),
+    )
+    .await
+    .data();
+}
+
 fn all() -> Value {
     json!({"notificationId": null, "classId": null})
 }
@@ -295,14 +307,7 @@ dual_test!(
         assert!(items[0]["files"][0]["url"].as_str().unwrap().ends_with(&format!("/files/{first}")));
         assert_eq!(files(&items[1]), []);
 
-        mutate(
-            &app,
-            "feedback.mark",
-            json!({"submissionId": w.submissions[0].0, "feedback": "A clear letter.", "sentiment": "POSITIVE"}),
-            Some(&w.teacher.cookie),
-        )
-        .await
-        .data();
+        mark_amelias_letter(&app, &w).await;
         let late = file_of(&app, &w, &w.submissions[0].0, "extra.jpg", 9).await;
         let hub = query(&app, "feedback.list", all(), Some(&w.teacher.cookie)).await;
         let marked = hub.data()["marked"].as_array().expect("marked").clone();
@@ -312,36 +317,19 @@ dual_test!(
     }
 );
 
-/// How many `feedback.list` calls read their three lanes `how` (`at_once` or `in_turn`).
-async fn hub_reads(app: &TestApp, how: &str) -> u64 {
-    let handle = voicemark::metrics::install().expect("the recorder installs");
-    let text = voicemark::metrics::render(&app.state, &handle).await;
-    let line = format!(r#"voicemark_reads_total{{procedure="feedback.list",how="{how}"}} "#);
-    text.lines()
-        .find_map(|l| l.strip_prefix(line.as_str()))
-        .map_or(0, |n| n.trim().parse().expect("a count"))
-}
-
 dual_test!(
     async fn the_hub_is_the_same_read_at_once_or_in_turn(app: TestApp) {
         let w = world(&app).await;
         hand_in(&app, &w.submissions[1], "Oliver's letter").await.data();
         hand_in(&app, &w.submissions[0], "Amelia's letter").await.data();
         file_of(&app, &w, &w.submissions[1].0, "page-1.jpg", 1).await;
-        mutate(
-            &app,
-            "feedback.mark",
-            json!({"submissionId": w.submissions[0].0, "feedback": "A clear letter.", "sentiment": "POSITIVE"}),
-            Some(&w.teacher.cookie),
-        )
-        .await
-        .data();
+        mark_amelias_letter(&app, &w).await;
         file_of(&app, &w, &w.submissions[0].0, "extra.jpg", 9).await;
 
         // With the pool free, the waiting list, the Marked list and the choices go at once.
-        let before = hub_reads(&app, "at_once").await;
+        let before = crate::support::reads_total(&app, "feedback.list", "at_once").await;
         let at_once = query(&app, "feedback.list", all(), Some(&w.teacher.cookie)).await.data().clone();
-        assert!(hub_reads(&app, "at_once").await > before);
+        assert!(crate::support::reads_total(&app, "feedback.list", "at_once").await > before);
         assert_eq!(at_once["items"].as_array().map(Vec::len), Some(1), "{at_once}");
         assert_eq!(at_once["items"][0]["studentForename"], "Oliver");
         assert_eq!(at_once["items"][0]["files"][0]["filename"], "page-1.jpg");
@@ -351,15 +339,10 @@ dual_test!(
         assert!(!at_once["notifications"].as_array().unwrap().is_empty(), "{at_once}");
 
         // With every connection but one taken, in turn on the one the request holds: the same.
-        let mut held = Vec::new();
-        while let Some(conn) = app.db.conn_if_free().await {
-            held.push(conn);
-        }
-        assert!(held.len() >= 3, "the test pool holds {} connections", held.len());
-        held.pop();
-        let before = hub_reads(&app, "in_turn").await;
+        let held = crate::support::all_connections_but_one(&app, 2).await;
+        let before = crate::support::reads_total(&app, "feedback.list", "in_turn").await;
         let in_turn = query(&app, "feedback.list", all(), Some(&w.teacher.cookie)).await.data().clone();
-        assert!(hub_reads(&app, "in_turn").await > before);
+        assert!(crate::support::reads_total(&app, "feedback.list", "in_turn").await > before);
         drop(held);
         assert_eq!(in_turn, at_once);
     }

@@ -401,16 +401,6 @@ dual_test!(
     }
 );
 
-/// `voicemark_reads_total` for the school overview read `how` (`at_once`, `in_turn`).
-async fn overview_reads(app: &TestApp, how: &str) -> u64 {
-    let handle = voicemark::metrics::install().expect("the recorder installs");
-    let text = voicemark::metrics::render(&app.state, &handle).await;
-    let line = format!(r#"voicemark_reads_total{{procedure="insights.overview",how="{how}"}} "#);
-    text.lines()
-        .find_map(|l| l.strip_prefix(line.as_str()))
-        .map_or(0, |n| n.trim().parse().expect("a count"))
-}
-
 /// `answer` without the time it was worked out.
 fn figures(mut answer: Value) -> Value {
     answer.as_object_mut().unwrap().remove("workedOutAt");
@@ -421,21 +411,16 @@ dual_test!(
     async fn a_schools_overview_is_the_same_read_at_once_or_in_turn(app: TestApp) {
         let s = seed(&app).await;
         // With the pool free, its four reads go at once on connections of their own.
-        let at_once = overview_reads(&app, "at_once").await;
+        let at_once = crate::support::reads_total(&app, "insights.overview", "at_once").await;
         let whole = overview(&app, &s, &s.admin, json!({})).await;
-        assert!(overview_reads(&app, "at_once").await > at_once);
+        assert!(crate::support::reads_total(&app, "insights.overview", "at_once").await > at_once);
         assert!(!whole["turnaroundByClass"].as_array().unwrap().is_empty(), "{whole}");
         // With every connection but one taken, they go in turn on the one the request holds
         // (waiting for a second would end in the pool's timeout: no answer).
-        let mut held = Vec::new();
-        while let Some(conn) = app.db.conn_if_free().await {
-            held.push(conn);
-        }
-        assert!(held.len() >= 4, "the test pool holds {} connections", held.len());
-        held.pop();
-        let in_turn = overview_reads(&app, "in_turn").await;
+        let held = crate::support::all_connections_but_one(&app, 3).await;
+        let in_turn = crate::support::reads_total(&app, "insights.overview", "in_turn").await;
         let again = overview(&app, &s, &s.admin, json!({})).await;
-        assert!(overview_reads(&app, "in_turn").await > in_turn);
+        assert!(crate::support::reads_total(&app, "insights.overview", "in_turn").await > in_turn);
         assert_eq!(figures(again), figures(whole.clone()));
         // The class filter too, in turn, then at once.
         let by_class = overview(&app, &s, &s.admin, json!({"classId": s.class_id})).await;

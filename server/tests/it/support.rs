@@ -378,3 +378,26 @@ pub fn peak_mb() -> f64 {
 pub fn reset_peak() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
+
+/// How many times `procedure`'s independent reads went `how` (`at_once` or `in_turn`):
+/// `voicemark_reads_total`, read from the metrics the process renders.
+pub async fn reads_total(app: &TestApp, procedure: &str, how: &str) -> u64 {
+    let handle = voicemark::metrics::install().expect("the recorder installs");
+    let text = voicemark::metrics::render(&app.state, &handle).await;
+    let line = format!(r#"voicemark_reads_total{{procedure="{procedure}",how="{how}"}} "#);
+    text.lines()
+        .find_map(|l| l.strip_prefix(line.as_str()))
+        .map_or(0, |n| n.trim().parse().expect("a count"))
+}
+
+/// Takes every pooled connection but one (at least `least` are taken): a request then
+/// holds the one left and finds none free, so its reads go in turn on it.
+pub async fn all_connections_but_one(app: &TestApp, least: usize) -> Vec<voicemark::db::PooledConn> {
+    let mut held = Vec::new();
+    while let Some(conn) = app.db.conn_if_free().await {
+        held.push(conn);
+    }
+    assert!(held.len() > least, "the test pool holds {} connections", held.len());
+    held.pop();
+    held
+}
