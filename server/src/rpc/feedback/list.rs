@@ -211,8 +211,8 @@ pub async fn handler(ctx: &Ctx, input: FeedbackListInput) -> RpcResult<FeedbackH
         }
     };
     drop(first);
-    let WaitingLane { rows, next: waiting_next, count: waiting_count, mut files } = waiting;
-    let MarkedLane { rows: marked_rows, next: marked_next, count: marked_count, files: mut marked_files } = marked;
+    let Lane { rows, next: waiting_next, count: waiting_count, mut files } = waiting;
+    let Lane { rows: marked_rows, next: marked_next, count: marked_count, files: mut marked_files } = marked;
     let items: Vec<HubItem> = rows.into_iter().map(|row| hub_item(&mut files, row)).collect();
     let marked: Vec<MarkedItem> =
         marked_rows.into_iter().map(|row| marked_item(&mut marked_files, row)).collect();
@@ -255,8 +255,9 @@ struct Filters<'a> {
     class_id: Option<&'a str>,
 }
 
-struct WaitingLane {
-    rows: Vec<waiting::HubRow>,
+/// One list's first page: its rows, where it goes on, how many there are, the rows' files.
+struct Lane<R> {
+    rows: Vec<R>,
     next: Option<String>,
     count: i64,
     files: HashMap<String, Vec<SubmissionFile>>,
@@ -264,7 +265,7 @@ struct WaitingLane {
 
 /// The waiting list's first page, how many wait (counted only when more than a page does)
 /// and the listed submissions' files.
-async fn waiting_lane(conn: &mut DbConn<'_>, f: &Filters<'_>) -> QueryResult<WaitingLane> {
+async fn waiting_lane(conn: &mut DbConn<'_>, f: &Filters<'_>) -> QueryResult<Lane<waiting::HubRow>> {
     // One more than a page tells whether another follows.
     let mut rows =
         waiting::waiting(conn, f.scope, f.notification_id, f.class_id, None, MAX_ITEMS + 1).await?;
@@ -275,19 +276,12 @@ async fn waiting_lane(conn: &mut DbConn<'_>, f: &Filters<'_>) -> QueryResult<Wai
     };
     let ids: Vec<&str> = rows.iter().map(|r| r.submission_id.as_str()).collect();
     let files = stored_files::of_submissions(conn, &ids).await?;
-    Ok(WaitingLane { rows, next, count, files })
-}
-
-struct MarkedLane {
-    rows: Vec<marks::MarkedRow>,
-    next: Option<String>,
-    count: i64,
-    files: HashMap<String, Vec<SubmissionFile>>,
+    Ok(Lane { rows, next, count, files })
 }
 
 /// The Marked list's first page, how many there are (counted only when more than a page)
 /// and the listed submissions' files.
-async fn marked_lane(conn: &mut DbConn<'_>, f: &Filters<'_>) -> QueryResult<MarkedLane> {
+async fn marked_lane(conn: &mut DbConn<'_>, f: &Filters<'_>) -> QueryResult<Lane<marks::MarkedRow>> {
     let mut rows =
         marks::marked(conn, f.scope, f.notification_id, f.class_id, None, MAX_MARKED + 1).await?;
     let next = next_marked(&mut rows, MAX_MARKED);
@@ -297,7 +291,7 @@ async fn marked_lane(conn: &mut DbConn<'_>, f: &Filters<'_>) -> QueryResult<Mark
     };
     let ids: Vec<&str> = rows.iter().map(|r| r.hub.submission_id.as_str()).collect();
     let files = stored_files::of_submissions(conn, &ids).await?;
-    Ok(MarkedLane { rows, next, count, files })
+    Ok(Lane { rows, next, count, files })
 }
 
 type HeldRow = (String, String, i64, String, Option<NaiveDateTime>);
