@@ -13,7 +13,9 @@
 # Before the run, each MAT user opens Insights once (their own lines, "first view in the process"),
 # and the driver waits until every trust's figures are fresh (`refreshing` false).
 # RATE=<pages a second> drives the same pages open loop at that rate instead of closed loops
-# (bench/thousand-load.mjs says how). Server settings pass through (VOICEMARK_DB_POOL_SIZE…).
+# (bench/thousand-load.mjs says how). Server settings pass through (VOICEMARK_DB_POOL_SIZE…);
+# with VOICEMARK_METRICS_ADDR=127.0.0.1:<port> the run ends with the reads counters (at once
+# or in turn) and the waits for a connection, from /metrics.
 #
 # SLOW_MS=<ms> (PostgreSQL) logs every statement slower than that to PostgreSQL's log for the
 # run (ALTER DATABASE … SET log_min_duration_statement), and prints the slowest of them.
@@ -97,6 +99,12 @@ kill -0 "$server_pid" 2>/dev/null || { echo "the server exited at start:"; tail 
 node "$root/bench/thousand-load.mjs" "http://127.0.0.1:$port" "$work/users.tsv"
 kill -0 "$server_pid" 2>/dev/null || { echo "the server exited during the run:"; tail "$work/serve.log"; exit 1; } >&2
 awk '/VmHWM|VmRSS/ { printf "server %s %.0f MB\n", $1, $2 / 1024 }' "/proc/$server_pid/status"
+if [[ -n "${VOICEMARK_METRICS_ADDR:-}" ]]; then
+  # Which requests read at once on free connections or in turn, and the waits for one.
+  echo "from /metrics (warm-up and first views included):"
+  curl -sf "http://$VOICEMARK_METRICS_ADDR/metrics" \
+    | grep -E '^voicemark_(reads_total|db_pool_wait_seconds_(sum|count)|db_pool_wait_seconds_bucket.*le="0\.0(01|05|1|25|5)")' || true
+fi
 # The server stops first: its connections then report their counters to PostgreSQL.
 kill "$server_pid"
 wait "$server_pid" 2>/dev/null || true

@@ -610,3 +610,51 @@ dual_test! {
         );
     }
 }
+
+dual_test! {
+    async fn a_trusts_pupils_are_kept_encoded_and_sent_as_they_are(app: TestApp) {
+        use axum::body::Body;
+        use axum::http::{header, Request, StatusCode};
+        use std::io::Read;
+
+        let s = seed(&app).await;
+        let input = json!({"json": {"filters": filters(&s, json!({})), "last": 3}}).to_string();
+        let path = format!("/api/trpc/insights.pupils?input={}", url::form_urlencoded::byte_serialize(input.as_bytes()).collect::<String>());
+        let ask = |cookie: &str, headers: &[(header::HeaderName, &str)]| {
+            let mut request = Request::get(&path).header(header::COOKIE, cookie);
+            for (name, value) in headers {
+                request = request.header(name, *value);
+            }
+            app.request(request.body(Body::empty()).expect("request"))
+        };
+
+        // The trust's list: school B's pupils all handed in, so school A's, as its admin sees it.
+        let first = ask(&s.mat.cookie, &[]).await;
+        assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+        let whole = pupils_listed(&app, &s, &s.admin, json!({})).await;
+        assert!(!whole.is_empty());
+        assert_eq!(pupils_listed(&app, &s, &s.mat, json!({})).await, whole);
+        let etag = first.header("etag").expect("a kept answer's ETag").to_owned();
+        assert!(etag.starts_with("W/\""), "{etag}");
+
+        // Kept as its text: the same bytes again, 304 for a browser that has them, and the
+        // gzip form decodes to them.
+        let again = ask(&s.mat.cookie, &[]).await;
+        assert_eq!(again.body, first.body);
+        assert_eq!(again.header("etag"), Some(etag.as_str()));
+        let held = ask(&s.mat.cookie, &[(header::IF_NONE_MATCH, &etag)]).await;
+        assert_eq!(held.status, StatusCode::NOT_MODIFIED);
+        assert!(held.body.is_empty());
+        let zipped = ask(&s.mat.cookie, &[(header::ACCEPT_ENCODING, "gzip")]).await;
+        assert_eq!(zipped.header("content-encoding"), Some("gzip"));
+        let mut plain = Vec::new();
+        flate2::read::GzDecoder::new(&zipped.body[..]).read_to_end(&mut plain).expect("gzip");
+        assert_eq!(plain, first.body);
+
+        // A school's list is worked out for each request, and its ETag is its content's:
+        // another school's admin with the trust's ETag gets their own (empty) list.
+        let theirs = ask(&s.stranger.cookie, &[(header::IF_NONE_MATCH, &etag)]).await;
+        assert_eq!(theirs.status, StatusCode::OK);
+        assert_eq!(theirs.json()["result"]["data"]["json"], json!([]));
+    }
+}

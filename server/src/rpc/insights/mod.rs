@@ -21,6 +21,7 @@ use crate::cache::ProcessCache;
 use crate::db::{Db, DbConn};
 use crate::models::insights::{answers, Filter, Scope};
 use crate::models::organisations;
+use crate::rpc::encoded::Cached;
 use crate::rpc::registry::{procedure, Procedure};
 use crate::rpc::typescript::rpc_type;
 use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
@@ -92,14 +93,21 @@ async fn keep<V: Serialize>(db: &Db, key: &str, value: &V, worked_out_at: NaiveD
 ///   of its minute and otherwise read again in the background;
 /// * a reading first takes another process's answer younger than [`TRUST_TTL`], so a trust
 ///   is read about once a minute however many processes serve it.
-pub async fn trust_answer<V, Fut>(
+///
+/// The database keeps a `V` as JSON; the process keeps what `kept` makes of it (`K`): the
+/// value itself where each request adds to it (the overview's `refreshing`), or its encoded
+/// answer ([`Cached`]), sent as it is and compressed once (the pupils to look at: 50
+/// schools' list, some 60 KB compressed, was encoded and compressed for every request).
+pub async fn trust_answer<V, K, Fut>(
     ctx: &Ctx,
-    cache: &'static ProcessCache<String, V>,
+    cache: &'static ProcessCache<String, K>,
     key: String,
+    kept: fn(V) -> RpcResult<K>,
     read: impl FnOnce(Db) -> Fut + Send + 'static,
-) -> RpcResult<V>
+) -> RpcResult<K>
 where
-    V: Clone + Serialize + DeserializeOwned + Send + Sync + 'static,
+    V: Serialize + DeserializeOwned + Send + Sync + 'static,
+    K: Clone + Send + Sync + 'static,
     Fut: std::future::Future<Output = RpcResult<V>> + Send + 'static,
 {
     let hash = answer_hash::<V>(&key);
@@ -107,7 +115,7 @@ where
         let generation = cache.generation();
         if let Some((value, age)) = stored::<V>(&ctx.state.db, &hash).await? {
             if age < STORED_FOR {
-                cache.put_aged(key.clone(), value, generation, age.min(TRUST_TTL));
+                cache.put_aged(key.clone(), kept(value)?, generation, age.min(TRUST_TTL));
             }
         }
     }
@@ -121,7 +129,7 @@ where
                 if shared {
                     if let Some((value, age)) = stored::<V>(&db, &hash).await? {
                         if age < TRUST_TTL {
-                            return Ok(value);
+                            return kept(value);
                         }
                     }
                 }
@@ -130,10 +138,15 @@ where
                 if shared {
                     keep(&db, &kept_as, &value, worked_out_at).await?;
                 }
-                Ok(value)
+                kept(value)
             })
         })
         .await
+}
+
+/// `value` encoded once, to keep in the process and send as it is ([`trust_answer`]).
+pub fn encoded<V: Serialize>(value: V) -> RpcResult<Cached<V>> {
+    Cached::encode(&value).map_err(|err| RpcError::internal(format!("an answer to encode: {err}")))
 }
 
 /// The answer kept in the database under `hash` and its age; `None` when there is none or

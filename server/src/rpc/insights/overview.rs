@@ -125,7 +125,7 @@ pub async fn handler(ctx: &Ctx, input: InsightsInput) -> RpcResult<InsightsOverv
     let (c, role) = checked(ctx, &input).await?;
     match trust_key(&c, role, "") {
         Some(key) => {
-            let mut answer = trust_answer(ctx, &TRUST, key.clone(), move |db| async move {
+            let mut answer = trust_answer(ctx, &TRUST, key.clone(), Ok, move |db| async move {
                 overview(&db, &c, role).await
             })
             .await?;

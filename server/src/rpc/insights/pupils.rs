@@ -9,9 +9,11 @@ use std::sync::LazyLock;
 use crate::cache::ProcessCache;
 use crate::db::DbConn;
 use crate::models::insights;
-use crate::rpc::insights::{checked, trust_answer, trust_cache, trust_key, Checked, InsightsInput};
+use crate::rpc::encoded::Cached;
+use crate::rpc::insights::{checked, encoded, trust_answer, trust_cache, trust_key, Checked, InsightsInput};
+use crate::rpc::superjson;
 use crate::rpc::typescript::rpc_type;
-use crate::rpc::{Ctx, FieldErrors, RpcResult};
+use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
 
 /// The most assignments "the last N" may count.
 pub const MAX_LAST: i64 = 20;
@@ -48,7 +50,7 @@ struct Reasons {
     unreached: Option<i64>,
 }
 
-pub async fn handler(ctx: &Ctx, input: InsightsPupilsInput) -> RpcResult<Vec<PupilToLookAt>> {
+pub async fn handler(ctx: &Ctx, input: InsightsPupilsInput) -> RpcResult<Cached<Vec<PupilToLookAt>>> {
     let last = input.last.unwrap_or(DEFAULT_LAST);
     if !(1..=MAX_LAST).contains(&last) {
         let mut fields = FieldErrors::default();
@@ -57,13 +59,21 @@ pub async fn handler(ctx: &Ctx, input: InsightsPupilsInput) -> RpcResult<Vec<Pup
     }
     let (c, role) = checked(ctx, &input.filters).await?;
     match trust_key(&c, role, &last.to_string()) {
-        Some(key) => trust_answer(ctx, &TRUST, key, move |db| async move { pupils(&mut db.conn().await?.db(), &c, last).await }).await,
-        None => pupils(&mut ctx.conn().await?.db(), &c, last).await,
+        Some(key) => {
+            trust_answer(ctx, &TRUST, key, encoded, move |db| async move { pupils(&mut db.conn().await?.db(), &c, last).await })
+                .await
+        }
+        None => {
+            let list = pupils(&mut ctx.conn().await?.db(), &c, last).await?;
+            let text = superjson::encode(&list).map_err(|err| RpcError::internal(format!("pupils to encode: {err}")))?;
+            Ok(Cached::from_superjson(text, false))
+        }
     }
 }
 
-/// Trust-wide answers (`insights::trust_cache`).
-static TRUST: LazyLock<ProcessCache<String, Vec<PupilToLookAt>>> = LazyLock::new(trust_cache);
+/// Trust-wide answers (`insights::trust_cache`), kept encoded: the same for every MAT user of
+/// the trust, so each request sends the text (or its gzip) as it is.
+static TRUST: LazyLock<ProcessCache<String, Cached<Vec<PupilToLookAt>>>> = LazyLock::new(trust_cache);
 
 /// The pupils to look at under `c`, from the database.
 pub(super) async fn pupils(conn: &mut DbConn<'_>, c: &Checked, last: i64) -> RpcResult<Vec<PupilToLookAt>> {
