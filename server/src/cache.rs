@@ -37,8 +37,8 @@
 //!   read after the last invalidation of its key.
 //! * Bounded by entries (`max_entries`; a full cache drops its expired entries, and starts
 //!   again empty if that is not enough), or by bytes ([`ProcessCache::bounded_by_bytes`]:
-//!   the rosters, hundreds of KB each), dropping the expired and then the least recently
-//!   used entries. That bound is written here rather than taken from a crate (`moka`,
+//!   the rosters, hundreds of KB each), dropping the expired entries at every insertion and
+//!   then, when that is not enough, the least recently used. That bound is written here rather than taken from a crate (`moka`,
 //!   `quick_cache`; none is in the build) because a roster weighs less after it is kept:
 //!   its compressed form, made in the background, replaces the reserve counted for it, and
 //!   those crates fix an entry's weight when it is inserted (`quick_cache` calls a change
@@ -388,6 +388,11 @@ impl<K: Eq + Hash, V: Clone> ProcessCache<K, V> {
                 if needed > max {
                     return false;
                 }
+                // Entries past their time are dropped at every insertion, not only when the
+                // bound is reached: nobody is answered from them, and a roster kept five
+                // seconds would otherwise hold its hundreds of KB until the cache is full
+                // (two such caches full were half of a busy process's memory, stop 48).
+                entries.retain(|_, entry| entry.cached_at.elapsed() < ttl);
                 // Each entry weighed once, now, with whether it is still fresh and when it
                 // was last used. A few hundred entries at most: sorting them is cheap.
                 let order = |entry: &Entry<V>| (entry.cached_at.elapsed() < ttl, entry.used.load(Ordering::Relaxed));

@@ -229,6 +229,20 @@ fn a_cache_bounded_by_bytes_drops_expired_entries_before_fresh_ones() {
     assert!(cache.get(&"a", |_| true).is_some() && cache.get(&"b", |_| true).is_some());
 }
 
+#[test]
+fn a_cache_bounded_by_bytes_lets_go_of_expired_entries_before_it_is_full() {
+    let cache: ProcessCache<&str, String> =
+        ProcessCache::bounded_by_bytes(CacheKind::Roster, Duration::from_millis(50), Duration::ZERO, 100, |text: &String| text.len());
+    cache.put("old", "oooo".into(), cache.generation());
+    cache.put("older", "oooo".into(), cache.generation());
+    assert_eq!((cache.len(), cache.bytes()), (2, 8));
+    std::thread::sleep(Duration::from_millis(80));
+    // Far from the bound, the next insertion still lets the expired ones go.
+    cache.put("new", "nnnn".into(), cache.generation());
+    assert_eq!((cache.len(), cache.bytes()), (1, 4));
+    assert_eq!(cache.get(&"new", |_| true).as_deref(), Some("nnnn"));
+}
+
 /// A cache kept 100 ms and answered stale for a second more, for `get_or_refresh`.
 fn refreshing() -> &'static ProcessCache<String, u32> {
     Box::leak(Box::new(
