@@ -23,10 +23,12 @@ pub struct StoredAnswer {
     pub worked_out_at: NaiveDateTime,
 }
 
-/// The answer kept under `key_hash`, if any.
-pub async fn find(conn: &mut DbConn<'_>, key_hash: &str) -> QueryResult<Option<StoredAnswer>> {
+/// The answer kept under `key_hash` if it was worked out after `since`: an older one's body
+/// (a trust's pupils to look at are some 900 KB) is not read at all.
+pub async fn find(conn: &mut DbConn<'_>, key_hash: &str, since: NaiveDateTime) -> QueryResult<Option<StoredAnswer>> {
     with_conn!(conn, |c| insight_answers::table
         .find(key_hash)
+        .filter(insight_answers::worked_out_at.gt(since))
         .select(StoredAnswer::as_select())
         .first(c)
         .await

@@ -113,10 +113,8 @@ where
     let hash = answer_hash::<V>(&key);
     if cache.keeps() && !cache.holds(&key) {
         let generation = cache.generation();
-        if let Some((value, age)) = stored::<V>(&ctx.state.db, &hash).await? {
-            if age < STORED_FOR {
-                cache.put_aged(key.clone(), kept(value)?, generation, age.min(TRUST_TTL));
-            }
+        if let Some((value, age)) = stored::<V>(&ctx.state.db, &hash, STORED_FOR).await? {
+            cache.put_aged(key.clone(), kept(value)?, generation, age.min(TRUST_TTL));
         }
     }
     let db = ctx.state.db.clone();
@@ -127,10 +125,9 @@ where
         .get_or_refresh(key, move || {
             trust_reading(async move {
                 if shared {
-                    if let Some((value, age)) = stored::<V>(&db, &hash).await? {
-                        if age < TRUST_TTL {
-                            return kept(value);
-                        }
+                    // Past its minute (a refresh's usual case) the body is not even read.
+                    if let Some((value, _)) = stored::<V>(&db, &hash, TRUST_TTL).await? {
+                        return kept(value);
                     }
                 }
                 let worked_out_at = crate::models::now();
@@ -149,13 +146,16 @@ pub fn encoded<V: Serialize>(value: V) -> RpcResult<Cached<V>> {
     Cached::encode(&value).map_err(|err| RpcError::internal(format!("an answer to encode: {err}")))
 }
 
-/// The answer kept in the database under `hash` and its age; `None` when there is none or
-/// it no longer reads as a `V` (kept by an older release).
-async fn stored<V: DeserializeOwned>(db: &Db, hash: &str) -> RpcResult<Option<(V, std::time::Duration)>> {
-    let Some(row) = answers::find(&mut db.conn().await?.db(), hash).await? else {
+/// The answer kept in the database under `hash` and its age, if younger than `within`;
+/// `None` when there is none so young or it no longer reads as a `V` (kept by an older
+/// release).
+async fn stored<V: DeserializeOwned>(db: &Db, hash: &str, within: std::time::Duration) -> RpcResult<Option<(V, std::time::Duration)>> {
+    let now = crate::models::now();
+    let since = chrono::Duration::from_std(within).ok().and_then(|d| now.checked_sub_signed(d)).unwrap_or(NaiveDateTime::MIN);
+    let Some(row) = answers::find(&mut db.conn().await?.db(), hash, since).await? else {
         return Ok(None);
     };
-    let age = (crate::models::now() - row.worked_out_at).to_std().unwrap_or_default();
+    let age = (now - row.worked_out_at).to_std().unwrap_or_default();
     Ok(serde_json::from_str(&row.body).ok().map(|value| (value, age)))
 }
 
