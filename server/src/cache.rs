@@ -38,9 +38,10 @@
 //! * Bounded by entries (`max_entries`; a full cache drops its expired entries, and starts
 //!   again empty if that is not enough), or by bytes ([`ProcessCache::bounded_by_bytes`]:
 //!   the rosters, hundreds of KB each), dropping the expired entries at every insertion and
-//!   then, when that is not enough, the least recently used. That bound is written here rather than taken from a crate (`moka`,
-//!   `quick_cache`; none is in the build) because a roster weighs less after it is kept:
-//!   its compressed form, made in the background, replaces the reserve counted for it, and
+//!   then, when that is not enough, the least recently used. That bound is written here
+//!   rather than taken from a crate (`moka`, `quick_cache`; none is in the build) because a
+//!   roster weighs less after it is kept: its compressed form, made in the background,
+//!   replaces the reserve counted for it, and
 //!   those crates fix an entry's weight when it is inserted (`quick_cache` calls a change
 //!   undefined behaviour); weighing every entry again at each insertion needs no more than
 //!   this file's map, and the entries are few. The generation and settling checks must
