@@ -54,10 +54,9 @@ impl<T> Clone for Cached<T> {
 }
 
 impl<T: Serialize> Cached<T> {
-    /// `value` encoded as superjson, once.
-    pub fn encode(value: &T) -> Result<Cached<T>, serde_json::Error> {
-        let text = crate::rpc::superjson::encode(value)?;
-        Ok(Cached { shared: Arc::new(SharedText::new(text)), _type: std::marker::PhantomData })
+    /// `value` encoded as superjson, once; `kept` as for [`Cached::from_superjson`].
+    pub fn encode(value: &T, kept: bool) -> Result<Cached<T>, serde_json::Error> {
+        Ok(Cached::from_superjson(crate::rpc::superjson::encode(value)?, kept))
     }
 }
 

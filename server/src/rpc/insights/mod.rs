@@ -141,9 +141,10 @@ where
         .await
 }
 
-/// `value` encoded once, to keep in the process and send as it is ([`trust_answer`]).
-pub fn encoded<V: Serialize>(value: V) -> RpcResult<Cached<V>> {
-    Cached::encode(&value).map_err(|err| RpcError::internal(format!("an answer to encode: {err}")))
+/// `value` encoded once: to keep in the process and send as it is ([`trust_answer`]), or,
+/// not `kept`, to send for one request.
+pub fn encoded<V: Serialize>(value: V, kept: bool) -> RpcResult<Cached<V>> {
+    Cached::encode(&value, kept).map_err(|err| RpcError::internal(format!("an answer to encode: {err}")))
 }
 
 /// The answer kept in the database under `hash` and its age, if younger than `within`;

@@ -11,9 +11,8 @@ use crate::db::DbConn;
 use crate::models::insights;
 use crate::rpc::encoded::Cached;
 use crate::rpc::insights::{checked, encoded, trust_answer, trust_cache, trust_key, Checked, InsightsInput};
-use crate::rpc::superjson;
 use crate::rpc::typescript::rpc_type;
-use crate::rpc::{Ctx, FieldErrors, RpcError, RpcResult};
+use crate::rpc::{Ctx, FieldErrors, RpcResult};
 
 /// The most assignments "the last N" may count.
 pub const MAX_LAST: i64 = 20;
@@ -60,14 +59,11 @@ pub async fn handler(ctx: &Ctx, input: InsightsPupilsInput) -> RpcResult<Cached<
     let (c, role) = checked(ctx, &input.filters).await?;
     match trust_key(&c, role, &last.to_string()) {
         Some(key) => {
-            trust_answer(ctx, &TRUST, key, encoded, move |db| async move { pupils(&mut db.conn().await?.db(), &c, last).await })
+            let kept = |list| encoded(list, true);
+            trust_answer(ctx, &TRUST, key, kept, move |db| async move { pupils(&mut db.conn().await?.db(), &c, last).await })
                 .await
         }
-        None => {
-            let list = pupils(&mut ctx.conn().await?.db(), &c, last).await?;
-            let text = superjson::encode(&list).map_err(|err| RpcError::internal(format!("pupils to encode: {err}")))?;
-            Ok(Cached::from_superjson(text, false))
-        }
+        None => encoded(pupils(&mut ctx.conn().await?.db(), &c, last).await?, false),
     }
 }
 
